@@ -1,0 +1,34 @@
+// The host side of plugin stdio: the child's stdout is our input, its stdin our output. The
+// process itself belongs to the caller (supervision, signals, process groups live in
+// executa-host): closing the transport only ends stdin and stops delivering stdout.
+
+import type { ChildProcess } from "node:child_process";
+import { StreamTransport } from "./stream-transport.js";
+import type { StreamTransportOptions } from "./stream-transport.js";
+
+export type ChildProcessTransportOptions = Omit<
+  StreamTransportOptions,
+  "endWritableOnClose" | "readableOnClose"
+>;
+
+export class ChildProcessTransport extends StreamTransport {
+  /**
+   * `child` must have been spawned with piped stdin and stdout. File transport pointers are
+   * resolved by default: plugins send them for frames over 512 KiB, requests included (H3).
+   */
+  constructor(child: ChildProcess, options: ChildProcessTransportOptions = {}) {
+    const { stdout, stdin } = child;
+    if (stdout === null || stdin === null) {
+      throw new TypeError(
+        "ChildProcessTransport needs a child spawned with stdio 'pipe' for stdin and stdout",
+      );
+    }
+    super(stdout, stdin, {
+      ...options,
+      fileTransport: options.fileTransport ?? { resolveIncoming: true },
+      endWritableOnClose: true,
+      // Keep draining: a plugin still printing after we let go must not block on a full pipe.
+      readableOnClose: "drain",
+    });
+  }
+}
