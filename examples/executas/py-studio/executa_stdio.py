@@ -32,6 +32,8 @@ from typing import Any, Callable
 PROTOCOL_VERSION = "2.0"
 FILE_TRANSPORT_THRESHOLD_BYTES = 512 * 1024
 DEFAULT_REVERSE_TIMEOUT_S = 60.0
+# On stdin EOF, invokes already running get this long to write their answers.
+EOF_GRACE_S = 2.0
 # Families the host may take longer to answer (model calls).
 REVERSE_TIMEOUT_S = {"sampling/": 90.0, "agent/": 120.0, "image/": 120.0}
 
@@ -112,6 +114,8 @@ class Plugin:
         self._pending_lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._local = threading.local()
+        self._inflight: set[threading.Thread] = set()
+        self._closed = False
         self._out = sys.stdout.buffer
 
     # ---- registration ---------------------------------------------------------------------
@@ -157,6 +161,8 @@ class Plugin:
         request_id = uuid.uuid4().hex
         answer: queue.Queue = queue.Queue(maxsize=1)
         with self._pending_lock:
+            if self._closed:
+                raise RpcError(-32000, "host closed stdin", {"errorCode": "PROCESS_EXITED"})
             self._pending[request_id] = answer
         self._send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         try:
@@ -199,8 +205,11 @@ class Plugin:
                 handle.write(data)
             data = json.dumps({"jsonrpc": "2.0", "id": message["id"], "__file_transport": path}).encode("utf-8")
         with self._write_lock:
-            self._out.write(data + b"\n")
-            self._out.flush()
+            try:
+                self._out.write(data + b"\n")
+                self._out.flush()
+            except (BrokenPipeError, ValueError):
+                pass  # the host is gone; stdin EOF ends the process
 
     def _reply(self, request_id: Any, *, result: Any = None, error: dict | None = None) -> None:
         if error is not None:
@@ -265,6 +274,7 @@ class Plugin:
             self._reply(request_id, error={"code": -32603, "message": f"Internal error: {exc}"})
         finally:
             self._local.invoke = None
+            self._inflight.discard(threading.current_thread())
 
     def _dispatch(self, message: dict) -> None:
         method = message.get("method")
@@ -294,7 +304,9 @@ class Plugin:
         elif method == "shutdown":
             self._reply(request_id, result={"ok": True})
         elif method == "invoke":
-            threading.Thread(target=self._serve_invoke, args=(request_id, params), daemon=True).start()
+            worker = threading.Thread(target=self._serve_invoke, args=(request_id, params), daemon=True)
+            self._inflight.add(worker)
+            worker.start()
         else:
             self._reply(request_id, error={"code": -32601, "message": f"Method not found: {method}"})
 
@@ -318,5 +330,18 @@ class Plugin:
                 self._reply(None, error={"code": -32600, "message": "Invalid request"})
                 continue
             self._dispatch(message)
+        self._drain()
         log("stdin closed, exiting")
         return 0
+
+    def _drain(self) -> None:
+        """Fail every waiting reverse call (no answer can come now), then let running invokes
+        write their answers within EOF_GRACE_S."""
+        with self._pending_lock:
+            self._closed = True
+            waiting = list(self._pending.values())
+        for answer in waiting:
+            answer.put_nowait({"error": {"code": -32000, "message": "host closed stdin", "data": {"errorCode": "PROCESS_EXITED"}}})
+        deadline = time.monotonic() + EOF_GRACE_S
+        for worker in list(self._inflight):
+            worker.join(max(0.0, deadline - time.monotonic()))

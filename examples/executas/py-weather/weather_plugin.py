@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import Any, Callable
 
 VERSION = "0.1.0"
@@ -92,7 +93,11 @@ UNKNOWN_CITIES = {"atlantis", "el dorado"}
 DEFAULT_FIELDS = ["temp", "conditions"]
 ALL_FIELDS = {"temp", "conditions", "wind"}
 
+# On stdin EOF, invokes already running get this long to write their answers.
+EOF_GRACE_S = 2.0
+
 _write_lock = threading.Lock()
+_inflight: set[threading.Thread] = set()
 
 
 def log(message: str, **fields: Any) -> None:
@@ -233,6 +238,13 @@ def send(message: dict) -> None:
 
 def serve_invoke(req_id: Any, params: dict) -> None:
     try:
+        _serve_invoke(req_id, params)
+    finally:
+        _inflight.discard(threading.current_thread())
+
+
+def _serve_invoke(req_id: Any, params: dict) -> None:
+    try:
         send({"id": req_id, "result": invoke(params)})
     except RpcError as exc:
         send({"id": req_id, "error": {"code": exc.code, "message": exc.message}})
@@ -258,7 +270,9 @@ def handle(message: dict) -> None:
             send({"id": req_id, "error": {"code": -32602, "message": "params must be an object"}})
             return
         # One thread per invoke: a slow tool never holds up the others, answers go out as they finish.
-        threading.Thread(target=serve_invoke, args=(req_id, params), daemon=True).start()
+        worker = threading.Thread(target=serve_invoke, args=(req_id, params), daemon=True)
+        _inflight.add(worker)
+        worker.start()
     else:
         send({"id": req_id, "error": {"code": -32601, "message": f"Method not found: {method}"}})
 
@@ -280,6 +294,9 @@ def main() -> int:
             send({"id": None, "error": {"code": -32600, "message": "Invalid request"}})
             continue
         handle(message)
+    deadline = time.monotonic() + EOF_GRACE_S
+    for worker in list(_inflight):
+        worker.join(max(0.0, deadline - time.monotonic()))
     log("stdin closed, exiting")
     return 0
 

@@ -1,0 +1,3 @@
+module example.com/anna-examples/go-hello
+
+go 1.19

@@ -1,0 +1,3 @@
+module example.com/anna-examples/go-multi
+
+go 1.19
