@@ -18,6 +18,12 @@ export interface LaunchSpec {
    * prefix, …). Values replace inherited ones; PATH-like values are already merged.
    */
   env: Readonly<Record<string, string>>;
+  /**
+   * For each PATH-like variable in `env`: the folders detection put in front of the inherited
+   * value. Lets `buildPluginEnv` redo the merge over a different base environment. Optional so
+   * hand-written specs stay valid.
+   */
+  pathPrepend?: Readonly<Record<string, readonly string[]>>;
   /** A binary's first start may take 60 s to describe (T3, Z2) instead of 5 s. */
   binaryColdStart: boolean;
   /** How the spec was found, for messages: "executa.json", "pyproject.toml", "--spec", … */

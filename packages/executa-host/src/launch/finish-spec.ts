@@ -1,0 +1,61 @@
+// Turns what a detector found into a LaunchSpec, adding the environment every Executa sees
+// (R52) and, for binaries, the multi-file layout variables (T35, L2659–L2672).
+import * as path from "node:path";
+import type { DetectContext } from "./detect-context.js";
+import { isDirectory } from "./project-files.js";
+import { envKey } from "./which.js";
+import { libraryPathVar, prependPaths } from "./path-env.js";
+import type { ExecutaType, LaunchSpec } from "./types.js";
+
+export interface SpecParts {
+  toolId: string;
+  type: ExecutaType;
+  /** Absolute plugin folder; also the cwd and EXECUTA_HOME. */
+  dir: string;
+  command: readonly string[];
+  source: string;
+  warnings: readonly string[];
+  /** Type-specific variables (PYTHONUNBUFFERED, GOTOOLCHAIN, …). */
+  env?: Readonly<Record<string, string>>;
+}
+
+export async function finishSpec(parts: SpecParts, ctx: DetectContext): Promise<LaunchSpec> {
+  const home = parts.dir;
+  const env: Record<string, string> = { ...parts.env, EXECUTA_HOME: home };
+  const dataDir = path.join(home, "data");
+  if (await isDirectory(dataDir)) env.EXECUTA_DATA = dataDir;
+
+  const pathPrepend: Record<string, string[]> = {};
+  if (parts.type === "binary") {
+    const libs: string[] = [];
+    for (const name of ["lib", "lib64"]) {
+      const lib = path.join(home, name);
+      if (await isDirectory(lib)) libs.push(lib);
+    }
+    const libVar = libraryPathVar(ctx.platform);
+    if (libVar !== undefined && libs.length > 0) pathPrepend[libVar] = libs;
+    const binPrefix: string[] = [];
+    const shareBin = path.join(home, "share", "bin");
+    if (await isDirectory(shareBin)) binPrefix.push(shareBin);
+    // Windows finds DLLs through PATH (L2670).
+    if (ctx.platform === "win32") binPrefix.push(...libs);
+    if (binPrefix.length > 0) pathPrepend.PATH = binPrefix;
+  }
+  const windows = ctx.platform === "win32";
+  for (const [name, prefix] of Object.entries(pathPrepend)) {
+    env[name] = prependPaths(prefix, ctx.env[envKey(ctx.env, name, windows)], ctx.platform);
+  }
+
+  return {
+    toolId: parts.toolId,
+    type: parts.type,
+    dir: parts.dir,
+    command: [...parts.command],
+    cwd: home,
+    env,
+    ...(Object.keys(pathPrepend).length > 0 ? { pathPrepend } : {}),
+    binaryColdStart: parts.type === "binary",
+    source: parts.source,
+    warnings: [...parts.warnings],
+  };
+}
