@@ -1,0 +1,32 @@
+// Memory figures straight from /proc: VmRSS of any pid and the peak (VmHWM) of this process,
+// which clear_refs can reset so a peak belongs to one measured operation.
+import { readFileSync, writeFileSync } from "node:fs";
+
+const KIB_PER_MIB = 1024;
+
+function statusField(pid: number | "self", field: "VmRSS" | "VmHWM"): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+  if (match?.[1] === undefined) throw new Error(`${field} missing from /proc/${pid}/status`);
+  return Number(match[1]) / KIB_PER_MIB;
+}
+
+/** Resident set of a process in MiB. */
+export function rssMiB(pid: number | "self"): number {
+  return statusField(pid, "VmRSS");
+}
+
+/** Peak resident set of this process in MiB since start or the last resetPeakRss(). */
+export function peakRssMiB(): number {
+  return statusField("self", "VmHWM");
+}
+
+/** Reset VmHWM to the current RSS (Linux ≥ 4.0). Returns false where /proc refuses it. */
+export function resetPeakRss(): boolean {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
