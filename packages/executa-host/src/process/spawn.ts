@@ -1,0 +1,80 @@
+// Starting a plugin in its own process group, so one signal reaches everything it started
+// (H4: "signalled to the whole process group"), and a last-resort sweep when the host exits.
+
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+
+export interface SpawnRequest {
+  command: readonly string[];
+  cwd: string;
+  /** The complete environment (the caller merges the user's env with the spec's extras). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * `process.on("exit")` runs synchronously and cannot wait, so it SIGKILLs every group still alive.
+ * Plugins also see stdin EOF when the host dies any other way (the pipe's write end dies with us).
+ */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
+    liveGroups.clear();
+  });
+}
+
+/**
+ * Spawn with piped stdio and `detached: true`: the child leads a new process group whose id is its
+ * pid. Its stdin stays a pipe from us, which is what makes plugins exit when the host is killed.
+ * Spawn failures (ENOENT, EACCES) surface as the child's `error` event, as with `spawn` itself.
+ */
+export function spawnPluginProcess(request: SpawnRequest): ChildProcessWithoutNullStreams {
+  const [file, ...args] = request.command;
+  if (file === undefined) throw new Error("cannot spawn a plugin with an empty command");
+  installExitHook();
+  const child = spawn(file, args, {
+    cwd: request.cwd,
+    env: request.env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  const pgid = child.pid;
+  if (pgid !== undefined) {
+    liveGroups.add(pgid);
+    child.once("exit", () => {
+      // The leader is gone; members it left behind are swept by whoever stops it (sweepGroup).
+      liveGroups.delete(pgid);
+    });
+  }
+  return child;
+}
+
+/** Signal a whole process group; false when it no longer exists. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // EPERM: the id now belongs to someone else's process; ours is gone either way.
+    if (code === "ESRCH" || code === "EPERM") return false;
+    throw error;
+  }
+}
+
+/** Whether any process of the group is still alive (zombies included until reaped). */
+export function groupAlive(pgid: number): boolean {
+  return signalGroup(pgid, 0);
+}
+
+/**
+ * After the leader exited, SIGKILL anything it left in its group: a plugin that forks helpers and
+ * exits must not leave them behind ("No orphans, ever", H4).
+ */
+export function sweepGroup(pgid: number): boolean {
+  return signalGroup(pgid, "SIGKILL");
+}
