@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+/**
+ * `executa.json` beside a plugin (L11577, real-world-plugins.md). `tool_id` is the identity
+ * (H16); folders without one are warned about, not rejected, so it is optional here. Extra keys
+ * (`transport`, …) pass through.
+ */
+
+export const BinaryAssetSchema = z.looseObject({
+  url: z.string().min(1),
+  sha256: z.string().optional(),
+  size: z.number().int().nonnegative().optional(),
+  entrypoint: z.string().optional(),
+  format: z.string().optional(),
+});
+export type BinaryAsset = z.infer<typeof BinaryAssetSchema>;
+
+export const BinaryArtifactSchema = z.looseObject({
+  path: z.string().min(1),
+  entrypoint: z.string().optional(),
+  format: z.string().optional(),
+});
+export type BinaryArtifact = z.infer<typeof BinaryArtifactSchema>;
+
+export const DistributionSchema = z.looseObject({
+  type: z.string().optional(),
+  distribution_type: z.string().optional(),
+  package_name: z.string().optional(),
+  executable_name: z.string().optional(),
+  /** Platform key (`linux-x86_64`, `*`, …) → URL or asset (T31). */
+  binary_urls: z.record(z.string(), z.union([z.string(), BinaryAssetSchema])).optional(),
+  binary_artifacts: z.record(z.string(), BinaryArtifactSchema).optional(),
+});
+export type Distribution = z.infer<typeof DistributionSchema>;
+
+/** `distribution` may also be `{profiles: {active: "binary", binary: {…}, local: {…}}}`. */
+export const DistributionWithProfilesSchema = DistributionSchema.extend({
+  profiles: z
+    .looseObject({ active: z.string().optional() })
+    .catchall(z.union([DistributionSchema, z.string()]))
+    .optional(),
+});
+
+export const ExecutaJsonSchema = z.looseObject({
+  tool_id: z.string().min(1).optional(),
+  /** `python | node | go | binary` (L11577); others are kept for the launcher to reject. */
+  type: z.string().optional(),
+  /** argv array, or a shell-style string as some projects write it (`go run ./cmd/x`). */
+  command: z.union([z.array(z.string()), z.string()]).optional(),
+  /** Default `true`; `false` excludes the folder from discovery. */
+  enabled: z.boolean().optional(),
+  /** Where the describe manifest lives, default `manifest.json` (T41). */
+  manifest_file: z.string().optional(),
+  distribution: DistributionWithProfilesSchema.optional(),
+  _comment: z.unknown().optional(),
+});
+export type ExecutaJson = z.infer<typeof ExecutaJsonSchema>;
+
+export const EXECUTA_TYPES = Object.freeze(["python", "node", "go", "binary"] as const);
+
+/**
+ * The distribution in force: the `profiles` entry named by `profile` (a CLI `--profile`), else
+ * by `profiles.active`, else the flat fields.
+ */
+export function activeDistribution(json: ExecutaJson, profile?: string): Distribution | undefined {
+  const distribution = json.distribution;
+  if (distribution === undefined) return undefined;
+  const profiles = distribution.profiles;
+  const name = profile ?? profiles?.active;
+  if (profiles !== undefined && name !== undefined) {
+    const picked = profiles[name];
+    if (typeof picked === "object" && picked !== null) return picked;
+  }
+  const { profiles: _profiles, ...flat } = distribution;
+  return flat;
+}
