@@ -1,1 +1,91 @@
-export {};
+// @anna-ai/executa-sdk — write Executa Tool plugins in TypeScript.
+
+export { definePlugin } from "./define-plugin.js";
+export type {
+  CompiledTool,
+  CredentialSpec,
+  HealthReport,
+  Manifest,
+  ManifestInput,
+  Plugin,
+  PluginDefinition,
+  ToolDefinition,
+  ToolManifest,
+} from "./define-plugin.js";
+export { p, validateArguments, normalizeParameters, ArgumentError } from "./parameters.js";
+export type {
+  ArgsOf,
+  Param,
+  ParameterSpec,
+  ParameterType,
+  ParametersInput,
+  NormalizedParameter,
+} from "./parameters.js";
+export type { ProgressType, ToolContext } from "./tool-context.js";
+export { serve, divertConsoleToStderr, FILE_TRANSPORT_ABOVE_BYTES } from "./serve.js";
+export type { ServeOptions } from "./serve.js";
+export { createPluginRuntime, capabilitiesFor, PROTOCOL_VERSION } from "./runtime.js";
+export type { PluginRuntime, PluginRuntimeOptions } from "./runtime.js";
+export { bindInvoke, currentInvoke } from "./invoke-binding.js";
+export type { InvokeBinding } from "./invoke-binding.js";
+export { emitProgress } from "./progress.js";
+export { StderrLogger } from "./logger.js";
+export type { LogLevel, StderrLoggerOptions } from "./logger.js";
+export { randomHexId } from "./ids.js";
+export {
+  AgentError,
+  EmbeddingsError,
+  HostCallError,
+  ImageError,
+  SamplingError,
+  StorageError,
+  UploadError,
+} from "./errors.js";
+export type { HostCallErrorInit, HostFamily } from "./errors.js";
+export type { HostPeer, ReverseChannel } from "./reverse/channel.js";
+export type { CallControl, HostClientOptions, StorageScope } from "./reverse/host-client.js";
+export { SamplingClient, SAMPLING_TIMEOUT_MS } from "./reverse/sampling.js";
+export type {
+  CreateMessageOptions,
+  CreateMessageResult,
+  ModelPreferences,
+  ResponseFormat,
+  SamplingMessage,
+  SamplingRole,
+} from "./reverse/sampling.js";
+export { StorageClient, STORAGE_TIMEOUT_MS } from "./reverse/storage.js";
+export type {
+  StorageGetResult,
+  StorageListOptions,
+  StorageListResult,
+  StorageSetOptions,
+  StorageSetResult,
+} from "./reverse/storage.js";
+export { FilesClient } from "./reverse/files.js";
+export type {
+  DownloadUrlResult,
+  FileEntry,
+  UploadBeginOptions,
+  UploadBeginResult,
+  UploadCompleteOptions,
+} from "./reverse/files.js";
+export { AgentSessionClient, AGENT_TIMEOUT_MS, AGENT_RUN_TIMEOUT_MS } from "./reverse/agent.js";
+export type {
+  AgentFrame,
+  AgentRunResult,
+  AgentSession,
+  CreateSessionOptions,
+  RunOptions,
+} from "./reverse/agent.js";
+export { ImageClient, IMAGE_TIMEOUT_MS } from "./reverse/image.js";
+export type { ImageEditOptions, ImageGenerateOptions, ImageResult } from "./reverse/image.js";
+export { HostUploadClient, INLINE_MAX_BYTES, UPLOAD_TIMEOUT_MS } from "./reverse/upload.js";
+export type {
+  InlineOptions,
+  NegotiateOptions,
+  NegotiateResult,
+  UploadEnvelope,
+  UploadPurpose,
+} from "./reverse/upload.js";
+export { EmbeddingsClient, EMBEDDINGS_TIMEOUT_MS } from "./reverse/embeddings.js";
+export type { EmbeddingsOptions, EmbeddingsResult } from "./reverse/embeddings.js";

@@ -1,0 +1,296 @@
+// The plugin side of the protocol over any transport: answers initialize/describe/invoke/
+// health/shutdown, runs tool handlers concurrently with their invoke bound, and owns the
+// reverse channel the clients use. `serve()` puts it on stdio; tests put it on a memory pair.
+
+import {
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  PARSE_ERROR,
+  RpcError,
+  RpcPeer,
+  type IncomingRequest,
+  type Logger,
+  type Transport,
+} from "@anna-ai/jsonrpc";
+import type { Manifest, Plugin } from "./define-plugin.js";
+import { HostCallError } from "./errors.js";
+import { randomHexId } from "./ids.js";
+import { runBound } from "./invoke-binding.js";
+import { StderrLogger } from "./logger.js";
+import { ArgumentError, validateArguments } from "./parameters.js";
+import type { HostPeer, ReverseChannel } from "./reverse/channel.js";
+import { InvokeContext } from "./tool-context.js";
+
+/** The only protocol version that turns reverse clients on (H7, real-world-plugins.md). */
+export const PROTOCOL_VERSION = "2.0";
+/** Answered when the host's `initialize` names no version at all: we then speak v1. */
+const LEGACY_PROTOCOL_VERSION = "1.1";
+
+/** Manifest capability strings → the `initialize` capability keys that announce them (T4). */
+const CAPABILITY_KEYS: Readonly<Record<string, readonly [string, Record<string, unknown>][]>> = {
+  "llm.sample": [["sampling", {}]],
+  "llm.agent.auto": [
+    ["sampling", {}],
+    ["agent", { submodes: ["auto"] }],
+  ],
+  "aps.kv": [["storage", { kv: true }]],
+  "aps.files": [["storage", { files: true }]],
+  "llm.image": [["image", {}]],
+  "llm.image.edit": [
+    ["image", {}],
+    ["image.edit", {}],
+  ],
+  "host.upload": [["upload", {}]],
+  // The Reference calls it `embed`, real plugins `embeddings` (R54): announce both.
+  "llm.embed": [
+    ["embeddings", {}],
+    ["embed", {}],
+  ],
+};
+
+/** The capability object a plugin announces for the manifest's `host_capabilities`. */
+export function capabilitiesFor(manifest: Manifest): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const capability of manifest.host_capabilities ?? []) {
+    for (const [key, value] of CAPABILITY_KEYS[capability] ?? [])
+      out[key] = { ...out[key], ...value };
+  }
+  return out;
+}
+
+export interface PluginRuntimeOptions {
+  /** Protocol and SDK diagnostics. Default: JSON lines on stderr. */
+  logger?: StderrLogger;
+  /** Called after the `shutdown` reply has been written. */
+  onShutdown?: () => void;
+}
+
+export interface PluginRuntime {
+  readonly peer: RpcPeer;
+  /** What the reverse clients use; `enabled` follows the `initialize` negotiation. */
+  readonly channel: ReverseChannel;
+  /** The version the host offered in `initialize`; undefined until one arrives. */
+  readonly offeredProtocolVersion: string | undefined;
+  /** Invokes whose handler is still running. */
+  readonly activeInvokes: number;
+  start(): void;
+  /** Aborts every running handler's signal and closes the connection. */
+  close(): Promise<void>;
+  /** Resolves once the connection is closed (EOF, close(), or the transport failing). */
+  readonly closed: Promise<void>;
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function readString(o: Record<string, unknown>, key: string): string | undefined {
+  const value = o[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * Answers lines the peer would only log, like the spec's samples do: a non-JSON line gets a
+ * -32700 with id null (L470–L480), a JSON value that is not an object a -32600.
+ */
+function answerUnreadableLines(transport: Transport): Transport {
+  return {
+    start(handlers) {
+      transport.start({
+        onMessage: handlers.onMessage,
+        onClose: handlers.onClose,
+        onDropped(line) {
+          if (line.reason === "not_json") {
+            transport.send({
+              jsonrpc: "2.0",
+              id: null,
+              error: { code: PARSE_ERROR, message: "Parse error" },
+            });
+          } else if (line.reason === "not_object") {
+            transport.send({
+              jsonrpc: "2.0",
+              id: null,
+              error: { code: INVALID_REQUEST, message: "Invalid Request" },
+            });
+          }
+          handlers.onDropped?.(line);
+        },
+      });
+    },
+    send: (message) => transport.send(message),
+    close: () => transport.close(),
+  };
+}
+
+class ToolChannel implements ReverseChannel {
+  enabled = true;
+  constructor(readonly peer: HostPeer) {}
+}
+
+class Runtime implements PluginRuntime {
+  readonly peer: RpcPeer;
+  readonly channel: ToolChannel;
+  offeredProtocolVersion: string | undefined;
+  private readonly plugin: Plugin;
+  private readonly manifest: Manifest;
+  private readonly logger: StderrLogger;
+  private readonly onShutdown: (() => void) | undefined;
+  private readonly running = new Set<InvokeContext>();
+  private closing = false;
+
+  constructor(plugin: Plugin, transport: Transport, options: PluginRuntimeOptions) {
+    this.plugin = plugin;
+    this.manifest = plugin.describe();
+    this.logger =
+      options.logger ?? new StderrLogger({ fields: { plugin: this.manifest.name ?? "plugin" } });
+    this.onShutdown = options.onShutdown;
+    this.peer = new RpcPeer(answerUnreadableLines(transport), {
+      name: this.manifest.name ?? "plugin",
+      logger: this.logger as Logger,
+      nextId: randomHexId,
+    });
+    this.channel = new ToolChannel(this.peer);
+    this.peer.onRequest("initialize", (params) => this.initialize(params));
+    this.peer.onRequest("describe", () => this.manifest);
+    this.peer.onRequest("invoke", (params, request) => this.invoke(params, request));
+    this.peer.onRequest("health", () => this.health());
+    this.peer.onRequest("shutdown", () => this.shutdown());
+    void this.peer.closed.then(() => this.abortAll(new Error("host connection closed")));
+  }
+
+  get closed(): Promise<void> {
+    return this.peer.closed;
+  }
+
+  get activeInvokes(): number {
+    return this.running.size;
+  }
+
+  start(): void {
+    this.peer.start();
+  }
+
+  async close(): Promise<void> {
+    this.abortAll(new Error("plugin is shutting down"));
+    await this.peer.close();
+  }
+
+  private abortAll(reason: Error): void {
+    this.closing = true;
+    for (const ctx of this.running) ctx.abort(reason);
+  }
+
+  private initialize(params: unknown): Record<string, unknown> {
+    const offered = asRecord(params).protocolVersion;
+    this.offeredProtocolVersion = typeof offered === "string" ? offered : undefined;
+    // Real v2 plugins compare the string exactly; anything else switches the clients off and
+    // is echoed back (real-world-plugins.md, "initialize").
+    this.channel.enabled = offered === PROTOCOL_VERSION;
+    const capabilities = capabilitiesFor(this.manifest);
+    const info = { name: this.manifest.name ?? "plugin", version: this.manifest.version };
+    return {
+      protocolVersion: typeof offered === "string" ? offered : LEGACY_PROTOCOL_VERSION,
+      // Both spellings appear in the spec (Z4): hosts read one or the other.
+      serverInfo: info,
+      server_info: info,
+      capabilities,
+      client_capabilities: capabilities,
+    };
+  }
+
+  private async health(): Promise<unknown> {
+    if (this.plugin.health === undefined) return { status: "ready", message: "", details: {} };
+    return this.plugin.health();
+  }
+
+  private shutdown(): Record<string, never> {
+    // The reply is written when this returns; leave only after that.
+    if (this.onShutdown !== undefined) setImmediate(this.onShutdown);
+    return {};
+  }
+
+  private async invoke(
+    params: unknown,
+    _request: IncomingRequest,
+  ): Promise<Record<string, unknown>> {
+    const started = performance.now();
+    const p = asRecord(params);
+    const toolName = readString(p, "tool") ?? readString(p, "name") ?? "";
+    const tool = this.plugin.tools.get(toolName);
+    if (tool === undefined) {
+      throw new RpcError(METHOD_NOT_FOUND, `Unknown tool: ${toolName}`, { tool: toolName });
+    }
+    const rawArgs = p.arguments ?? {};
+    if (rawArgs === null || typeof rawArgs !== "object" || Array.isArray(rawArgs)) {
+      throw new RpcError(INVALID_PARAMS, "Invalid params: arguments must be an object");
+    }
+    let args: Record<string, unknown>;
+    try {
+      args = validateArguments(
+        tool.parameters,
+        rawArgs as Record<string, unknown>,
+        tool.extraArguments,
+      );
+    } catch (error) {
+      if (error instanceof ArgumentError) {
+        throw new RpcError(INVALID_PARAMS, error.message, { argument: error.argument });
+      }
+      throw error;
+    }
+    const context = asRecord(p.context);
+    const ctx = new InvokeContext({
+      invokeId: readString(context, "invoke_id") ?? readString(p, "invoke_id") ?? "",
+      tool: toolName,
+      pluginName: readString(context, "plugin_name") ?? this.manifest.name ?? "",
+      // Real SDK helpers also read these at the top level of params.
+      context: { deadline_ms: p.deadline_ms, ...context },
+      channel: this.channel,
+      logger: this.logger,
+      closing: this.closing,
+    });
+    this.running.add(ctx);
+    try {
+      const data: unknown = await runBound(this.channel, ctx.binding, () =>
+        tool.handler(args, ctx),
+      );
+      return {
+        success: true,
+        data: data ?? null,
+        tool: toolName,
+        duration_ms: Math.round(performance.now() - started),
+      };
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      ctx.log.warn("tool failed", { error });
+      const failure: Record<string, unknown> = {
+        success: false,
+        error: message,
+        tool: toolName,
+        duration_ms: Math.round(performance.now() - started),
+      };
+      // Keep the host's code visible to the LLM and to tests (success:false has no code field).
+      if (error instanceof HostCallError)
+        failure.data = { code: error.code, errorCode: error.errorCode };
+      return failure;
+    } finally {
+      this.running.delete(ctx);
+      ctx.dispose();
+    }
+  }
+}
+
+/**
+ * Runs `plugin` over `transport` (a memory pair in tests, stdio under `serve()`). Call
+ * `start()` to begin reading.
+ */
+export function createPluginRuntime(
+  plugin: Plugin,
+  transport: Transport,
+  options: PluginRuntimeOptions = {},
+): PluginRuntime {
+  return new Runtime(plugin, transport, options);
+}
