@@ -1,0 +1,518 @@
+// The reverse-RPC router (T10–T13, H12–H15): one RouterSession per plugin process. A reverse
+// request goes through, in order: method lookup → invoke correlation (T12) → the three gates
+// (negotiated, declared, granted; H13) → params → storage scope (H14) → per-invoke budget →
+// the host service. Every refusal is an RpcError with the family's catalog code and a message
+// that says what to fix.
+import { HOST_ERRORS, PROTOCOL_ERRORS } from "@anna-ai/app-schema/errors";
+import { NULL_LOGGER, RpcError } from "@anna-ai/jsonrpc";
+import type { Logger } from "@anna-ai/jsonrpc";
+import type { GrantByFamily, GrantPolicy, ReverseFamily } from "../services/grants.js";
+import type { HostServices } from "../services/host-services.js";
+import type { ServiceContext } from "../services/service-context.js";
+import { catalogError } from "../services/service-error.js";
+import type { TokenIssuer } from "../tokens/token-issuer.js";
+import { TOKEN_AUDIENCES } from "../tokens/token-issuer.js";
+import type {
+  InvokeStart,
+  PluginSessionInfo,
+  RouterSession,
+  RouterSessionFactory,
+} from "./contracts.js";
+import { correlate, progressInvokeId } from "./correlation.js";
+import { InvokeBudget } from "./invoke-budget.js";
+import type { Reservation } from "./invoke-budget.js";
+import type { RouterLimits } from "./limits.js";
+import { DEFAULT_ROUTER_LIMITS, UPLOAD_ALLOWED_PURPOSES, capped } from "./limits.js";
+import { FAMILY_CODES, REVERSE_METHODS } from "./method-table.js";
+import type { MethodSpec } from "./method-table.js";
+import { InvalidParamsError, checkParams } from "./params.js";
+import { ProgressRateLimiter, coerceProgressType, progressBytes } from "./progress.js";
+import type { ProgressDrop, ProgressListener } from "./progress.js";
+import { allowedScopes, checkScope } from "./storage-scope.js";
+
+export const PROGRESS_METHOD = "executa/progress";
+/** Finished invoke ids remembered per session, to tell "finished" from "never existed". */
+export const FINISHED_INVOKES_REMEMBERED = 1024;
+
+export interface ReverseRpcRouterOptions {
+  /** The host services; a missing one makes its family unavailable (gate code, no token). */
+  services: Partial<HostServices>;
+  /** Gate 3: the user's grants. */
+  grants: GrantPolicy;
+  /** Mints the per-invoke tokens (H15). Without one, beginInvoke returns no tokens. */
+  tokens?: TokenIssuer;
+  logger?: Logger;
+  /** Overrides of the spec limits (tests, self-hosted deployments). */
+  limits?: Partial<RouterLimits>;
+  /** Receives `executa/progress` events; without it they are dropped (T29). */
+  onProgress?: ProgressListener;
+  /**
+   * Also require the family's key in the plugin's initialize capabilities when the plugin
+   * announced any. Off by default: real plugins turn their clients on from `protocolVersion`
+   * alone and announce inconsistent keys (decisions.md, "Router").
+   */
+  strictPluginCapabilities?: boolean;
+  /** Epoch ms; injectable for the progress rate limit. */
+  now?: () => number;
+}
+
+/** The token fields beginInvoke adds to `context` (H9, T11). */
+export type InvokeTokenField = "sampling_token" | "storage_token" | "image_token" | "upload_token";
+
+export class ReverseRpcRouter implements RouterSessionFactory {
+  readonly #options: ReverseRpcRouterOptions;
+  readonly #limits: RouterLimits;
+
+  constructor(options: ReverseRpcRouterOptions) {
+    this.#options = options;
+    this.#limits = { ...DEFAULT_ROUTER_LIMITS, ...options.limits };
+  }
+
+  attach(info: PluginSessionInfo): RouterSession {
+    return new ReverseRpcSession(info, this.#options, this.#limits);
+  }
+}
+
+interface InvokeState {
+  start: InvokeStart;
+  controller: AbortController;
+  grants: Partial<GrantByFamily>;
+  tokens: Partial<Record<InvokeTokenField, string>>;
+  budget: InvokeBudget;
+  progress: ProgressRateLimiter;
+}
+
+/** Which token a family's services forward. */
+const FAMILY_TOKEN: Readonly<Record<ReverseFamily, InvokeTokenField>> = {
+  sampling: "sampling_token",
+  agent: "sampling_token",
+  embeddings: "sampling_token",
+  storage: "storage_token",
+  files: "storage_token",
+  image: "image_token",
+  upload: "upload_token",
+};
+
+class ReverseRpcSession implements RouterSession {
+  readonly #info: PluginSessionInfo;
+  readonly #options: ReverseRpcRouterOptions;
+  readonly #limits: RouterLimits;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #active = new Map<string, InvokeState>();
+  /** Insertion-ordered, bounded: a Set iterates oldest first. */
+  readonly #finished = new Set<string>();
+  /** Gates 1–2 never change for a process: method → why it is closed (undefined = open). */
+  readonly #gateProblems = new Map<string, string | undefined>();
+  readonly #warned = new Set<string>();
+  #disposed = false;
+
+  constructor(info: PluginSessionInfo, options: ReverseRpcRouterOptions, limits: RouterLimits) {
+    this.#info = info;
+    this.#options = options;
+    this.#limits = limits;
+    this.#logger = options.logger ?? NULL_LOGGER;
+    this.#now = options.now ?? Date.now;
+  }
+
+  // ── invokes ────────────────────────────────────────────────────────────────────────────
+
+  async beginInvoke(start: InvokeStart): Promise<Record<string, string>> {
+    if (this.#disposed) throw new Error("router session is disposed");
+    if (this.#active.has(start.invokeId)) {
+      throw new Error(`invoke ${start.invokeId} is already active`);
+    }
+    // Gate 3 is asked once per invoke and family whose methods pass gates 1–2; the answer is
+    // pinned for the invoke, like the token that carries it.
+    const families = new Set<ReverseFamily>();
+    for (const spec of REVERSE_METHODS.values()) {
+      if (this.#gateProblem(spec) === undefined) families.add(spec.grantFamily);
+    }
+    const grants: Partial<GrantByFamily> = {};
+    for (const family of families) {
+      const grant = await this.#options.grants.isGranted(
+        this.#info.userId,
+        this.#info.toolId,
+        family,
+      );
+      if (grant !== undefined) (grants as Record<string, unknown>)[family] = grant;
+    }
+    const tokens = await this.#mintTokens(start, grants);
+    if (this.#finished.has(start.invokeId) || this.#disposed) return { ...tokens };
+    this.#active.set(start.invokeId, {
+      start,
+      controller: new AbortController(),
+      grants,
+      tokens,
+      budget: new InvokeBudget(this.#limits),
+      progress: new ProgressRateLimiter(this.#limits.progressMaxEventsPerS),
+    });
+    return { ...tokens };
+  }
+
+  endInvoke(invokeId: string): void {
+    const state = this.#active.get(invokeId);
+    this.#active.delete(invokeId);
+    this.#rememberFinished(invokeId);
+    state?.controller.abort(new Error(`invoke ${invokeId} finished`));
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    for (const [invokeId, state] of this.#active) {
+      state.controller.abort(new Error("plugin process is gone"));
+      this.#rememberFinished(invokeId);
+    }
+    this.#active.clear();
+  }
+
+  #rememberFinished(invokeId: string): void {
+    this.#finished.delete(invokeId);
+    this.#finished.add(invokeId);
+    if (this.#finished.size > FINISHED_INVOKES_REMEMBERED) {
+      for (const oldest of this.#finished) {
+        this.#finished.delete(oldest);
+        break;
+      }
+    }
+  }
+
+  async #mintTokens(
+    start: InvokeStart,
+    grants: Partial<GrantByFamily>,
+  ): Promise<Partial<Record<InvokeTokenField, string>>> {
+    const issuer = this.#options.tokens;
+    if (!issuer) return {};
+    const binding = {
+      userId: this.#info.userId,
+      toolId: this.#info.toolId,
+      invokeId: start.invokeId,
+    };
+    const limits = this.#limits;
+    const tokens: Partial<Record<InvokeTokenField, string>> = {};
+    const sampling = grants.sampling ?? grants.agent;
+    if (sampling || grants.embeddings) {
+      tokens.sampling_token = await issuer.mint({
+        ...binding,
+        audience: TOKEN_AUDIENCES.sampling,
+        extra: {
+          max_calls: capped(sampling?.maxCalls, limits.samplingMaxCallsPerInvoke),
+          max_tokens_total: capped(sampling?.maxTokensTotal, limits.samplingMaxTokensPerInvoke),
+        },
+      });
+    }
+    const storage = grants.storage ?? grants.files;
+    if (storage) {
+      tokens.storage_token = await issuer.mint({
+        ...binding,
+        audience: TOKEN_AUDIENCES.storage,
+        extra: {
+          allowed_scopes: allowedScopes(storage, start.app),
+          max_calls: capped(storage.maxCalls, limits.storageMaxCallsPerInvoke),
+        },
+      });
+    }
+    if (grants.image) {
+      tokens.image_token = await issuer.mint({
+        ...binding,
+        audience: TOKEN_AUDIENCES.image,
+        extra: {
+          max_per_call_generate: capped(
+            grants.image.maxPerCallGenerate,
+            limits.imageMaxPerCallGenerate,
+          ),
+          max_per_call_edit: capped(grants.image.maxPerCallEdit, limits.imageMaxPerCallEdit),
+          max_images: capped(grants.image.maxImages, limits.imageMaxImagesPerInvoke),
+        },
+      });
+    }
+    if (grants.upload) {
+      tokens.upload_token = await issuer.mint({
+        ...binding,
+        audience: TOKEN_AUDIENCES.upload,
+        extra: {
+          max_file_bytes: capped(grants.upload.maxFileBytes, limits.uploadMaxFileBytes),
+          max_total_bytes: capped(grants.upload.maxTotalBytes, limits.uploadMaxTotalBytesPerInvoke),
+          max_files: capped(grants.upload.maxFiles, limits.uploadMaxFilesPerInvoke),
+          allowed_purposes: (grants.upload.allowedPurposes ?? UPLOAD_ALLOWED_PURPOSES).filter((p) =>
+            (UPLOAD_ALLOWED_PURPOSES as readonly string[]).includes(p),
+          ),
+        },
+      });
+    }
+    return tokens;
+  }
+
+  // ── gates 1 and 2 (H13) ────────────────────────────────────────────────────────────────
+
+  #gateProblem(spec: MethodSpec): string | undefined {
+    if (this.#gateProblems.has(spec.method)) return this.#gateProblems.get(spec.method);
+    const problem = this.#computeGateProblem(spec);
+    this.#gateProblems.set(spec.method, problem);
+    return problem;
+  }
+
+  #computeGateProblem(spec: MethodSpec): string | undefined {
+    const { toolId, protocolVersion, hostCapabilities, pluginCapabilities } = this.#info;
+    if (protocolVersion !== "2.0") {
+      return `executa ${toolId} did not negotiate protocol v2 (its initialize failed or was answered with -32601), so ${spec.method} is unavailable; answer initialize with protocolVersion "2.0"`;
+    }
+    if (!spec.hostCapabilities.some((cap) => hostCapabilities.includes(cap))) {
+      const cap = spec.hostCapabilities[0] ?? "";
+      return `executa ${toolId} did not declare host_capabilities['${cap}']; add "${cap}" to host_capabilities in its describe manifest to use ${spec.method}`;
+    }
+    const announced = Object.keys(pluginCapabilities);
+    if (announced.length > 0 && !spec.pluginCapabilities.some((key) => key in pluginCapabilities)) {
+      const key = spec.pluginCapabilities[0] ?? "";
+      if (this.#options.strictPluginCapabilities) {
+        return `executa ${toolId} did not announce the '${key}' client capability in its initialize result, so ${spec.method} is unavailable`;
+      }
+      if (!this.#warned.has(key)) {
+        this.#warned.add(key);
+        this.#logger.warn("reverse call family not announced in initialize; serving it anyway", {
+          toolId,
+          method: spec.method,
+          capability: key,
+        });
+      }
+    }
+    if (this.#options.services[spec.service] === undefined) {
+      return `${spec.method} is not available on this host`;
+    }
+    return undefined;
+  }
+
+  // ── requests ───────────────────────────────────────────────────────────────────────────
+
+  async handleRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    const spec = REVERSE_METHODS.get(method);
+    if (spec === undefined) {
+      throw catalogError(PROTOCOL_ERRORS.METHOD_NOT_FOUND, `Method not found: ${method}`);
+    }
+    const codes = FAMILY_CODES[spec.family];
+    const invoke = this.#correlate(spec, params);
+
+    const gateProblem = this.#gateProblem(spec);
+    if (gateProblem !== undefined) throw catalogError(codes.gate, gateProblem);
+    const grant = invoke.grants[spec.grantFamily];
+    if (grant === undefined || !this.#grantCovers(spec, grant)) {
+      throw catalogError(
+        codes.notGranted,
+        `user has not granted ${describeFamily(spec)} to executa ${this.#info.toolId}; the user can enable it for this tool in Anna Admin`,
+      );
+    }
+
+    let checked: Record<string, unknown>;
+    try {
+      checked = checkParams(method, params, this.#limits);
+    } catch (error) {
+      if (error instanceof InvalidParamsError) {
+        throw catalogError(codes.invalidRequest, error.message, undefined, { cause: error });
+      }
+      throw error;
+    }
+
+    if (spec.family === "storage" || spec.family === "files") {
+      const storageGrant = grant as GrantByFamily["storage"];
+      const scope = checkScope(checked["scope"], allowedScopes(storageGrant, invoke.start.app));
+      if (!scope.ok) throw catalogError(codes.notGranted, scope.message);
+      checked = { ...checked, scope: scope.scope };
+    }
+
+    const reservation = this.#reserve(spec, checked, grant, invoke);
+    const ctx: ServiceContext = {
+      userId: this.#info.userId,
+      toolId: this.#info.toolId,
+      invokeId: invoke.start.invokeId,
+      pluginName: this.#info.pluginName,
+      tool: invoke.start.tool,
+      deadlineMs: invoke.start.deadlineMs,
+      signal: AbortSignal.any([signal, invoke.controller.signal]),
+      grant,
+      ...(invoke.start.app ? { app: invoke.start.app } : {}),
+      ...(invoke.tokens[FAMILY_TOKEN[spec.grantFamily]] !== undefined
+        ? { token: invoke.tokens[FAMILY_TOKEN[spec.grantFamily]] as string }
+        : {}),
+    };
+
+    let result: unknown;
+    try {
+      result = await this.#dispatch(spec, checked, ctx);
+    } catch (error) {
+      reservation.release();
+      throw this.#asWireError(spec, error);
+    }
+    reservation.settle(result);
+    if (spec.method === "agent/session.run") {
+      const tooLarge = invoke.budget.agentFrames(result);
+      if (tooLarge) throw tooLarge;
+    }
+    return result;
+  }
+
+  #correlate(spec: MethodSpec, params: unknown): InvokeState {
+    const found = correlate(params, this.#active, (id) => this.#finished.has(id));
+    switch (found.kind) {
+      case "invoke":
+        return found.invoke;
+      case "unknown":
+        throw catalogError(
+          HOST_ERRORS.UNKNOWN_INVOKE_CONTEXT,
+          found.finished
+            ? `invoke ${found.invokeId} has already finished; ${spec.method} must be called while its invoke is in flight`
+            : `invoke ${found.invokeId} is not an active invoke of executa ${this.#info.toolId}; echo the invoke's own params.context.invoke_id`,
+          { invokeId: found.invokeId },
+        );
+      case "missing":
+        throw catalogError(
+          HOST_ERRORS.MISSING_INVOKE_CONTEXT,
+          `${found.active} invokes are in flight and ${spec.method} names none of them; send params.context.invoke_id (SDK: bind_invoke / bindInvoke)`,
+          { activeInvokes: found.active },
+        );
+      case "none-active":
+        throw catalogError(
+          FAMILY_CODES[spec.family].gate,
+          `${spec.method} was called outside any invoke; reverse calls are served only while an invoke is in flight`,
+          { reason: "NO_ACTIVE_INVOKE" },
+        );
+    }
+  }
+
+  #grantCovers(spec: MethodSpec, grant: GrantByFamily[ReverseFamily]): boolean {
+    if (spec.family !== "image") return true;
+    const image = grant as GrantByFamily["image"];
+    return spec.method === "image/edit" ? image.edit === true : image.generate !== false;
+  }
+
+  #reserve(
+    spec: MethodSpec,
+    params: Record<string, unknown>,
+    grant: GrantByFamily[ReverseFamily],
+    invoke: InvokeState,
+  ): Reservation {
+    const budget = invoke.budget;
+    switch (spec.family) {
+      case "sampling":
+        return budget.sampling(params["maxTokens"] as number, grant as GrantByFamily["sampling"]);
+      case "storage":
+      case "files":
+        return budget.storage(grant as GrantByFamily["storage"]);
+      case "image":
+        return budget.images(
+          spec.method === "image/edit",
+          params["n"] as number,
+          grant as GrantByFamily["image"],
+        );
+      case "upload":
+        return budget.upload(params, grant as GrantByFamily["upload"]);
+      default:
+        return { settle: () => undefined, release: () => undefined };
+    }
+  }
+
+  #dispatch(
+    spec: MethodSpec,
+    params: Record<string, unknown>,
+    ctx: ServiceContext,
+  ): Promise<unknown> {
+    const service = this.#options.services[spec.service] as unknown as Record<
+      string,
+      (params: unknown, ctx: ServiceContext) => Promise<unknown>
+    >;
+    const method = spec.service === "upload" ? String(params["mode"]) : spec.serviceMethod;
+    const fn = service[method];
+    if (typeof fn !== "function") {
+      return Promise.reject(
+        catalogError(
+          FAMILY_CODES[spec.family].gate,
+          `${spec.method} is not available on this host`,
+        ),
+      );
+    }
+    return Promise.resolve().then(() => fn.call(service, params, ctx));
+  }
+
+  /** Catalogued RpcErrors pass through; anything else is the family's upstream error. */
+  #asWireError(spec: MethodSpec, error: unknown): RpcError {
+    if (error instanceof RpcError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    this.#logger.warn("host service failed", {
+      toolId: this.#info.toolId,
+      method: spec.method,
+      error: message,
+    });
+    return catalogError(
+      FAMILY_CODES[spec.family].upstream,
+      message || `${spec.method} failed`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
+  }
+
+  // ── notifications ──────────────────────────────────────────────────────────────────────
+
+  handleNotification(method: string, params: unknown): void {
+    try {
+      if (method !== PROGRESS_METHOD) {
+        this.#logger.debug("ignored notification from plugin", {
+          toolId: this.#info.toolId,
+          method,
+        });
+        return;
+      }
+      const drop = this.#deliverProgress(params);
+      if (drop !== undefined) {
+        this.#logger.debug("dropped executa/progress", { toolId: this.#info.toolId, reason: drop });
+      }
+    } catch (error) {
+      // A listener that throws must not take the plugin's stdout reader down with it.
+      this.#logger.warn("progress listener failed", {
+        toolId: this.#info.toolId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  #deliverProgress(params: unknown): ProgressDrop | undefined {
+    const listener = this.#options.onProgress;
+    if (!listener) return "no_listener";
+    if (typeof params !== "object" || params === null || Array.isArray(params)) {
+      return "not_an_object";
+    }
+    const invokeId = progressInvokeId(params);
+    if (invokeId === undefined) return "no_invoke_id";
+    const invoke = this.#active.get(invokeId);
+    if (!invoke) return "unknown_invoke";
+    const record = params as Record<string, unknown>;
+    const data = record["data"] ?? null;
+    const bytes = progressBytes(data);
+    if (bytes === undefined || bytes > this.#limits.progressMaxEventBytes) return "too_large";
+    const now = this.#now();
+    if (!invoke.progress.tryTake(now)) return "rate_limited";
+    listener({
+      userId: this.#info.userId,
+      toolId: this.#info.toolId,
+      invokeId,
+      tool: invoke.start.tool,
+      type: coerceProgressType(record["type"]),
+      data,
+      receivedAtMs: now,
+    });
+    return undefined;
+  }
+}
+
+function describeFamily(spec: MethodSpec): string {
+  switch (spec.method) {
+    case "image/edit":
+      return "image editing";
+    case "image/generate":
+      return "image generation";
+    case "agent/complete":
+      return "sampling (agent/complete)";
+    default:
+      return spec.grantFamily === "files" ? "file storage" : spec.grantFamily;
+  }
+}
