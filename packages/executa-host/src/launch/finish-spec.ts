@@ -41,9 +41,14 @@ export async function finishSpec(parts: SpecParts, ctx: DetectContext): Promise<
     if (ctx.platform === "win32") binPrefix.push(...libs);
     if (binPrefix.length > 0) pathPrepend.PATH = binPrefix;
   }
+  // Windows spells it `Path`: keep the user's spelling so a spawner's `{...env, ...spec.env}`
+  // does not end up with two PATH variables.
   const windows = ctx.platform === "win32";
+  const prepend: Record<string, string[]> = {};
   for (const [name, prefix] of Object.entries(pathPrepend)) {
-    env[name] = prependPaths(prefix, ctx.env[envKey(ctx.env, name, windows)], ctx.platform);
+    const key = envKey(ctx.env, name, windows);
+    prepend[key] = prefix;
+    env[key] = prependPaths(prefix, ctx.env[key], ctx.platform);
   }
 
   return {
@@ -53,7 +58,7 @@ export async function finishSpec(parts: SpecParts, ctx: DetectContext): Promise<
     command: [...parts.command],
     cwd: home,
     env,
-    ...(Object.keys(pathPrepend).length > 0 ? { pathPrepend } : {}),
+    ...(Object.keys(prepend).length > 0 ? { pathPrepend: prepend } : {}),
     binaryColdStart: parts.type === "binary",
     source: parts.source,
     warnings: [...parts.warnings],

@@ -170,7 +170,9 @@ function parseCommand(
     }
   } else {
     try {
-      argv = shellSplit(value);
+      // The Reference's own example quotes the whole command (`command="node dist/server.js"`)
+      // to protect it from the comma split; that outer pair is not part of one argument.
+      argv = shellSplit(wholeQuoted(value) ?? value);
     } catch (cause) {
       const detail = cause instanceof ShellSplitError ? cause.message : String(cause);
       throw fail(
@@ -182,6 +184,22 @@ function parseCommand(
   const list = argv as string[];
   if (list.length === 0 || list[0] === "") throw fail(`command= is empty; give the program to run`);
   return list;
+}
+
+/** The inside of `"…"`/`'…'` when that one pair spans the whole value, else undefined. */
+function wholeQuoted(value: string): string | undefined {
+  const quote = value[0];
+  if ((quote !== '"' && quote !== "'") || value.length < 2) return undefined;
+  for (let i = 1; i < value.length; i++) {
+    if (quote === '"' && value[i] === "\\") {
+      i++;
+    } else if (value[i] === quote) {
+      if (i !== value.length - 1) return undefined;
+      const inner = value.slice(1, -1);
+      return quote === '"' ? inner.replace(/\\(["\\])/g, "$1") : inner;
+    }
+  }
+  return undefined;
 }
 
 /** One pair of surrounding quotes is removed; backslashes stay (Windows paths). */

@@ -32,8 +32,8 @@ function runProbe(executable: string): Promise<string | undefined> {
           resolve(undefined);
           return;
         }
-        // "go version go1.19.8 linux/amd64", "Python 3.11.7" (old Pythons print to stderr).
-        const match = /(?:go|\s|^)(\d+\.\d+(?:\.\d+)?)/.exec(`${stdout} ${stderr}`);
+        // "go version go1.19.8 linux/amd64", "Python 3.11.7" (old Pythons print to stderr), "v20.1.0".
+        const match = /(?:^|\s|go|v)(\d+\.\d+(?:\.\d+)?)/.exec(`${stdout} ${stderr}`);
         resolve(match?.[1]);
       },
     );
