@@ -22,6 +22,9 @@ import {
   writeFileTransport,
 } from "./file-transport.js";
 
+/** How long close() lets buffered output drain before it gives up on a reader that is not reading. */
+export const CLOSE_FLUSH_TIMEOUT_MS = 2_000;
+
 /** H1: how much of a non-JSON line goes into the log and the DroppedLine record. */
 const PREVIEW_CHARS = 200;
 
@@ -51,6 +54,8 @@ export interface StreamTransportOptions {
    * writing never blocks or gets EPIPE), "destroy" releases it. Default "drain".
    */
   readableOnClose?: "drain" | "destroy";
+  /** Bound on close(): after this the writable is destroyed with whatever it still holds. */
+  closeFlushTimeoutMs?: number;
 }
 
 function decodeBufferUtf8(bytes: Uint8Array): string {
@@ -73,6 +78,7 @@ export class StreamTransport implements Transport {
   private readonly writeAboveBytes: number;
   private readonly endWritableOnClose: boolean;
   private readonly readableOnClose: "drain" | "destroy";
+  private readonly closeFlushTimeoutMs: number;
 
   private handlers: TransportHandlers | undefined;
   private closed = false;
@@ -95,6 +101,7 @@ export class StreamTransport implements Transport {
     this.writeAboveBytes = file?.writeAboveBytes ?? Number.POSITIVE_INFINITY;
     this.endWritableOnClose = options.endWritableOnClose ?? true;
     this.readableOnClose = options.readableOnClose ?? "drain";
+    this.closeFlushTimeoutMs = options.closeFlushTimeoutMs ?? CLOSE_FLUSH_TIMEOUT_MS;
     this.onData = this.onData.bind(this);
     this.onEnd = this.onEnd.bind(this);
     this.onReadError = this.onReadError.bind(this);
@@ -275,11 +282,18 @@ export class StreamTransport implements Transport {
       return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = (): void => {
+        clearTimeout(timer);
         writable.off("finish", done);
         writable.off("close", done);
         writable.off("error", done);
         resolve();
       };
+      // A reader that stopped reading would keep end() pending forever.
+      const timer = setTimeout(() => {
+        writable.destroy();
+        done();
+      }, this.closeFlushTimeoutMs);
+      timer.unref();
       writable.once("finish", done);
       writable.once("close", done);
       writable.once("error", done);
