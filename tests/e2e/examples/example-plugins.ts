@@ -89,6 +89,7 @@ export function goEnv(): NodeJS.ProcessEnv {
 export interface GoBuild {
   /** Absolute path of the built binary for each requested output name. */
   binaries: Record<string, string>;
+  outDir: string;
   cleanup(): void;
 }
 
@@ -108,7 +109,18 @@ export async function goBuild(
     });
     binaries[name] = output;
   }
-  return { binaries, cleanup: () => rmSync(outDir, { recursive: true, force: true }) };
+  return { binaries, outDir, cleanup: () => rmSync(outDir, { recursive: true, force: true }) };
+}
+
+/** `go test -c`: compile the example's own tests once, so running them is quick. */
+export async function goTestBinary(example: string, outDir: string): Promise<string> {
+  const output = join(outDir, `${example}.test`);
+  await execFileAsync("go", ["test", "-c", "-o", output, "."], {
+    cwd: exampleDir(example),
+    env: goEnv(),
+    timeout: GO_BUILD_TIMEOUT_MS,
+  });
+  return output;
 }
 
 export async function run(
