@@ -1,13 +1,16 @@
 // H4, exactly: `shutdown` request (a -32601 answer is fine) → close stdin → 5 s → SIGTERM → 5 s →
 // SIGKILL, each signal to the whole process group. An invoke timeout (H5) enters at SIGTERM.
 
-import { signalGroup, sweepGroup } from "./spawn.js";
+import { groupHasLiveMembers, signalGroup, sweepGroup } from "./spawn.js";
 
 export const SHUTDOWN_REQUEST_TIMEOUT_MS = 1_000;
 export const STDIN_GRACE_MS = 5_000;
 export const TERM_GRACE_MS = 5_000;
 /** After SIGKILL the kernel is quick; this only bounds the wait for the exit event. */
 export const KILL_WAIT_MS = 5_000;
+/** Swept group members are reaped by init, not by us: wait (bounded) until they are gone. */
+export const GROUP_REAP_WAIT_MS = 1_000;
+const GROUP_POLL_MS = 10;
 
 export interface ShutdownGrace {
   shutdownRequestMs: number;
@@ -66,8 +69,16 @@ export async function shutdownPluginProcess(
 ): Promise<ShutdownStep> {
   const grace: ShutdownGrace = { ...DEFAULT_SHUTDOWN_GRACE, ...options.grace };
   const step = await escalate(target, grace, options.startAt ?? "request");
-  if (target.pgid !== undefined) sweepGroup(target.pgid);
+  if (target.pgid !== undefined && sweepGroup(target.pgid)) await reaped(target.pgid);
   return step;
+}
+
+/** No event tells us when processes that are not our children are gone: poll, bounded. */
+async function reaped(pgid: number): Promise<void> {
+  const deadline = Date.now() + GROUP_REAP_WAIT_MS;
+  while (groupHasLiveMembers(pgid) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+  }
 }
 
 async function escalate(

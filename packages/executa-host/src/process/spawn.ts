@@ -2,6 +2,7 @@
 // (H4: "signalled to the whole process group"), and a last-resort sweep when the host exits.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 
 export interface SpawnRequest {
   command: readonly string[];
@@ -77,4 +78,32 @@ export function groupAlive(pgid: number): boolean {
  */
 export function sweepGroup(pgid: number): boolean {
   return signalGroup(pgid, "SIGKILL");
+}
+
+/**
+ * Whether the group still has a member that is not a zombie. Members a plugin left behind are
+ * reparented to init, which may reap them seconds later; a zombie holds no resources, so it does
+ * not count. Reads /proc where it exists, else falls back to `kill(-pgid, 0)`.
+ */
+export function groupHasLiveMembers(pgid: number): boolean {
+  if (!groupAlive(pgid)) return false;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp …": comm may contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
+  }
+  return false;
 }

@@ -3,6 +3,7 @@
 
 import { fileURLToPath } from "node:url";
 import type { LaunchSpec } from "../../src/launch/types.js";
+import { groupHasLiveMembers } from "../../src/process/spawn.js";
 import type { PluginEvents, PluginEventName } from "../../src/process/events.js";
 import type { PluginProcess, PluginProcessOptions } from "../../src/process/plugin-process.js";
 
@@ -70,14 +71,9 @@ export function waitForState(
   return nextEvent(plugin, "state", (event) => event.state === state, timeoutMs);
 }
 
+/** A live (non-zombie) member of the group exists; zombies wait for init to reap them. */
 export function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
-    throw error;
-  }
+  return groupHasLiveMembers(pgid);
 }
 
 export function pidExists(pid: number): boolean {
