@@ -28,7 +28,8 @@ export interface DetectLaunchOptions extends DetectOptions {
 }
 
 /** What one folder holds, before discovery applies `enabled` and duplicate rules. */
-export type FolderResult = { kind: "spec"; spec: LaunchSpec; enabled: boolean } | { kind: "none" };
+export type FolderResult =
+  { kind: "spec"; spec: LaunchSpec } | { kind: "disabled"; file: string } | { kind: "none" };
 
 /**
  * The LaunchSpec for the plugin in `dir` (`anna-app executa dev --dir`). Throws a LaunchError
@@ -44,7 +45,7 @@ export async function detectLaunchSpec(
   if (options.pluginFile !== undefined) {
     return specForPluginFile(root, options.pluginFile, options.toolId, ctx);
   }
-  const found = await detectInFolder(root, ctx);
+  const found = await detectInFolder(root, ctx, { skipDisabled: false });
   if (found.kind === "spec") return found.spec;
 
   // No marker file: a lone plugin script still runs (real plugins ship bare `*_plugin.py`).
@@ -77,8 +78,16 @@ export async function detectLaunchSpec(
   );
 }
 
-/** The marker-file rules alone; a folder without markers is `none` (discovery skips it silently). */
-export async function detectInFolder(dir: string, ctx: DetectContext): Promise<FolderResult> {
+/**
+ * The marker-file rules alone; a folder without markers is `none` (discovery skips it silently).
+ * With `skipDisabled`, an executa.json with `enabled: false` is reported before anything else is
+ * checked, so a parked draft never produces warnings or errors.
+ */
+export async function detectInFolder(
+  dir: string,
+  ctx: DetectContext,
+  options: { skipDisabled: boolean },
+): Promise<FolderResult> {
   const folderName = path.basename(dir);
   const executaJsonFile = path.join(dir, "executa.json");
   const pyprojectFile = path.join(dir, "pyproject.toml");
@@ -86,11 +95,11 @@ export async function detectInFolder(dir: string, ctx: DetectContext): Promise<F
 
   if (await isFile(executaJsonFile)) {
     const raw = await readExecutaJsonRaw(executaJsonFile);
-    const enabled = !isDisabled(raw);
+    if (options.skipDisabled && isDisabled(raw)) return { kind: "disabled", file: executaJsonFile };
     const manifest = validateExecutaJson(raw, executaJsonFile);
     const plan = await planForType(manifest.type, dir, manifest.toolId, manifest.command, ctx);
     const spec = await finish(dir, manifest.toolId, manifest.type, "executa.json", plan, ctx);
-    return { kind: "spec", spec, enabled };
+    return { kind: "spec", spec };
   }
   if (await isFile(pyprojectFile)) {
     const project = readPythonProject(await readTomlTable(pyprojectFile, "INVALID_PROJECT_FILE"));
@@ -99,7 +108,6 @@ export async function detectInFolder(dir: string, ctx: DetectContext): Promise<F
     return {
       kind: "spec",
       spec: await finish(dir, toolId, "python", "pyproject.toml", plan, ctx),
-      enabled: true,
     };
   }
   if (await isFile(packageJsonFile)) {
@@ -109,7 +117,6 @@ export async function detectInFolder(dir: string, ctx: DetectContext): Promise<F
     return {
       kind: "spec",
       spec: await finish(dir, toolId, "node", "package.json", plan, ctx),
-      enabled: true,
     };
   }
   if (await isFile(path.join(dir, "go.mod"))) throw goModWithoutExecutaJson(dir);
@@ -129,7 +136,6 @@ export async function detectInFolder(dir: string, ctx: DetectContext): Promise<F
     return {
       kind: "spec",
       spec: await finish(dir, folderName, "binary", "bin/", plan, ctx),
-      enabled: true,
     };
   }
   return { kind: "none" };

@@ -44,8 +44,8 @@ export async function discoverExecutas(
     const dir = path.join(root, name);
     if (!(await isDirectory(dir))) continue;
     try {
-      const found = await detectInFolder(dir, ctx);
-      if (found.kind === "none" || !found.enabled) continue;
+      const found = await detectInFolder(dir, ctx, { skipDisabled: true });
+      if (found.kind !== "spec") continue;
       const { toolId } = found.spec;
       const owner = owners.get(toolId);
       if (owner !== undefined) {

@@ -34,6 +34,19 @@ describe("discoverExecutas", () => {
     expect(result.specs.map((s) => s.toolId)).toEqual(["dup", "gamma", "zeta"]);
   });
 
+  it("skips a disabled folder before validating it", async () => {
+    const root = await copyFixture("discovery/executas");
+    await mkdir(path.join(root, "parked"));
+    await writeFile(
+      path.join(root, "parked", "executa.json"),
+      JSON.stringify({ enabled: false, type: "binary", _comment: "draft, no tool_id yet" }),
+    );
+    const result = await discoverExecutas(root, NO_UV);
+    expect(result.warnings.join("\n")).not.toContain("parked");
+    expect(result.errors.map((e) => e.path)).not.toContain(path.join(root, "parked"));
+    expect(result.specs.map((s) => s.toolId)).toEqual(["dup", "gamma", "zeta"]);
+  });
+
   it("finds nothing, without error, when the executas folder does not exist", async () => {
     expect(await discoverExecutas(fixture("no-such-executas"), NO_UV)).toEqual({
       specs: [],
