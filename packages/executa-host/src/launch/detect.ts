@@ -23,7 +23,7 @@ export interface DetectLaunchOptions extends DetectOptions {
    * `go run <file>`, `.js/.mjs/.cjs` → `node <file>`, `.py` → `python3 <file>`, else an executable.
    */
   pluginFile?: string;
-  /** Identity for a `pluginFile` (default: the file name without extension). */
+  /** Identity for a `pluginFile` or a lone script (default: file name without extension / folder name). */
   toolId?: string;
 }
 

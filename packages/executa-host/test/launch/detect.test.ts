@@ -390,3 +390,22 @@ describe("detectLaunchSpec — folders without a plugin", () => {
     expect(error.message).toContain("pick one of: credential_plugin.go, main.go");
   });
 });
+
+describe("detectLaunchSpec — broken project files", () => {
+  it.each([
+    [
+      "pyproject.toml",
+      "[project\nname = 1",
+      /pyproject\.toml: invalid TOML \(.+\); fix the syntax$/,
+    ],
+    ["package.json", "{ name: 1 }", /package\.json: invalid JSON \(.+\); fix the syntax$/],
+    ["package.json", "[1, 2]", /package\.json: expected a JSON object at the top level$/],
+  ])("names a broken %s", async (file, content, message) => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, file), content);
+    const error = await launchError(dir);
+    expect(error.code).toBe("INVALID_PROJECT_FILE");
+    expect(error.message).toMatch(message);
+    expect(error.path).toBe(path.join(dir, file));
+  });
+});
