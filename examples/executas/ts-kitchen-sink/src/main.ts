@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { kitchenSinkPlugin } from "./kitchen-sink-plugin.js";
+
+await kitchenSinkPlugin.serve();
