@@ -9,7 +9,9 @@ import {
   UPLOAD_ERRORS,
 } from "@anna-ai/app-schema/errors";
 import type { CatalogEntry } from "@anna-ai/app-schema/errors";
-import type { ReverseFamily } from "../services/grants.js";
+import { REVERSE_METHOD_REQUIREMENTS, isReverseMethod } from "@anna-ai/app-schema";
+import { GRANT_FAMILIES } from "../services/grants.js";
+import type { GrantFamily } from "../services/grants.js";
 import type { HostServices } from "../services/host-services.js";
 
 /** The codes a family answers with when the router itself refuses a call. */
@@ -26,7 +28,7 @@ export interface FamilyCodes {
   upstream: CatalogEntry;
 }
 
-export const FAMILY_CODES: Readonly<Record<ReverseFamily, FamilyCodes>> = {
+export const FAMILY_CODES: Readonly<Record<GrantFamily, FamilyCodes>> = {
   sampling: {
     gate: SAMPLING_ERRORS.NOT_NEGOTIATED,
     notGranted: SAMPLING_ERRORS.NOT_GRANTED,
@@ -74,9 +76,9 @@ export const FAMILY_CODES: Readonly<Record<ReverseFamily, FamilyCodes>> = {
 export interface MethodSpec {
   method: string;
   /** Whose error codes the method answers with. */
-  family: ReverseFamily;
+  family: GrantFamily;
   /** Whose grant (and token) it needs: `agent/complete` rides on the sampling grant (R31, R37). */
-  grantFamily: ReverseFamily;
+  grantFamily: GrantFamily;
   /** `host_capabilities` strings that unlock it; any one is enough. The first is the canonical one. */
   hostCapabilities: readonly string[];
   /** Keys of the plugin's initialize capabilities that announce the client (advisory, see gates). */
@@ -86,115 +88,66 @@ export interface MethodSpec {
   serviceMethod: string;
 }
 
-function spec(
-  method: string,
-  family: ReverseFamily,
-  hostCapabilities: readonly string[],
-  pluginCapabilities: readonly string[],
-  service: keyof HostServices,
-  serviceMethod: string,
-  grantFamily: ReverseFamily = family,
-): MethodSpec {
-  return {
-    method,
-    family,
-    grantFamily,
-    hostCapabilities,
-    pluginCapabilities,
-    service,
-    serviceMethod,
-  };
+/** How the router serves each method; the gate strings come from app-schema (one home). */
+const SERVED: Readonly<
+  Record<string, { service: keyof HostServices; serviceMethod: string; grantFamily?: GrantFamily }>
+> = {
+  "sampling/createMessage": { service: "sampling", serviceMethod: "createMessage" },
+  "agent/session.create": { service: "agent", serviceMethod: "sessionCreate" },
+  "agent/session.run": { service: "agent", serviceMethod: "sessionRun" },
+  "agent/session.cancel": { service: "agent", serviceMethod: "sessionCancel" },
+  "agent/session.history": { service: "agent", serviceMethod: "sessionHistory" },
+  "agent/session.list": { service: "agent", serviceMethod: "sessionList" },
+  "agent/session.refresh": { service: "agent", serviceMethod: "sessionRefresh" },
+  "agent/session.delete": { service: "agent", serviceMethod: "sessionDelete" },
+  "agent/complete": { service: "agent", serviceMethod: "complete", grantFamily: "sampling" },
+  "storage/get": { service: "storage", serviceMethod: "get" },
+  "storage/set": { service: "storage", serviceMethod: "set" },
+  "storage/delete": { service: "storage", serviceMethod: "delete" },
+  "storage/list": { service: "storage", serviceMethod: "list" },
+  "files/upload_begin": { service: "files", serviceMethod: "uploadBegin" },
+  "files/upload_complete": { service: "files", serviceMethod: "uploadComplete" },
+  "files/download_url": { service: "files", serviceMethod: "downloadUrl" },
+  "files/list": { service: "files", serviceMethod: "list" },
+  "files/delete": { service: "files", serviceMethod: "delete" },
+  "image/generate": { service: "image", serviceMethod: "generate" },
+  "image/edit": { service: "image", serviceMethod: "edit" },
+  "host/uploadFile": { service: "upload", serviceMethod: "inline" },
+  "embeddings/create": { service: "embeddings", serviceMethod: "create" },
+};
+
+function isGrantFamily(family: string): family is GrantFamily {
+  return (GRANT_FAMILIES as readonly string[]).includes(family);
 }
 
-const SAMPLING_CAPS = ["sampling"];
-const AGENT_CAPS = ["agent", "sampling"];
-const AGENT_SESSION_HOST_CAPS = ["llm.agent.auto", "llm.agent.fixed"];
-const STORAGE_CAPS = ["storage"];
-const FILES_CAPS = ["storage", "files"];
-
-const SPECS: readonly MethodSpec[] = [
-  spec(
-    "sampling/createMessage",
-    "sampling",
-    ["llm.sample"],
-    SAMPLING_CAPS,
-    "sampling",
-    "createMessage",
-  ),
-  spec(
-    "agent/session.create",
-    "agent",
-    AGENT_SESSION_HOST_CAPS,
-    AGENT_CAPS,
-    "agent",
-    "sessionCreate",
-  ),
-  spec("agent/session.run", "agent", AGENT_SESSION_HOST_CAPS, AGENT_CAPS, "agent", "sessionRun"),
-  spec(
-    "agent/session.cancel",
-    "agent",
-    AGENT_SESSION_HOST_CAPS,
-    AGENT_CAPS,
-    "agent",
-    "sessionCancel",
-  ),
-  spec(
-    "agent/session.history",
-    "agent",
-    AGENT_SESSION_HOST_CAPS,
-    AGENT_CAPS,
-    "agent",
-    "sessionHistory",
-  ),
-  spec("agent/session.list", "agent", AGENT_SESSION_HOST_CAPS, AGENT_CAPS, "agent", "sessionList"),
-  spec(
-    "agent/session.refresh",
-    "agent",
-    AGENT_SESSION_HOST_CAPS,
-    AGENT_CAPS,
-    "agent",
-    "sessionRefresh",
-  ),
-  spec(
-    "agent/session.delete",
-    "agent",
-    AGENT_SESSION_HOST_CAPS,
-    AGENT_CAPS,
-    "agent",
-    "sessionDelete",
-  ),
-  spec(
-    "agent/complete",
-    "agent",
-    ["llm.sample", "llm.complete"],
-    AGENT_CAPS,
-    "agent",
-    "complete",
-    "sampling",
-  ),
-  spec("storage/get", "storage", ["aps.kv"], STORAGE_CAPS, "storage", "get"),
-  spec("storage/set", "storage", ["aps.kv"], STORAGE_CAPS, "storage", "set"),
-  spec("storage/delete", "storage", ["aps.kv"], STORAGE_CAPS, "storage", "delete"),
-  spec("storage/list", "storage", ["aps.kv"], STORAGE_CAPS, "storage", "list"),
-  spec("files/upload_begin", "files", ["aps.files"], FILES_CAPS, "files", "uploadBegin"),
-  spec("files/upload_complete", "files", ["aps.files"], FILES_CAPS, "files", "uploadComplete"),
-  spec("files/download_url", "files", ["aps.files"], FILES_CAPS, "files", "downloadUrl"),
-  spec("files/list", "files", ["aps.files"], FILES_CAPS, "files", "list"),
-  spec("files/delete", "files", ["aps.files"], FILES_CAPS, "files", "delete"),
-  spec("image/generate", "image", ["llm.image"], ["image"], "image", "generate"),
-  spec("image/edit", "image", ["llm.image.edit"], ["image.edit", "image"], "image", "edit"),
-  spec("host/uploadFile", "upload", ["host.upload"], ["upload"], "upload", "inline"),
-  spec(
-    "embeddings/create",
-    "embeddings",
-    ["llm.embed"],
-    ["embeddings", "embed", "sampling"],
-    "embeddings",
-    "create",
-  ),
-];
-
-/** Method name → spec. A plain object lookup would also match `constructor` & co. */
+/** Method name → spec, for every method this router serves. */
 export const REVERSE_METHODS: ReadonlyMap<string, MethodSpec> = new Map(
-  SPECS.map((s) => [s.method, s]),
+  Object.entries(SERVED).flatMap(([method, served]): [string, MethodSpec][] => {
+    if (!isReverseMethod(method)) return [];
+    const requirement = REVERSE_METHOD_REQUIREMENTS[method];
+    if (!isGrantFamily(requirement.family)) return [];
+    return [
+      [
+        method,
+        {
+          method,
+          family: requirement.family,
+          grantFamily: served.grantFamily ?? requirement.family,
+          hostCapabilities: requirement.hostCapabilities,
+          pluginCapabilities: requirement.negotiated,
+          service: served.service,
+          serviceMethod: served.serviceMethod,
+        },
+      ],
+    ];
+  }),
 );
+
+/**
+ * The refusal for a documented reverse method this router does not serve (`credentials/*`,
+ * `web/*`): the family's gate code, as if the capability were missing. Undefined otherwise.
+ */
+export function unservedMethodEntry(method: string): CatalogEntry | undefined {
+  if (REVERSE_METHODS.has(method) || !isReverseMethod(method)) return undefined;
+  return REVERSE_METHOD_REQUIREMENTS[method].notNegotiatedError;
+}

@@ -1,5 +1,33 @@
-// Step 4 of a reverse call: check the params of each method and bring them to one shape (the
-// wire names the services see). Rejections become the family's INVALID_REQUEST code.
+// Step 4 of a reverse call: validate the params with the app-schema schema of the method, then
+// bring them to the one shape the services take (camelCase sampling, wrapped embeddings input,
+// defaulted `n` and `purpose`) and apply the per-call caps that are validation errors.
+// Rejections become the family's INVALID_REQUEST code.
+import {
+  AgentCompleteParamsSchema,
+  AgentSessionCancelParamsSchema,
+  AgentSessionCreateParamsSchema,
+  AgentSessionDeleteParamsSchema,
+  AgentSessionHistoryParamsSchema,
+  AgentSessionListParamsSchema,
+  AgentSessionRefreshParamsSchema,
+  AgentSessionRunParamsSchema,
+  EmbeddingsCreateParamsSchema,
+  FilesDeleteParamsSchema,
+  FilesDownloadUrlParamsSchema,
+  FilesListParamsSchema,
+  FilesUploadBeginParamsSchema,
+  FilesUploadCompleteParamsSchema,
+  HostUploadParamsSchema,
+  ImageEditParamsSchema,
+  ImageGenerateParamsSchema,
+  SamplingCreateMessageParamsSchema,
+  StorageDeleteParamsSchema,
+  StorageGetParamsSchema,
+  StorageListParamsSchema,
+  StorageSetParamsSchema,
+  normalizeSamplingParams,
+} from "@anna-ai/app-schema";
+import type { SamplingCreateMessageParams } from "@anna-ai/app-schema";
 import type { RouterLimits } from "./limits.js";
 import { UPLOAD_DEFAULT_PURPOSE } from "./limits.js";
 
@@ -13,166 +41,129 @@ export class InvalidParamsError extends Error {
 
 type Params = Record<string, unknown>;
 
+/** The part of a zod schema the router needs (no zod import in this package). */
+interface ParamsSchema {
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true; data: unknown }
+    | {
+        success: false;
+        error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+      };
+}
+
+const SCHEMAS: ReadonlyMap<string, ParamsSchema> = new Map<string, ParamsSchema>([
+  ["sampling/createMessage", SamplingCreateMessageParamsSchema],
+  ["agent/session.create", AgentSessionCreateParamsSchema],
+  ["agent/session.run", AgentSessionRunParamsSchema],
+  ["agent/session.cancel", AgentSessionCancelParamsSchema],
+  ["agent/session.history", AgentSessionHistoryParamsSchema],
+  ["agent/session.list", AgentSessionListParamsSchema],
+  ["agent/session.refresh", AgentSessionRefreshParamsSchema],
+  ["agent/session.delete", AgentSessionDeleteParamsSchema],
+  ["agent/complete", AgentCompleteParamsSchema],
+  ["storage/get", StorageGetParamsSchema],
+  ["storage/set", StorageSetParamsSchema],
+  ["storage/delete", StorageDeleteParamsSchema],
+  ["storage/list", StorageListParamsSchema],
+  ["files/upload_begin", FilesUploadBeginParamsSchema],
+  ["files/upload_complete", FilesUploadCompleteParamsSchema],
+  ["files/download_url", FilesDownloadUrlParamsSchema],
+  ["files/list", FilesListParamsSchema],
+  ["files/delete", FilesDeleteParamsSchema],
+  ["image/generate", ImageGenerateParamsSchema],
+  ["image/edit", ImageEditParamsSchema],
+  ["host/uploadFile", HostUploadParamsSchema],
+  ["embeddings/create", EmbeddingsCreateParamsSchema],
+]);
+
 function fail(message: string): never {
   throw new InvalidParamsError(message);
 }
 
-function requireString(params: Params, key: string, method: string, maxLength?: number): string {
+function describeIssues(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) =>
+      issue.path.length > 0
+        ? `'${issue.path.map(String).join(".")}': ${issue.message}`
+        : issue.message,
+    )
+    .join("; ");
+}
+
+function requireText(params: Params, key: string, method: string): void {
   const value = params[key];
   if (typeof value !== "string" || value.trim() === "") {
     fail(`${method}: '${key}' must be a non-empty string`);
   }
-  if (maxLength !== undefined && value.length > maxLength) {
-    fail(`${method}: '${key}' is longer than ${maxLength} characters`);
-  }
-  return value;
 }
 
-function optionalInteger(
-  params: Params,
-  key: string,
-  method: string,
-  min: number,
-): number | undefined {
-  const value = params[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    fail(`${method}: '${key}' must be an integer ≥ ${min}`);
-  }
-  return value;
-}
-
-/** Sampling params arrive in camelCase and snake_case (real-world-plugins.md); MCP wire is camel. */
-const SAMPLING_SNAKE_TO_CAMEL: Readonly<Record<string, string>> = {
-  max_tokens: "maxTokens",
-  system_prompt: "systemPrompt",
-  stop_sequences: "stopSequences",
-  model_preferences: "modelPreferences",
-  include_context: "includeContext",
-  response_format: "responseFormat",
-  on_unsupported: "onUnsupported",
-};
-
-const SAMPLING_MAX_MESSAGES = 64;
-
-export function camelizeSampling(params: Params): Params {
-  const out: Params = { ...params };
-  for (const [snake, camel] of Object.entries(SAMPLING_SNAKE_TO_CAMEL)) {
-    if (snake in out) {
-      if (out[camel] === undefined) out[camel] = out[snake];
-      delete out[snake];
-    }
-  }
-  return out;
-}
-
-export function checkSampling(raw: Params, limits: RouterLimits, method: string): Params {
-  const params = camelizeSampling(raw);
-  const messages = params["messages"];
-  if (!Array.isArray(messages) || messages.length === 0) {
-    fail(`${method}: 'messages' must be a non-empty array`);
-  }
-  if (messages.length > SAMPLING_MAX_MESSAGES) {
-    fail(`${method}: at most ${SAMPLING_MAX_MESSAGES} messages per call`);
-  }
-  for (const message of messages) {
-    if (
-      typeof message !== "object" ||
-      message === null ||
-      typeof (message as Params)["role"] !== "string"
-    ) {
-      fail(`${method}: every message needs a 'role' and 'content'`);
-    }
-  }
-  const maxTokens = params["maxTokens"];
-  if (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens <= 0) {
-    fail(`${method}: 'maxTokens' is required and must be a positive integer`);
-  }
-  if (maxTokens > limits.samplingMaxTokensPerCall) {
+function checkSampling(params: Params, limits: RouterLimits, method: string): Params {
+  const request = normalizeSamplingParams(params as SamplingCreateMessageParams);
+  if (request.maxTokens > limits.samplingMaxTokensPerCall) {
     fail(
-      `${method}: 'maxTokens' ${maxTokens} is over the per-call limit of ${limits.samplingMaxTokensPerCall}`,
+      `${method}: 'maxTokens' ${request.maxTokens} is over the per-call limit of ${limits.samplingMaxTokensPerCall}`,
     );
   }
-  const includeContext = params["includeContext"];
-  if (includeContext !== undefined && includeContext !== null && includeContext !== "none") {
-    fail(`${method}: 'includeContext' must be "none"`);
+  // normalizeSamplingParams keeps the known fields; unknown ones travel on for the service.
+  const { _clientTimeoutS: _t, ...rest } = params;
+  for (const snake of [
+    "max_tokens",
+    "system_prompt",
+    "stop_sequences",
+    "model_preferences",
+    "include_context",
+    "response_format",
+    "on_unsupported",
+  ]) {
+    delete rest[snake];
   }
-  return params;
-}
-
-function checkStorage(params: Params, method: string): Params {
-  if (method !== "storage/list") requireString(params, "key", method, 1024);
-  if (method === "storage/set" && !("value" in params)) fail(`${method}: 'value' is required`);
-  if (method === "storage/list") optionalInteger(params, "limit", method, 0);
-  if (method === "storage/set") optionalInteger(params, "ttl_seconds", method, 1);
-  return params;
-}
-
-function checkFiles(params: Params, method: string): Params {
-  if (method !== "files/list") requireString(params, "path", method, 1024);
-  if (method === "files/upload_begin") optionalInteger(params, "size_bytes", method, 0);
-  return params;
+  return { ...rest, ...request };
 }
 
 function checkImage(params: Params, method: string): Params {
-  requireString(params, "prompt", method);
-  if (method === "image/edit") requireString(params, "image_url", method);
-  const n = optionalInteger(params, "n", method, 1) ?? 1;
+  requireText(params, "prompt", method);
+  if (method === "image/edit") requireText(params, "image_url", method);
+  const n = params["n"] ?? 1;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1) {
+    fail(`${method}: 'n' must be an integer ≥ 1`);
+  }
   return { ...params, n };
 }
 
 function checkUpload(params: Params, method: string): Params {
-  const mode = params["mode"];
+  if (params["mode"] === "confirm") return params;
   const purpose = params["purpose"] ?? UPLOAD_DEFAULT_PURPOSE;
-  if (typeof purpose !== "string") fail(`${method}: 'purpose' must be a string`);
-  switch (mode) {
-    case "inline": {
-      requireString(params, "filename", method);
-      requireString(params, "mime_type", method);
-      const content = params["content_b64"];
-      if (typeof content !== "string" || content === "") {
-        fail(`${method}: 'content_b64' must be a non-empty base64 string`);
-      }
-      if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(content.replace(/\s+/g, ""))) {
-        fail(`${method}: 'content_b64' is not base64`);
-      }
-      return { ...params, purpose };
+  if (params["mode"] === "inline") {
+    const content = String(params["content_b64"]);
+    if (content === "" || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(content.replace(/\s+/g, ""))) {
+      fail(`${method}: 'content_b64' must be non-empty base64`);
     }
-    case "negotiate": {
-      requireString(params, "filename", method);
-      requireString(params, "mime_type", method);
-      // The SDK sends `size_bytes`, the wire names it `expected_bytes` (Z23): accept both.
-      const expected =
-        optionalInteger(params, "expected_bytes", method, 1) ??
-        optionalInteger(params, "size_bytes", method, 1);
-      return expected === undefined
-        ? { ...params, purpose }
-        : { ...params, purpose, expected_bytes: expected };
-    }
-    case "confirm":
-      requireString(params, "r2_key", method);
-      return params;
-    default:
-      return fail(`${method}: 'mode' must be "inline", "negotiate" or "confirm"`);
+    return { ...params, purpose };
   }
+  // The SDK sends `size_bytes`, the wire names it `expected_bytes` (Z23).
+  const expected = params["expected_bytes"] ?? params["size_bytes"];
+  return expected === undefined || expected === null
+    ? { ...params, purpose }
+    : { ...params, purpose, expected_bytes: expected };
 }
 
 function checkEmbeddings(params: Params, limits: RouterLimits, method: string): Params {
   const raw = params["input"];
   // A bare string is wrapped into a one-item batch (R54).
-  const input = typeof raw === "string" ? [raw] : raw;
-  if (!Array.isArray(input) || input.length === 0) {
-    fail(`${method}: 'input' must be a non-empty string or array of strings`);
-  }
+  const input = typeof raw === "string" ? [raw] : (raw as string[]);
+  if (input.length === 0) fail(`${method}: 'input' must not be empty`);
   if (input.length > limits.embeddingsMaxInputsPerCall) {
     fail(
       `${method}: ${input.length} inputs; at most ${limits.embeddingsMaxInputsPerCall} per call`,
     );
   }
-  input.forEach((item: unknown, index) => {
-    if (typeof item !== "string" || item.trim() === "") {
-      fail(`${method}: input[${index}] must be a non-empty string`);
-    }
+  input.forEach((item, index) => {
+    if (item.trim() === "") fail(`${method}: input[${index}] is empty`);
     if (item.length > limits.embeddingsMaxCharsPerInput) {
       fail(
         `${method}: input[${index}] has ${item.length} characters; at most ${limits.embeddingsMaxCharsPerInput}`,
@@ -185,16 +176,20 @@ function checkEmbeddings(params: Params, limits: RouterLimits, method: string): 
 /** Validate and normalise the params of one reverse call. Throws InvalidParamsError. */
 export function checkParams(method: string, params: unknown, limits: RouterLimits): Params {
   // A missing params object is treated as empty: some SDKs omit it on parameterless calls.
-  if (params === undefined || params === null) params = {};
-  if (typeof params !== "object" || Array.isArray(params))
+  const value = params === undefined || params === null ? {} : params;
+  const schema = SCHEMAS.get(method);
+  if (schema !== undefined) {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) fail(`${method}: invalid params: ${describeIssues(parsed.error.issues)}`);
+  }
+  if (typeof value !== "object" || Array.isArray(value))
     fail(`${method}: params must be an object`);
-  const p = params as Params;
+  // Services get the params as sent (zod's output drops nothing for these loose objects, but
+  // would turn `undefined` members into absent ones): keep the plugin's own object shape.
+  const p = value as Params;
   if (method === "sampling/createMessage") return checkSampling(p, limits, method);
-  if (method === "agent/complete") return camelizeSampling(p);
-  if (method.startsWith("storage/")) return checkStorage(p, method);
-  if (method.startsWith("files/")) return checkFiles(p, method);
   if (method.startsWith("image/")) return checkImage(p, method);
   if (method === "host/uploadFile") return checkUpload(p, method);
   if (method === "embeddings/create") return checkEmbeddings(p, limits, method);
-  return p;
+  return { ...p };
 }

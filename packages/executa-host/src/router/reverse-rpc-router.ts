@@ -6,7 +6,7 @@
 import { HOST_ERRORS, PROTOCOL_ERRORS } from "@anna-ai/app-schema/errors";
 import { NULL_LOGGER, RpcError } from "@anna-ai/jsonrpc";
 import type { Logger } from "@anna-ai/jsonrpc";
-import type { GrantByFamily, GrantPolicy, ReverseFamily } from "../services/grants.js";
+import type { GrantByFamily, GrantPolicy, GrantFamily } from "../services/grants.js";
 import type { HostServices } from "../services/host-services.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { catalogError } from "../services/service-error.js";
@@ -23,7 +23,7 @@ import { InvokeBudget } from "./invoke-budget.js";
 import type { Reservation } from "./invoke-budget.js";
 import type { RouterLimits } from "./limits.js";
 import { DEFAULT_ROUTER_LIMITS, UPLOAD_ALLOWED_PURPOSES, capped } from "./limits.js";
-import { FAMILY_CODES, REVERSE_METHODS } from "./method-table.js";
+import { FAMILY_CODES, REVERSE_METHODS, unservedMethodEntry } from "./method-table.js";
 import type { MethodSpec } from "./method-table.js";
 import { InvalidParamsError, checkParams } from "./params.js";
 import { ProgressRateLimiter, coerceProgressType, progressBytes } from "./progress.js";
@@ -83,7 +83,7 @@ interface InvokeState {
 }
 
 /** Which token a family's services forward. */
-const FAMILY_TOKEN: Readonly<Record<ReverseFamily, InvokeTokenField>> = {
+const FAMILY_TOKEN: Readonly<Record<GrantFamily, InvokeTokenField>> = {
   sampling: "sampling_token",
   agent: "sampling_token",
   embeddings: "sampling_token",
@@ -124,7 +124,7 @@ class ReverseRpcSession implements RouterSession {
     }
     // Gate 3 is asked once per invoke and family whose methods pass gates 1–2; the answer is
     // pinned for the invoke, like the token that carries it.
-    const families = new Set<ReverseFamily>();
+    const families = new Set<GrantFamily>();
     for (const spec of REVERSE_METHODS.values()) {
       if (this.#gateProblem(spec) === undefined) families.add(spec.grantFamily);
     }
@@ -287,6 +287,10 @@ class ReverseRpcSession implements RouterSession {
   async handleRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     const spec = REVERSE_METHODS.get(method);
     if (spec === undefined) {
+      const unserved = unservedMethodEntry(method);
+      if (unserved !== undefined) {
+        throw catalogError(unserved, `${method} is not available on this host`);
+      }
       throw catalogError(PROTOCOL_ERRORS.METHOD_NOT_FOUND, `Method not found: ${method}`);
     }
     const codes = FAMILY_CODES[spec.family];
@@ -378,7 +382,7 @@ class ReverseRpcSession implements RouterSession {
     }
   }
 
-  #grantCovers(spec: MethodSpec, grant: GrantByFamily[ReverseFamily]): boolean {
+  #grantCovers(spec: MethodSpec, grant: GrantByFamily[GrantFamily]): boolean {
     if (spec.family !== "image") return true;
     const image = grant as GrantByFamily["image"];
     return spec.method === "image/edit" ? image.edit === true : image.generate !== false;
@@ -387,7 +391,7 @@ class ReverseRpcSession implements RouterSession {
   #reserve(
     spec: MethodSpec,
     params: Record<string, unknown>,
-    grant: GrantByFamily[ReverseFamily],
+    grant: GrantByFamily[GrantFamily],
     invoke: InvokeState,
   ): Reservation {
     const budget = invoke.budget;

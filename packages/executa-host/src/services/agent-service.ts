@@ -1,47 +1,39 @@
-// Agent sessions `agent/session.*` and `agent/complete` (T21, R31–R37, V2). Params are passed as
-// the plugin sent them (both the SDK shape with `kind` and the Reference shape are valid, V2);
-// the service owns session state and the `app_session_uuid` → token cache.
+// Agent sessions `agent/session.*` and `agent/complete` (T21, R31–R37, V2). Params arrive as
+// validated by app-schema in either documented shape (V2); normalizeAgentSessionCreate() gives
+// the service one. The service owns session state and the `app_session_uuid` → token cache.
+import type {
+  AgentCompleteParams,
+  AgentCompleteResult,
+  AgentSessionCancelParams,
+  AgentSessionCancelResult,
+  AgentSessionCreateParams,
+  AgentSessionCreateResult,
+  AgentSessionDeleteParams,
+  AgentSessionDeleteResult,
+  AgentSessionHistoryParams,
+  AgentSessionHistoryResult,
+  AgentSessionListParams,
+  AgentSessionListResult,
+  AgentSessionRefreshParams,
+  AgentSessionRefreshResult,
+  AgentSessionRunParams,
+  AgentSessionRunResult,
+} from "@anna-ai/app-schema";
 import type { AgentGrant } from "./grants.js";
 import type { ServiceContext } from "./service-context.js";
 
-export type AgentParams = Record<string, unknown>;
-
-export interface AgentSessionCreateResult {
-  /** `aps_…`; the only handle the plugin ever sees (V2). */
-  app_session_uuid: string;
-  thread_id: string;
-  agent_submode?: string;
-  granted_tools?: string[];
-  expires_in?: number;
-  [key: string]: unknown;
-}
-
-export interface AgentFrame {
-  event: string;
-  [key: string]: unknown;
-}
-
-export interface AgentSessionRunResult {
-  run_id: string;
-  /** Buffered, in order; the router caps their number per run (4096). */
-  frames: AgentFrame[];
-  final?: unknown;
-  [key: string]: unknown;
-}
-
-export type AgentResult = Record<string, unknown>;
-
-type Call<R> = (params: AgentParams, ctx: ServiceContext<AgentGrant>) => Promise<R>;
+type Ctx = ServiceContext<AgentGrant>;
 
 export interface AgentService {
-  sessionCreate: Call<AgentSessionCreateResult>;
-  sessionRun: Call<AgentSessionRunResult>;
-  sessionCancel: Call<AgentResult>;
-  sessionHistory: Call<AgentResult>;
-  sessionList: Call<AgentResult>;
-  sessionRefresh: Call<AgentResult>;
+  sessionCreate(params: AgentSessionCreateParams, ctx: Ctx): Promise<AgentSessionCreateResult>;
+  /** Frames are buffered and returned in order; the router caps them per run (4096). */
+  sessionRun(params: AgentSessionRunParams, ctx: Ctx): Promise<AgentSessionRunResult>;
+  sessionCancel(params: AgentSessionCancelParams, ctx: Ctx): Promise<AgentSessionCancelResult>;
+  sessionHistory(params: AgentSessionHistoryParams, ctx: Ctx): Promise<AgentSessionHistoryResult>;
+  sessionList(params: AgentSessionListParams, ctx: Ctx): Promise<AgentSessionListResult>;
+  sessionRefresh(params: AgentSessionRefreshParams, ctx: Ctx): Promise<AgentSessionRefreshResult>;
   /** Idempotent: an unknown uuid resolves OK (R36). */
-  sessionDelete: Call<AgentResult>;
-  /** Stateless single-turn completion (R37). */
-  complete: Call<AgentResult>;
+  sessionDelete(params: AgentSessionDeleteParams, ctx: Ctx): Promise<AgentSessionDeleteResult>;
+  /** Stateless single-turn completion on the sampling grant (R37). */
+  complete(params: AgentCompleteParams, ctx: Ctx): Promise<AgentCompleteResult>;
 }

@@ -2,11 +2,11 @@
 // under `UserExecuta.custom_config.*_grant`; offline tools configure them directly. Every limit
 // is optional: the router fills in the spec defaults and caps grants at the host limits.
 
-/** The reverse-RPC families the router gates separately (`files/*` has its own gate, T13). */
-export type ReverseFamily =
+/** The reverse-RPC families with a user grant (`files/*` has its own gate, T13). */
+export type GrantFamily =
   "sampling" | "agent" | "storage" | "files" | "image" | "upload" | "embeddings";
 
-export const REVERSE_FAMILIES: readonly ReverseFamily[] = [
+export const GRANT_FAMILIES: readonly GrantFamily[] = [
   "sampling",
   "agent",
   "storage",
@@ -80,14 +80,14 @@ export interface GrantByFamily {
   embeddings: EmbeddingsGrant;
 }
 
-export type Grant = GrantByFamily[ReverseFamily];
+export type Grant = GrantByFamily[GrantFamily];
 
 /**
  * Gate 3 (H13): what the user granted this tool. `undefined` means not granted. Called once per
  * invoke and family (the answer is pinned for the invoke, like the token that carries it).
  */
 export interface GrantPolicy {
-  isGranted<F extends ReverseFamily>(
+  isGranted<F extends GrantFamily>(
     userId: string,
     toolId: string,
     family: F,
@@ -97,7 +97,7 @@ export interface GrantPolicy {
 /** The same grants for every user and tool: dev harness and tests. */
 export function createStaticGrantPolicy(grants: Partial<GrantByFamily>): GrantPolicy {
   return {
-    isGranted<F extends ReverseFamily>(_userId: string, _toolId: string, family: F) {
+    isGranted<F extends GrantFamily>(_userId: string, _toolId: string, family: F) {
       return grants[family] as GrantByFamily[F] | undefined;
     },
   };

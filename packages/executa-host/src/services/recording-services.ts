@@ -36,13 +36,7 @@ const CANNED: {
   >;
 } = {
   sampling: {
-    createMessage: () => ({
-      role: "assistant",
-      content: { type: "text", text: "ok" },
-      model: "recording-model",
-      stopReason: "endTurn",
-      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-    }),
+    createMessage: () => cannedCompletion(),
   },
   storage: {
     get: () => ({ value: null, exists: false, etag: null }),
@@ -83,18 +77,18 @@ const CANNED: {
         { event: "delta", text: "ok" },
         { event: "final", text: "ok" },
       ],
-      final: { text: "ok" },
+      final: "ok",
     }),
     sessionCancel: () => ({ cancelled: true }),
     sessionHistory: () => ({ messages: [], next_cursor: null }),
     sessionList: () => ({ sessions: [] }),
-    sessionRefresh: () => ({ expires_in: 600 }),
-    sessionDelete: () => ({ deleted: true }),
-    complete: () => ({
-      role: "assistant",
-      content: { type: "text", text: "ok" },
-      model: "recording-model",
+    sessionRefresh: (p) => ({
+      app_session_uuid: String(p["app_session_uuid"]),
+      expires_in: 600,
+      expires_at: FAR_FUTURE_ISO,
     }),
+    sessionDelete: () => ({ deleted: true }),
+    complete: () => cannedCompletion(),
   },
   image: {
     generate: (p) => cannedImages(p),
@@ -131,6 +125,16 @@ const CANNED: {
     },
   },
 };
+
+function cannedCompletion() {
+  return {
+    role: "assistant",
+    content: { type: "text", text: "ok" },
+    model: "recording-model",
+    stopReason: "endTurn",
+    usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+  };
+}
 
 function cannedImages(p: Record<string, unknown>) {
   const n = typeof p["n"] === "number" ? p["n"] : 1;

@@ -1,7 +1,18 @@
 // APS key-value `storage/*` (T23, R42–R45). The router resolves the scope (omitted = `tool`,
 // H14) and checks it against the grant, so `scope` is always set here. Rows are namespaced by
 // (scope, owner, key): storageOwner() is the one place that says who owns a scope.
-import type { StorageGrant, StorageScope } from "./grants.js";
+import type {
+  StorageDeleteParams,
+  StorageDeleteResult,
+  StorageGetParams,
+  StorageGetResult,
+  StorageListParams,
+  StorageListResult,
+  StorageScope,
+  StorageSetParams,
+  StorageSetResult,
+} from "@anna-ai/app-schema";
+import type { StorageGrant } from "./grants.js";
 import type { ServiceContext } from "./service-context.js";
 
 /** Who owns the rows of a scope: the user, the user's copy of the tool, or the app. */
@@ -25,64 +36,15 @@ export function storageOwner(
   }
 }
 
-interface Scoped {
-  scope: StorageScope;
-  [key: string]: unknown;
-}
+/** Params as validated by app-schema, with the scope resolved by the router. */
+export type Scoped<P> = P & { scope: StorageScope };
 
-export interface StorageGetParams extends Scoped {
-  key: string;
-}
-/** A miss is `{value: null, exists: false, etag: null}`, never an error (T23). */
-export interface StorageGetResult {
-  value: unknown;
-  exists: boolean;
-  etag: string | null;
-  [key: string]: unknown;
-}
-
-export interface StorageSetParams extends Scoped {
-  key: string;
-  value: unknown;
-  if_match?: string | null;
-  ttl_seconds?: number;
-  metadata?: Record<string, unknown> | null;
-  tags?: string[] | null;
-}
-export interface StorageSetResult {
-  /** Plugins require it. */
-  etag: string;
-  generation?: number;
-  size_bytes?: number;
-  [key: string]: unknown;
-}
-
-export interface StorageDeleteParams extends Scoped {
-  key: string;
-  if_match?: string | null;
-}
-export interface StorageDeleteResult {
-  deleted: boolean;
-  [key: string]: unknown;
-}
-
-export interface StorageListParams extends Scoped {
-  prefix?: string;
-  cursor?: string | null;
-  limit?: number;
-}
-export interface StorageListResult {
-  items: Record<string, unknown>[];
-  next_cursor: string | null;
-  [key: string]: unknown;
-}
+type Ctx = ServiceContext<StorageGrant>;
 
 export interface StorageService {
-  get(params: StorageGetParams, ctx: ServiceContext<StorageGrant>): Promise<StorageGetResult>;
-  set(params: StorageSetParams, ctx: ServiceContext<StorageGrant>): Promise<StorageSetResult>;
-  delete(
-    params: StorageDeleteParams,
-    ctx: ServiceContext<StorageGrant>,
-  ): Promise<StorageDeleteResult>;
-  list(params: StorageListParams, ctx: ServiceContext<StorageGrant>): Promise<StorageListResult>;
+  /** A miss is `{value: null, exists: false, etag: null}`, never an error (T23). */
+  get(params: Scoped<StorageGetParams>, ctx: Ctx): Promise<StorageGetResult>;
+  set(params: Scoped<StorageSetParams>, ctx: Ctx): Promise<StorageSetResult>;
+  delete(params: Scoped<StorageDeleteParams>, ctx: Ctx): Promise<StorageDeleteResult>;
+  list(params: Scoped<StorageListParams>, ctx: Ctx): Promise<StorageListResult>;
 }

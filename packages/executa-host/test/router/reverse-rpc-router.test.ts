@@ -4,7 +4,9 @@ import { ReverseRpcRouter } from "../../src/router/reverse-rpc-router.js";
 import { createStaticGrantPolicy } from "../../src/services/grants.js";
 import { createRecordingServices } from "../../src/services/recording-services.js";
 import { catalogError } from "../../src/services/service-error.js";
+import { REVERSE_METHOD_REQUIREMENTS } from "@anna-ai/app-schema";
 import { SAMPLING_ERRORS } from "@anna-ai/app-schema/errors";
+import { FAMILY_CODES, REVERSE_METHODS } from "../../src/router/method-table.js";
 import {
   NEVER,
   SAMPLE,
@@ -412,7 +414,9 @@ describe("params (step 4)", () => {
       maxTokens: 50,
       systemPrompt: "be brief",
       stopSequences: ["\n"],
-      _clientTimeoutS: 90,
+      clientTimeoutS: 90,
+      includeContext: "none",
+      onUnsupported: "error",
     });
     expect(params).not.toHaveProperty("max_tokens");
   });
@@ -571,5 +575,33 @@ describe("dispatch (step 7)", () => {
       message: "Method not found: nope",
       data: { errorCode: "METHOD_NOT_FOUND" },
     });
+  });
+});
+
+describe("method table", () => {
+  it("answers documented methods this host does not serve with their family's gate code", async () => {
+    const { session } = harness();
+    await session.beginInvoke(invokeStart("inv-1"));
+    const error = await session
+      .handleRequest("web/search", { query: "x" }, NEVER)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RpcError);
+    expect((error as RpcError).errorCode).toBe(
+      REVERSE_METHOD_REQUIREMENTS["web/search"].notNegotiatedError.errorCode,
+    );
+    expect((error as RpcError).message).toBe("web/search is not available on this host");
+  });
+
+  it("serves every documented method of the seven families, with the catalog's gate codes", () => {
+    for (const [method, requirement] of Object.entries(REVERSE_METHOD_REQUIREMENTS)) {
+      if (requirement.family === "credentials" || requirement.family === "web") continue;
+      const spec = REVERSE_METHODS.get(method);
+      expect(spec, method).toBeDefined();
+      if (!spec) continue;
+      expect(FAMILY_CODES[spec.family].gate, method).toBe(requirement.notNegotiatedError);
+      if (spec.grantFamily === spec.family) {
+        expect(FAMILY_CODES[spec.family].notGranted, method).toBe(requirement.notGrantedError);
+      }
+    }
   });
 });
