@@ -1,0 +1,186 @@
+// The examples run under our own host: launch detection (detectLaunchSpec) finds each one the
+// way `anna-app executa dev --dir` would, and ExecutaHost starts, handshakes, invokes and shuts
+// them down. The raw-client tests pin the wire; these prove the pieces fit.
+
+import { join } from "node:path";
+import { detectLaunchSpec, ExecutaHost } from "@anna-ai/executa-host";
+import type { LaunchSpec } from "@anna-ai/executa-host";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { exampleDir, goEnv, hasCommand, pluginEnv } from "./example-plugins.js";
+
+const USER = "user-1";
+const hasGo = await hasCommand("go");
+if (!hasGo)
+  console.warn(
+    "Go examples under the host skipped: `go` is not installed (apt-get install golang-go)",
+  );
+
+/** Go runs (`go run .`) compile on first start; later starts hit the build cache. */
+const GO_START_TIMEOUT_MS = 60_000;
+
+function newHost(env: NodeJS.ProcessEnv = pluginEnv()): ExecutaHost {
+  const host = new ExecutaHost({ env });
+  onTestFinished(() => host.close());
+  return host;
+}
+
+async function detect(
+  example: string,
+  options: Parameters<typeof detectLaunchSpec>[1] = {},
+): Promise<LaunchSpec> {
+  return detectLaunchSpec(exampleDir(example), { env: pluginEnv(), ...options });
+}
+
+describe("examples under ExecutaHost", () => {
+  it("detects each example's identity and launch type from its files", async () => {
+    const weather = await detect("py-weather");
+    expect(weather).toMatchObject({ toolId: "tool-examples-py-weather-00000001", type: "python" });
+    const studio = await detect("py-studio");
+    expect(studio).toMatchObject({ toolId: "tool-examples-py-studio-00000001", type: "python" });
+    const bundle = await detect("bin-bundle");
+    expect(bundle).toMatchObject({ toolId: "tool-examples-bin-bundle-00000001", type: "binary" });
+    expect(bundle.command[0]).toBe(join(exampleDir("bin-bundle"), "bin", "bin-bundle"));
+  });
+
+  it("runs py-weather on protocol 1.1 with credentials passed per invoke", async () => {
+    const host = newHost(pluginEnv({}, ["WEATHER_API_KEY"]));
+    const plugin = host.register(await detect("py-weather"), { userId: USER });
+    const manifest = await plugin.describe();
+    expect(manifest.tools.map((t) => t.name)).toContain("get_weather");
+    expect(plugin.protocolVersion).toBe("1.1");
+
+    const ok = await host.invoke(
+      USER,
+      plugin.toolId,
+      "get_weather",
+      { city: "Lima" },
+      {
+        credentials: { WEATHER_API_KEY: "sk_live_abcd4321" },
+      },
+    );
+    expect(ok).toMatchObject({
+      ok: true,
+      data: { city: "Lima", api_key: "sk_…4321", credential_source: "context" },
+    });
+    const failed = await host.invoke(USER, plugin.toolId, "get_weather", { city: "Lima" });
+    expect(failed).toMatchObject({
+      ok: false,
+      kind: "tool_failed",
+      error: "WEATHER_API_KEY not configured",
+    });
+    const unknown = await host.invoke(USER, plugin.toolId, "snow_depth", {});
+    expect(unknown).toMatchObject({ ok: false, kind: "rpc_error", error: { code: -32601 } });
+    expect(await host.health(USER, plugin.toolId)).toMatchObject({ status: "healthy" });
+  });
+
+  it("starts bin-bundle with EXECUTA_HOME, EXECUTA_DATA, lib/ and share/bin/ set by the host (T35)", async () => {
+    const home = exampleDir("bin-bundle");
+    const host = newHost(pluginEnv({}, ["EXECUTA_HOME", "EXECUTA_DATA", "LD_LIBRARY_PATH"]));
+    const plugin = host.register(await detect("bin-bundle"), { userId: USER });
+    const report = await host.invoke(USER, plugin.toolId, "env_report", {});
+    expect(report).toMatchObject({
+      ok: true,
+      data: {
+        EXECUTA_HOME: home,
+        EXECUTA_DATA: join(home, "data"),
+        lib_source: "LD_LIBRARY_PATH",
+        checks: {
+          cwd_is_home: true,
+          data_is_home_data: true,
+          lib_first_on_library_path: true,
+          share_bin_first_on_path: true,
+          helper_from_bundle: true,
+        },
+      },
+    });
+    const shout = await host.invoke(USER, plugin.toolId, "shout", { text: "bundled" });
+    expect(shout).toMatchObject({ ok: true, data: { output: "BUNDLED!" } });
+  });
+
+  it("negotiates protocol 2.0 with py-studio and takes a ~1 MiB result through file transport", async () => {
+    const host = newHost();
+    const plugin = host.register(await detect("py-studio"), { userId: USER });
+    const outcome = await host.invoke(USER, plugin.toolId, "big_result", { size_kib: 1024 });
+    expect(plugin.protocolVersion).toBe("2.0");
+    expect(outcome).toMatchObject({ ok: true, data: { bytes: 1024 * 1024 } });
+  });
+
+  it("serves py-studio's context_report with the invoke context the host sends (H9)", async () => {
+    const host = newHost();
+    const plugin = host.register(await detect("py-studio"), { userId: USER });
+    const outcome = await host.invoke(
+      USER,
+      plugin.toolId,
+      "context_report",
+      {},
+      { credentials: { API_TOKEN: "t" } },
+    );
+    expect(outcome).toMatchObject({
+      ok: true,
+      data: {
+        invoke_id: expect.stringMatching(/\S/) as unknown,
+        context_keys: expect.arrayContaining([
+          "invoke_id",
+          "plugin_name",
+          "deadline_ms",
+          "credentials",
+        ]) as unknown,
+        credential_names: ["API_TOKEN"],
+        reverse_enabled: true,
+      },
+    });
+  });
+
+  describe.skipIf(!hasGo)("Go examples", () => {
+    it(
+      "runs go-hello with `go run .` on protocol 2.0, credentials per invoke",
+      async () => {
+        const host = newHost(goEnv());
+        const spec = await detect("go-hello", { env: goEnv() });
+        expect(spec).toMatchObject({ toolId: "tool-examples-go-hello-00000001", type: "go" });
+        expect(spec.command.slice(0, 3)).toEqual([
+          expect.stringMatching(/go$/) as unknown,
+          "run",
+          ".",
+        ]);
+        const plugin = host.register(spec, { userId: USER });
+        const outcome = await host.invoke(
+          USER,
+          plugin.toolId,
+          "greet",
+          { name: "Dee" },
+          { credentials: { GREETING_PREFIX: "Hey" } },
+        );
+        expect(plugin.protocolVersion).toBe("2.0");
+        expect(outcome).toMatchObject({
+          ok: true,
+          data: { greeting: "Hey, Dee!", prefix_source: "context" },
+        });
+      },
+      GO_START_TIMEOUT_MS,
+    );
+
+    it(
+      "picks credential_plugin.go out of go-multi with pluginFile",
+      async () => {
+        const host = newHost(goEnv());
+        const spec = await detect("go-multi", { env: goEnv(), pluginFile: "credential_plugin.go" });
+        expect(spec.command).toContain("credential_plugin.go");
+        const plugin = host.register(spec, { userId: USER });
+        const outcome = await host.invoke(
+          USER,
+          plugin.toolId,
+          "check_credentials",
+          {},
+          { credentials: { SERVICE_TOKEN: "tok_1234" } },
+        );
+        expect(outcome).toMatchObject({
+          ok: true,
+          data: { SERVICE_TOKEN: { source: "context", preview: "…1234" } },
+        });
+        expect(plugin.protocolVersion).toBe("1.1");
+      },
+      GO_START_TIMEOUT_MS,
+    );
+  });
+});
