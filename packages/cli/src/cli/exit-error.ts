@@ -1,0 +1,24 @@
+// Commands throw ExitError; only main() turns it into an exit code and one line on stderr.
+
+/** Documented exit codes (Reference L11547+): 0 ok, 1 runtime error, 2 launch/config error. */
+export const EXIT_OK = 0;
+export const EXIT_RUNTIME = 1;
+export const EXIT_USAGE = 2;
+
+export class ExitError extends Error {
+  readonly exitCode: number;
+  /** Printed verbatim instead of `message` when set (e.g. a JSON line for --json). */
+  readonly output?: string;
+
+  constructor(exitCode: number, message: string, options?: { cause?: unknown; output?: string }) {
+    super(message, { cause: options?.cause });
+    this.name = "ExitError";
+    this.exitCode = exitCode;
+    if (options?.output !== undefined) this.output = options.output;
+  }
+}
+
+export function usageError(message: string, command?: string): ExitError {
+  const hint = command ? ` (see: anna-app ${command} --help)` : " (see: anna-app --help)";
+  return new ExitError(EXIT_USAGE, message + hint);
+}

@@ -1,0 +1,230 @@
+// `anna-app executa dev`: run one Tool plugin in isolation with the full handshake and the
+// offline host services, as a REPL or one shot (Reference L11585–11640, R167).
+import path from "node:path";
+import {
+  LaunchError,
+  detectLaunchSpec,
+  resolveSpecString,
+  type LaunchSpec,
+} from "@anna-ai/executa-host";
+import type { CommandSpec, FlagValues, ParsedArgs } from "../cli/args.js";
+import { EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
+import type { CliIo } from "../cli/io.js";
+import { colorJson } from "../cli/style.js";
+import { readArgsFlag } from "../executa-dev/args-input.js";
+import { runRepl } from "../executa-dev/dev-repl.js";
+import { formatOutcome, outcomeJson } from "../executa-dev/format.js";
+import { FrameTracer } from "../executa-dev/frame-trace.js";
+import { buildDevRouter, SERVICE_FLAGS } from "../executa-dev/services.js";
+import { DevSession } from "../executa-dev/session.js";
+import type { CommandModule } from "./registry.js";
+
+const NAME = "executa dev";
+
+const spec: CommandSpec = {
+  name: NAME,
+  summary: "Run one Tool plugin in isolation: REPL or one-shot describe/health/invoke",
+  description:
+    "Starts the plugin exactly as the Anna Agent does (initialize, describe, invoke, shutdown) and " +
+    "answers its reverse calls (sampling, storage, files, agent, image, upload, embeddings) with " +
+    "offline services. Without --describe, --health or --invoke it opens a REPL.",
+  flags: [
+    {
+      name: "dir",
+      type: "string",
+      value: "<dir>",
+      description: "Plugin folder (default: the current directory)",
+    },
+    {
+      name: "spec",
+      type: "string",
+      value: "<spec>",
+      description: "Launch spec: 'tool_id=…,type=python|node|go|binary,command=…,dir=…'",
+    },
+    {
+      name: "plugin",
+      type: "string",
+      value: "<file>",
+      description: "Pick one entry in a folder that holds several plugins",
+    },
+    { name: "describe", type: "boolean", description: "Print the manifest and exit" },
+    { name: "health", type: "boolean", description: "Probe health and exit" },
+    { name: "invoke", type: "string", value: "<tool>", description: "Invoke a tool and exit" },
+    {
+      name: "args",
+      type: "string",
+      value: "<json|@file|->",
+      description: "Tool arguments: inline JSON, @file.json, or - for stdin",
+    },
+    { name: "json", type: "boolean", description: "One compact JSON line on stdout, no banner" },
+    {
+      name: "credential",
+      type: "string",
+      multiple: true,
+      value: "<NAME=VALUE>",
+      description: "Send a credential in context.credentials",
+    },
+    {
+      name: "trace",
+      type: "boolean",
+      description: "Print every frame in both directions on stderr",
+    },
+    {
+      name: "record",
+      type: "string",
+      value: "<file.jsonl>",
+      description: "Write the session transcript (secrets redacted)",
+    },
+    ...SERVICE_FLAGS,
+  ],
+  examples: [
+    "anna-app executa dev --dir examples/executas/ts-notes",
+    "anna-app executa dev --dir ./my-plugin --describe",
+    'anna-app executa dev --dir ./my-plugin --invoke echo --args \'{"text":"hi"}\' --json',
+    "anna-app executa dev --dir ./my-plugin --invoke summarize --args @args.json --mock-sampling fixtures/sampling.jsonl",
+    "anna-app executa dev --spec 'tool_id=my-tool,type=node,command=\"node dist/server.js\"'",
+    'echo \'invoke echo {"text":"hi"}\' | anna-app executa dev --dir ./my-plugin',
+  ],
+};
+
+async function run(args: ParsedArgs, io: CliIo): Promise<number> {
+  const flags = args.flags;
+  if (args.positionals.length > 0) {
+    throw usageError(
+      `unexpected argument '${args.positionals[0]}'; use --dir <dir> for the plugin folder`,
+      NAME,
+    );
+  }
+  const oneShot = [flags.describe, flags.health, flags.invoke !== undefined].filter(Boolean).length;
+  if (oneShot > 1) throw usageError("use only one of --describe, --health, --invoke", NAME);
+  if (flags.args !== undefined && flags.invoke === undefined) {
+    throw usageError("--args goes with --invoke <tool>", NAME);
+  }
+  const json = flags.json === true;
+  const credentials = parseCredentials(flags.credential as string[] | undefined);
+  const toolArgs =
+    flags.invoke !== undefined
+      ? await readArgsFlag(flags.args as string | undefined, io.cwd, io.stdin)
+      : {};
+  const launch = await resolveLaunch(flags, io);
+  const router = await buildDevRouter(flags, io);
+
+  const tracer = new FrameTracer(io.errStyle);
+  let tracing = flags.trace === true;
+  const session = new DevSession(
+    {
+      spec: launch,
+      router: router.factory,
+      env: io.env,
+      credentials,
+      ...(typeof flags.record === "string"
+        ? { recordPath: path.resolve(io.cwd, flags.record) }
+        : {}),
+    },
+    {
+      frame: (dir, msg, meta) => {
+        const line = tracer.line(dir, msg, meta);
+        if (tracing) io.stderr.write(line + "\n");
+      },
+      stderr: (line) => {
+        if (!json && oneShot) io.stderr.write(`${io.errStyle.dim("[plugin]")} ${line}\n`);
+      },
+    },
+  );
+
+  try {
+    if (!oneShot) {
+      return await runRepl(session, io, {
+        launch,
+        services: router.summary,
+        setTrace: (on) => (tracing = on),
+        isTracing: () => tracing,
+        tracer,
+      });
+    }
+    const manifest = await startOrExplain(session, launch);
+    if (flags.describe) {
+      io.stdout.write((json ? JSON.stringify(manifest) : colorJson(manifest, io.style)) + "\n");
+      return EXIT_OK;
+    }
+    if (flags.health) {
+      const report = await session.health();
+      const body = {
+        status: report.status,
+        state: report.state,
+        ...(report.detail ? { detail: report.detail } : {}),
+        raw: report.raw,
+      };
+      io.stdout.write((json ? JSON.stringify(body) : colorJson(body, io.style)) + "\n");
+      return report.status === "unhealthy" ? EXIT_RUNTIME : EXIT_OK;
+    }
+    const tool = flags.invoke as string;
+    if (!manifest.tools.some((t) => t.name === tool)) {
+      const names = manifest.tools.map((t) => t.name);
+      throw new ExitError(
+        EXIT_USAGE,
+        `${launch.toolId} has no tool '${tool}'; its tools are: ${names.join(", ") || "(none)"}`,
+      );
+    }
+    const outcome = await session.invoke(tool, toolArgs);
+    io.stdout.write((json ? outcomeJson(outcome) : formatOutcome(tool, outcome, io.style)) + "\n");
+    return outcome.ok ? EXIT_OK : EXIT_RUNTIME;
+  } finally {
+    await session.close();
+    await router.close();
+  }
+}
+
+async function resolveLaunch(flags: FlagValues, io: CliIo): Promise<LaunchSpec> {
+  const dir = path.resolve(io.cwd, typeof flags.dir === "string" ? flags.dir : ".");
+  try {
+    if (typeof flags.spec === "string") {
+      if (flags.plugin !== undefined)
+        throw usageError("use --plugin with --dir, not with --spec", NAME);
+      return await resolveSpecString(flags.spec, {
+        flag: "--spec",
+        cwd: io.cwd,
+        defaultDir: dir,
+        env: io.env,
+      });
+    }
+    return await detectLaunchSpec(dir, {
+      env: io.env,
+      ...(typeof flags.plugin === "string" ? { pluginFile: flags.plugin } : {}),
+    });
+  } catch (error) {
+    if (error instanceof LaunchError)
+      throw new ExitError(EXIT_USAGE, error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** Starting is where most plugins fail: name the plugin and show its last stderr lines. */
+async function startOrExplain(session: DevSession, launch: LaunchSpec) {
+  try {
+    return await session.describe();
+  } catch (error) {
+    const tail = session.stderrTail(10);
+    const message = error instanceof Error ? error.message : String(error);
+    const stderr = tail.length ? `; last stderr: ${tail.join(" | ")}` : "";
+    throw new ExitError(
+      EXIT_USAGE,
+      `${launch.toolId} (${launch.command.join(" ")}) did not start: ${message}${stderr}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+function parseCredentials(values: string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const value of values ?? []) {
+    const eq = value.indexOf("=");
+    if (eq <= 0) throw usageError(`--credential '${value}' must be NAME=VALUE`, NAME);
+    out[value.slice(0, eq)] = value.slice(eq + 1);
+  }
+  return out;
+}
+
+export const command: CommandModule = { spec, run };

@@ -1,0 +1,37 @@
+// The command table. Modules load lazily so `anna-app --help` stays fast.
+import type { CommandSpec, ParsedArgs } from "../cli/args.js";
+import type { CliIo } from "../cli/io.js";
+
+export interface CommandModule {
+  spec: CommandSpec;
+  run(args: ParsedArgs, io: CliIo): Promise<number>;
+}
+
+export interface CommandEntry {
+  /** Words of the command, e.g. ["executa", "dev"]. */
+  path: readonly string[];
+  summary: string;
+  load(): Promise<CommandModule>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    path: ["executa", "dev"],
+    summary: "Run one Tool plugin in isolation: REPL or one-shot describe/health/invoke",
+    load: async () => (await import("./executa-dev.js")).command,
+  },
+];
+
+/** The longest command path that prefixes argv, and the rest of argv. */
+export function findCommand(
+  argv: readonly string[],
+): { entry: CommandEntry; rest: string[] } | undefined {
+  let found: { entry: CommandEntry; rest: string[] } | undefined;
+  for (const entry of COMMANDS) {
+    const n = entry.path.length;
+    if (entry.path.every((w, i) => argv[i] === w)) {
+      if (!found || n > found.entry.path.length) found = { entry, rest: argv.slice(n) };
+    }
+  }
+  return found;
+}
