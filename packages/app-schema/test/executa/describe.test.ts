@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { manifestWarnings, parseDescribeResult } from "../../src/executa/describe.js";
+import {
+  ExecutaManifestSchema,
+  normalizeCredential,
+  toolTimeoutMs,
+} from "../../src/executa/manifest.js";
+import { fixture } from "./fixtures.js";
+
+describe("parseDescribeResult", () => {
+  it("accepts a manifest without a name and keeps unknown keys", () => {
+    const result = parseDescribeResult(fixture("manifests/no-name.json"));
+    if (!result.ok) throw new Error(result.error);
+    expect(result.manifest.name).toBeUndefined();
+    expect(result.manifest.tools[0]?.name).toBe("get_weather");
+    expect(result.manifest["x_vendor"]).toEqual({ kept: true });
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("accepts parameters given as a JSON-Schema object", () => {
+    const result = parseDescribeResult(fixture("manifests/parameters-object.json"));
+    if (!result.ok) throw new Error(result.error);
+    expect(result.warnings).toEqual([]);
+    expect(Array.isArray(result.manifest.tools[0]?.parameters)).toBe(false);
+  });
+
+  it("warns about input_schema, arrays without items, unknown types and bad capability strings", () => {
+    const result = parseDescribeResult(fixture("manifests/input-schema.json"));
+    if (!result.ok) throw new Error(result.error);
+    const byCode = result.warnings.map((w) => [w.code, w.path.join(".")]);
+    expect(byCode).toEqual([
+      ["INPUT_SCHEMA_IGNORED", "tools.0.input_schema"],
+      ["ARRAY_WITHOUT_ITEMS", "tools.1.parameters.0"],
+      ["UNKNOWN_PARAMETER_TYPE", "tools.1.parameters.1.type"],
+      ["STORAGE_CAPABILITY_STRING", "host_capabilities.0"],
+      ["UNKNOWN_HOST_CAPABILITY", "host_capabilities.1"],
+      ["STORAGE_CAPABILITY_STRING", "host_capabilities.2"],
+    ]);
+    expect(result.warnings[3]?.message).toContain("aps.kv");
+  });
+
+  it("rejects a {manifest: …} wrapper with an explanation (pitfall 5)", () => {
+    const result = parseDescribeResult(fixture("manifests/wrapped.json"));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatch(/manifest itself.*pitfall 5/);
+  });
+
+  it("rejects a manifest without tools and names the field", () => {
+    const result = parseDescribeResult(fixture("manifests/no-tools-key.json"));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toContain("tools");
+  });
+
+  it.each([null, "manifest", 42, [{ tools: [] }]])("rejects a non-object result %j", (raw) => {
+    expect(parseDescribeResult(raw).ok).toBe(false);
+  });
+
+  it("rejects parameters without a name or type", () => {
+    const raw = { tools: [{ name: "t", parameters: [{ type: "string" }] }] };
+    expect(parseDescribeResult(raw).ok).toBe(false);
+  });
+
+  it("warns about duplicate tools and an empty tool list", () => {
+    const dup = ExecutaManifestSchema.parse({ tools: [{ name: "a" }, { name: "a" }] });
+    expect(manifestWarnings(dup).map((w) => w.code)).toEqual(["DUPLICATE_TOOL"]);
+    const empty = ExecutaManifestSchema.parse({ tools: [] });
+    expect(manifestWarnings(empty).map((w) => w.code)).toEqual(["NO_TOOLS"]);
+  });
+});
+
+describe("manifest helpers", () => {
+  it("applies credential defaults: required and sensitive, no default for secrets", () => {
+    expect(normalizeCredential({ name: "API_KEY", default: "x" })).toEqual({
+      name: "API_KEY",
+      display_name: "API_KEY",
+      description: "",
+      required: true,
+      sensitive: true,
+    });
+    expect(
+      normalizeCredential({ name: "REGION", sensitive: false, required: false, default: "eu" }),
+    ).toMatchObject({
+      required: false,
+      sensitive: false,
+      default: "eu",
+    });
+  });
+
+  it("converts tool timeouts to milliseconds with the 60 s default", () => {
+    expect(toolTimeoutMs({})).toBe(60_000);
+    expect(toolTimeoutMs({ timeout: 600 })).toBe(600_000);
+  });
+
+  it("rejects a non-positive tool timeout", () => {
+    expect(ExecutaManifestSchema.safeParse({ tools: [{ name: "t", timeout: 0 }] }).success).toBe(
+      false,
+    );
+  });
+});
