@@ -38,8 +38,13 @@ export async function goPlan(input: GoInput, ctx: DetectContext): Promise<Launch
       command = ["go", "run", pluginFile, ...pkg.helpers.filter((h) => h !== pluginFile)];
     } else {
       const entries = pkg.mains.filter((m) => !m.ignoredByGoRunDot).map((m) => m.file);
+      const tagged = pkg.mains.map((m) => m.file);
       if (entries.length > 1) throw severalPluginsError(dir, entries);
-      command = ["go", "run", "."];
+      if (entries.length === 0 && tagged.length > 1) throw severalPluginsError(dir, tagged);
+      const onlyTagged = entries.length === 0 ? tagged[0] : undefined;
+      // `go run .` would find no main when the only entry is tagged `ignore`.
+      command =
+        onlyTagged === undefined ? ["go", "run", "."] : ["go", "run", onlyTagged, ...pkg.helpers];
     }
   }
   if (path.basename(command[0] ?? "").replace(/\.exe$/i, "") !== "go") {

@@ -297,6 +297,11 @@ describe("detectLaunchSpec — Go", () => {
     expect(spec.command).toEqual(["go", "run", "credential_plugin.go", "shared.go"]);
   });
 
+  it("runs the only entry by name when it is tagged `ignore`, since `go run .` would find none", async () => {
+    const spec = await detectLaunchSpec(fixture("go-tagged-only"), NO_UV);
+    expect(spec.command).toEqual(["go", "run", "only_plugin.go", "helper.go"]);
+  });
+
   it("lists the candidate entries of a folder", async () => {
     expect(await listPluginEntries(fixture("go-several"))).toEqual([
       { file: "credential_plugin.go", type: "go" },
