@@ -139,6 +139,16 @@ describe("examples under ExecutaHost", () => {
     });
   });
 
+  it("without a router, py-studio's reverse calls are refused with the family code and passed through", async () => {
+    const host = newHost();
+    const plugin = host.register(await detect("py-studio"), { userId: USER });
+    const sampling = await host.invoke(USER, plugin.toolId, "summarize", { text: "x" });
+    expect(sampling).toMatchObject({ ok: false, kind: "rpc_error", error: { code: -32008 } });
+    const storage = await host.invoke(USER, plugin.toolId, "note_list", {});
+    expect(storage).toMatchObject({ ok: false, kind: "rpc_error", error: { code: -32021 } });
+    expect(plugin.state).toBe("ready");
+  });
+
   describe.skipIf(!hasGo)("Go examples", () => {
     let builds: GoBuild[] = [];
 
