@@ -43,9 +43,7 @@ type Params = Record<string, unknown>;
 
 /** The part of a zod schema the router needs (no zod import in this package). */
 interface ParamsSchema {
-  safeParse(
-    value: unknown,
-  ):
+  safeParse(value: unknown):
     | { success: true; data: unknown }
     | {
         success: false;
