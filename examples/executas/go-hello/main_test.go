@@ -4,8 +4,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
+	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -81,5 +84,31 @@ func TestRememberUsesIntegerReverseIds(t *testing.T) {
 	result := h.next()["result"].(map[string]interface{})
 	if result["success"] != true || result["data"].(map[string]interface{})["value"] != "v" {
 		t.Fatalf("unexpected result: %v", result)
+	}
+}
+
+func TestFramesOver512KiBGoThroughFileTransport(t *testing.T) {
+	var out bytes.Buffer
+	big := strings.Repeat("x", fileTransportThresholdBytes)
+	id := json.RawMessage(`"r-1"`)
+	newWire(&out).reply(id, map[string]string{"blob": big})
+	var pointer map[string]interface{}
+	if err := json.Unmarshal(out.Bytes(), &pointer); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := pointer["__file_transport"].(string)
+	if pointer["id"] != "r-1" || path == "" || pointer["result"] != nil {
+		t.Fatalf("expected a pointer line, got %s", out.String())
+	}
+	defer os.Remove(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frame struct {
+		Result map[string]string `json:"result"`
+	}
+	if err := json.Unmarshal(data, &frame); err != nil || frame.Result["blob"] != big {
+		t.Fatalf("file does not hold the frame: %v", err)
 	}
 }
