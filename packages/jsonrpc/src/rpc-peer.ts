@@ -489,9 +489,10 @@ export class RpcPeer {
       }
       return;
     }
-    this.logger.warn("non-JSON line skipped", {
+    // The transport that saw the line already logged it at warn (H1); nothing to fail here.
+    this.logger.debug("unreadable line skipped", {
       peer: this.name,
-      preview: line.preview,
+      reason: line.reason,
       bytes: line.bytes,
     });
   }

@@ -454,7 +454,7 @@ describe("RpcPeer", () => {
     });
     await expect(other).rejects.toMatchObject({ code: "INVALID_FRAME" });
     handlers.onDropped?.({ reason: "not_json", preview: "hello", bytes: 6 });
-    expect(logger.records.map((r) => r.message)).toContain("non-JSON line skipped");
+    expect(logger.records.map((r) => r.message)).toContain("unreadable line skipped");
     expect(peer.isClosed).toBe(false);
   });
 
