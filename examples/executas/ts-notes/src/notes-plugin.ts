@@ -31,7 +31,10 @@ function newNoteId(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Read-modify-write of the stats record; a concurrent writer makes the host answer -32023. */
+/**
+ * Read-modify-write of the stats record; a concurrent writer makes the host answer -32023 and
+ * we re-read. APS has no if-none-match (R43), so only the very first write is unconditional.
+ */
 async function bumpStats(ctx: ToolContext, addedAt: string): Promise<Stats> {
   for (let attempt = 1; ; attempt++) {
     const current = await ctx.storage.get<Stats>(STATS_KEY);
