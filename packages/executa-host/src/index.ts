@@ -69,7 +69,7 @@ export type {
   InvokeResultWire,
 } from "./process/invoke.js";
 export { readDescribeResult } from "./process/manifest.js";
-export type { DescribedManifest, DescribedTool, ManifestReading } from "./process/manifest.js";
+export type { DescribedManifest, ManifestReading } from "./process/manifest.js";
 export {
   ExecutaHostError,
   HOST_ERROR_CODE,

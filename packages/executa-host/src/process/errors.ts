@@ -1,14 +1,16 @@
-// Host-produced wire errors. Every one is `-32000` with a string `data.errorCode` (H12) and a
-// message that names the plugin, so a trace line alone says which process failed and why.
+// Host-produced wire errors. Each carries a string `data.errorCode` (H12) and a message that
+// names the plugin, so a trace line alone says which process failed and why. Numbers come from
+// the catalog in @anna-ai/app-schema/errors where it has the condition.
 
+import { HOST_ERRORS } from "@anna-ai/app-schema/errors";
 import { RpcError } from "@anna-ai/jsonrpc";
 
-/** JSON-RPC "implementation-defined server error" (T9), used for every host-side failure. */
+/** JSON-RPC "implementation-defined server error" (T9), for conditions outside the catalog. */
 export const HOST_ERROR_CODE = -32000;
 
 /**
- * The string codes this part produces. They mirror `HOST_ERRORS` in `@anna-ai/app-schema/errors`
- * (being written in parallel); kept local so this module builds on its own.
+ * The string codes this part produces. The first four are catalog entries (`HOST_ERRORS`); the
+ * rest are local to process supervision and not yet in the catalog.
  */
 export const PROCESS_ERROR_CODES = Object.freeze({
   TIMEOUT: "TIMEOUT",
@@ -24,6 +26,13 @@ export const PROCESS_ERROR_CODES = Object.freeze({
 
 export type ProcessErrorCode = (typeof PROCESS_ERROR_CODES)[keyof typeof PROCESS_ERROR_CODES];
 
+const CATALOG_NUMBERS: Partial<Record<ProcessErrorCode, number>> = {
+  TIMEOUT: HOST_ERRORS.TIMEOUT.code,
+  PROCESS_EXITED: HOST_ERRORS.PROCESS_EXITED.code,
+  PLUGIN_STOPPED: HOST_ERRORS.PLUGIN_STOPPED.code,
+  FRAME_TOO_LARGE: HOST_ERRORS.FRAME_TOO_LARGE.code,
+};
+
 export function hostError(
   errorCode: ProcessErrorCode,
   message: string,
@@ -31,7 +40,7 @@ export function hostError(
   cause?: unknown,
 ): RpcError {
   return new RpcError(
-    HOST_ERROR_CODE,
+    CATALOG_NUMBERS[errorCode] ?? HOST_ERROR_CODE,
     message,
     { ...data, errorCode },
     cause === undefined ? undefined : { cause },

@@ -5,6 +5,7 @@
 
 import { once } from "node:events";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { InitializeResultSchema, normalizeInitializeResult } from "@anna-ai/app-schema";
 import { RpcError, RpcLocalError, RpcPeer } from "@anna-ai/jsonrpc";
 import type {
   DroppedLine,
@@ -17,7 +18,7 @@ import type {
 } from "@anna-ai/jsonrpc";
 import { ChildProcessTransport } from "@anna-ai/jsonrpc/node";
 import { hostError } from "./errors.js";
-import { readDescribeResult, type DescribedManifest } from "./manifest.js";
+import { readDescribeResult, type DescribedManifest, type ManifestReading } from "./manifest.js";
 import type { ShutdownTarget } from "./shutdown.js";
 import { spawnPluginProcess, sweepGroup, type SpawnRequest } from "./spawn.js";
 import { CappedLineSplitter, type StderrRing } from "./stderr-ring.js";
@@ -75,10 +76,6 @@ interface PendingEntry {
   reject: (error: unknown) => void;
   what: string;
   timer?: ReturnType<typeof setTimeout>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -280,7 +277,7 @@ export class PluginInstance {
     return this.handshake;
   }
 
-  async describe(timeoutMs: number): Promise<{ manifest: DescribedManifest; warnings: string[] }> {
+  async describe(timeoutMs: number): Promise<ManifestReading> {
     const raw = await this.request("describe", undefined, { timeoutMs }, "describe");
     const reading = readDescribeResult(raw, this.label);
     this.manifest = reading.manifest;
@@ -399,22 +396,20 @@ export function initializeParams(clientInfo: ClientInfo): Record<string, unknown
  * union of `capabilities` and `client_capabilities`; `serverInfo` or `server_info` (H7).
  */
 export function readInitializeResult(result: unknown): HandshakeResult {
-  if (!isRecord(result)) return { protocolVersion: "2.0", pluginCapabilities: {} };
-  const pluginCapabilities: Record<string, unknown> = {
-    ...(isRecord(result.capabilities) ? result.capabilities : {}),
-    ...(isRecord(result.client_capabilities) ? result.client_capabilities : {}),
-  };
-  const serverInfo = isRecord(result.serverInfo)
-    ? result.serverInfo
-    : isRecord(result.server_info)
-      ? result.server_info
-      : undefined;
-  const answered = result.protocolVersion;
-  const v1 = typeof answered === "string" && answered.startsWith("1");
+  const parsed = InitializeResultSchema.safeParse(result);
+  // An answer we cannot read is still an answer: v2, with no capabilities claimed.
+  if (!parsed.success) return { protocolVersion: "2.0", pluginCapabilities: {} };
+  const normalized = normalizeInitializeResult(parsed.data, PROTOCOL_VERSION_OFFERED);
+  if (normalized.protocolVersion.startsWith("1")) {
+    return {
+      protocolVersion: "1.1",
+      pluginCapabilities: {},
+      fallbackReason: `initialize answered protocolVersion ${normalized.protocolVersion}`,
+    };
+  }
   return {
-    protocolVersion: v1 ? "1.1" : "2.0",
-    pluginCapabilities: v1 ? {} : pluginCapabilities,
-    ...(serverInfo === undefined ? {} : { serverInfo }),
-    ...(v1 ? { fallbackReason: `initialize answered protocolVersion ${answered}` } : {}),
+    protocolVersion: "2.0",
+    pluginCapabilities: normalized.capabilities,
+    ...(normalized.serverInfo === undefined ? {} : { serverInfo: normalized.serverInfo }),
   };
 }

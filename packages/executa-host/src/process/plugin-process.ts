@@ -5,6 +5,7 @@
 
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
+import { healthState } from "@anna-ai/app-schema";
 import { NULL_LOGGER, RpcError, RpcLocalError } from "@anna-ai/jsonrpc";
 import type { Logger } from "@anna-ai/jsonrpc";
 import type { LaunchSpec } from "../launch/types.js";
@@ -193,7 +194,8 @@ export class PluginProcess {
     }
     const declared = instance.manifest?.tools.find((entry) => entry.name === tool)?.timeout;
     const timeoutMs =
-      options.timeoutMs ?? (declared === undefined ? this.timeouts.invokeMs : declared * 1000);
+      options.timeoutMs ??
+      (typeof declared === "number" ? declared * 1000 : this.timeouts.invokeMs);
     const invokeId = randomUUID().replaceAll("-", "");
     const deadlineMs = Date.now() + timeoutMs;
     const session = this.session;
@@ -390,7 +392,9 @@ export class PluginProcess {
       const { manifest, warnings } = await instance.describe(
         coldStart ? this.timeouts.describeColdStartMs : this.timeouts.describeMs,
       );
-      for (const warning of warnings) this.warn("MANIFEST", warning);
+      for (const warning of warnings) {
+        this.warn("MANIFEST", `${this.label}: ${warning.message} (${warning.code})`);
+      }
       if (this.current !== instance || instance.hostStopReason !== undefined) {
         throw instance.exitError("start");
       }
@@ -758,22 +762,12 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** H8 mapping of a `health` result. */
+/** H8 mapping of a `health` result (app-schema's `healthState`), with its message. */
 export function healthFromResult(raw: unknown): { status: HealthStatus; detail?: string } {
-  const status =
-    raw !== null && typeof raw === "object" ? (raw as { status?: unknown }).status : undefined;
   const message =
     raw !== null && typeof raw === "object" ? (raw as { message?: unknown }).message : undefined;
-  const detail = typeof message === "string" && message !== "" ? { detail: message } : {};
-  if (typeof status !== "string") return { status: "healthy", ...detail };
-  switch (status.toLowerCase()) {
-    case "initializing":
-    case "starting":
-      return { status: "starting", ...detail };
-    case "error":
-    case "unhealthy":
-      return { status: "unhealthy", ...detail };
-    default:
-      return { status: "healthy", ...detail };
-  }
+  return {
+    status: healthState(raw),
+    ...(typeof message === "string" && message !== "" ? { detail: message } : {}),
+  };
 }

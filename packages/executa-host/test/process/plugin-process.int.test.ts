@@ -280,7 +280,7 @@ describe("PluginProcess faults", () => {
     const error = rpcError(outcome);
     expect(error.errorCode).toBe("INVALID_MANIFEST");
     expect(error.message).toContain('plugin "describe-wrapped"');
-    expect(error.message).toContain("bare manifest");
+    expect(error.message).toContain("pitfall 5");
   });
 
   it("reports a command that cannot be spawned", async () => {
