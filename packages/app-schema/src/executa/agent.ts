@@ -22,8 +22,8 @@ export const AgentSubmodeSchema = z.enum(["auto", "fixed"]);
 export type AgentSubmode = z.infer<typeof AgentSubmodeSchema>;
 
 export const AgentQuotaCapsSchema = z.looseObject({
-  inherit_host_tools: z.boolean().optional(),
-  allowed_tools: z.array(z.string()).optional(),
+  inherit_host_tools: z.boolean().nullish(),
+  allowed_tools: z.array(z.string()).nullish(),
 });
 export type AgentQuotaCaps = z.infer<typeof AgentQuotaCapsSchema>;
 
@@ -32,8 +32,8 @@ export type AgentQuotaCaps = z.infer<typeof AgentQuotaCapsSchema>;
  * the Reference's `{agent_submode, fixed_client_id, quota_caps, ttl_seconds}` (R32).
  */
 export const AgentSessionCreateParamsSchema = z.looseObject({
-  kind: z.enum(["agent", "fixed", "complete"]).optional(),
-  agent_submode: AgentSubmodeSchema.optional(),
+  kind: z.enum(["agent", "fixed", "complete"]).nullish(),
+  agent_submode: AgentSubmodeSchema.nullish(),
   fixed_client_id: z.string().nullish(),
   /** ≤ 120 characters upstream. */
   label: z.string().nullish(),

@@ -6,13 +6,13 @@ import { z } from "zod";
  * SDKs, `context.invoke_id` (T12, real-world-plugins.md).
  */
 export const ReverseMetadataSchema = z.looseObject({
-  executa_invoke_id: z.string().optional(),
-  invoke_id: z.string().optional(),
-  tool: z.string().optional(),
+  executa_invoke_id: z.string().nullish(),
+  invoke_id: z.string().nullish(),
+  tool: z.string().nullish(),
 });
 export type ReverseMetadata = z.infer<typeof ReverseMetadataSchema>;
 
-export const ReverseContextSchema = z.looseObject({ invoke_id: z.string().optional() });
+export const ReverseContextSchema = z.looseObject({ invoke_id: z.string().nullish() });
 export type ReverseContext = z.infer<typeof ReverseContextSchema>;
 
 /**
@@ -22,16 +22,16 @@ export type ReverseContext = z.infer<typeof ReverseContextSchema>;
  * storing it.
  */
 export const reverseCorrelationShape = {
-  metadata: ReverseMetadataSchema.optional(),
-  context: ReverseContextSchema.optional(),
+  metadata: ReverseMetadataSchema.nullish(),
+  context: ReverseContextSchema.nullish(),
 } as const;
 
 /** MCP-style model hints (sampling, agent, image). */
 export const ModelPreferencesSchema = z.looseObject({
-  hints: z.array(z.looseObject({ name: z.string().optional() })).optional(),
-  costPriority: z.number().optional(),
-  speedPriority: z.number().optional(),
-  intelligencePriority: z.number().optional(),
+  hints: z.array(z.looseObject({ name: z.string().nullish() })).nullish(),
+  costPriority: z.number().nullish(),
+  speedPriority: z.number().nullish(),
+  intelligencePriority: z.number().nullish(),
 });
 export type ModelPreferences = z.infer<typeof ModelPreferencesSchema>;
 

@@ -12,7 +12,7 @@ export const EmbeddingsCreateParamsSchema = z.looseObject({
   input: z.union([z.string(), z.array(z.string())]),
   /** Host alias, not a provider model name. */
   model: z.string().nullish(),
-  _clientTimeoutS: ClientTimeoutSchema.optional(),
+  _clientTimeoutS: ClientTimeoutSchema.nullish(),
   ...reverseCorrelationShape,
 });
 export type EmbeddingsCreateParams = z.infer<typeof EmbeddingsCreateParamsSchema>;

@@ -8,51 +8,51 @@ import { z } from "zod";
 
 export const BinaryAssetSchema = z.looseObject({
   url: z.string().min(1),
-  sha256: z.string().optional(),
-  size: z.number().int().nonnegative().optional(),
-  entrypoint: z.string().optional(),
-  format: z.string().optional(),
+  sha256: z.string().nullish(),
+  size: z.number().int().nonnegative().nullish(),
+  entrypoint: z.string().nullish(),
+  format: z.string().nullish(),
 });
 export type BinaryAsset = z.infer<typeof BinaryAssetSchema>;
 
 export const BinaryArtifactSchema = z.looseObject({
   path: z.string().min(1),
-  entrypoint: z.string().optional(),
-  format: z.string().optional(),
+  entrypoint: z.string().nullish(),
+  format: z.string().nullish(),
 });
 export type BinaryArtifact = z.infer<typeof BinaryArtifactSchema>;
 
 export const DistributionSchema = z.looseObject({
-  type: z.string().optional(),
-  distribution_type: z.string().optional(),
-  package_name: z.string().optional(),
-  executable_name: z.string().optional(),
+  type: z.string().nullish(),
+  distribution_type: z.string().nullish(),
+  package_name: z.string().nullish(),
+  executable_name: z.string().nullish(),
   /** Platform key (`linux-x86_64`, `*`, …) → URL or asset (T31). */
-  binary_urls: z.record(z.string(), z.union([z.string(), BinaryAssetSchema])).optional(),
-  binary_artifacts: z.record(z.string(), BinaryArtifactSchema).optional(),
+  binary_urls: z.record(z.string(), z.union([z.string(), BinaryAssetSchema])).nullish(),
+  binary_artifacts: z.record(z.string(), BinaryArtifactSchema).nullish(),
 });
 export type Distribution = z.infer<typeof DistributionSchema>;
 
 /** `distribution` may also be `{profiles: {active: "binary", binary: {…}, local: {…}}}`. */
 export const DistributionWithProfilesSchema = DistributionSchema.extend({
   profiles: z
-    .looseObject({ active: z.string().optional() })
+    .looseObject({ active: z.string().nullish() })
     .catchall(z.union([DistributionSchema, z.string()]))
-    .optional(),
+    .nullish(),
 });
 
 export const ExecutaJsonSchema = z.looseObject({
-  tool_id: z.string().min(1).optional(),
+  tool_id: z.string().min(1).nullish(),
   /** `python | node | go | binary` (L11577); others are kept for the launcher to reject. */
-  type: z.string().optional(),
+  type: z.string().nullish(),
   /** argv array, or a shell-style string as some projects write it (`go run ./cmd/x`). */
-  command: z.union([z.array(z.string()), z.string()]).optional(),
+  command: z.union([z.array(z.string()), z.string()]).nullish(),
   /** Default `true`; `false` excludes the folder from discovery. */
-  enabled: z.boolean().optional(),
+  enabled: z.boolean().nullish(),
   /** Where the describe manifest lives, default `manifest.json` (T41). */
-  manifest_file: z.string().optional(),
-  distribution: DistributionWithProfilesSchema.optional(),
-  _comment: z.unknown().optional(),
+  manifest_file: z.string().nullish(),
+  distribution: DistributionWithProfilesSchema.nullish(),
+  _comment: z.unknown().nullish(),
 });
 export type ExecutaJson = z.infer<typeof ExecutaJsonSchema>;
 
@@ -64,13 +64,14 @@ export const EXECUTA_TYPES = Object.freeze(["python", "node", "go", "binary"] as
  */
 export function activeDistribution(json: ExecutaJson, profile?: string): Distribution | undefined {
   const distribution = json.distribution;
-  if (distribution === undefined) return undefined;
-  const profiles = distribution.profiles;
-  const name = profile ?? profiles?.active;
+  if (distribution === undefined || distribution === null) return undefined;
+  const profiles = distribution.profiles ?? undefined;
+  const name = profile ?? profiles?.active ?? undefined;
   if (profiles !== undefined && name !== undefined) {
     const picked = profiles[name];
     if (typeof picked === "object" && picked !== null) return picked;
   }
-  const { profiles: _profiles, ...flat } = distribution;
+  const flat: Distribution = { ...distribution };
+  delete flat["profiles"];
   return flat;
 }

@@ -17,10 +17,10 @@ const PathSchema = z.string().min(1).max(FILES_PATH_MAX_CHARS);
 
 export const FilesUploadBeginParamsSchema = z.looseObject({
   path: PathSchema,
-  scope: StorageScopeSchema.optional(),
-  size_bytes: z.number().int().nonnegative().optional(),
+  scope: StorageScopeSchema.nullish(),
+  size_bytes: z.number().int().nonnegative().nullish(),
   /** Signed into the URL: the PUT must send the same `Content-Type`. */
-  content_type: z.string().optional(),
+  content_type: z.string().nullish(),
   ...reverseCorrelationShape,
 });
 export type FilesUploadBeginParams = z.infer<typeof FilesUploadBeginParamsSchema>;
@@ -38,10 +38,10 @@ export type FilesUploadBeginResult = z.infer<typeof FilesUploadBeginResultSchema
 
 export const FilesUploadCompleteParamsSchema = z.looseObject({
   path: PathSchema,
-  scope: StorageScopeSchema.optional(),
-  etag: z.string().optional(),
-  size_bytes: z.number().int().nonnegative().optional(),
-  content_type: z.string().optional(),
+  scope: StorageScopeSchema.nullish(),
+  etag: z.string().nullish(),
+  size_bytes: z.number().int().nonnegative().nullish(),
+  content_type: z.string().nullish(),
   ...reverseCorrelationShape,
 });
 export type FilesUploadCompleteParams = z.infer<typeof FilesUploadCompleteParamsSchema>;
@@ -66,10 +66,10 @@ export type FilesUploadCompleteResult = z.infer<typeof FilesUploadCompleteResult
 
 export const FilesDownloadUrlParamsSchema = z.looseObject({
   path: PathSchema,
-  scope: StorageScopeSchema.optional(),
+  scope: StorageScopeSchema.nullish(),
   /** The SDK sends `expires_in`; the REST API reads `ttl`. Either is honoured, capped at 3600 s. */
-  expires_in: z.number().positive().optional(),
-  ttl_seconds: z.number().positive().optional(),
+  expires_in: z.number().positive().nullish(),
+  ttl_seconds: z.number().positive().nullish(),
   ...reverseCorrelationShape,
 });
 export type FilesDownloadUrlParams = z.infer<typeof FilesDownloadUrlParamsSchema>;
@@ -83,7 +83,7 @@ export const FilesDownloadUrlResultSchema = z.object({
 export type FilesDownloadUrlResult = z.infer<typeof FilesDownloadUrlResultSchema>;
 
 export const FilesListParamsSchema = z.looseObject({
-  scope: StorageScopeSchema.optional(),
+  scope: StorageScopeSchema.nullish(),
   prefix: z.string().max(FILES_PATH_MAX_CHARS).nullish(),
   cursor: z.string().nullish(),
   /** 1…1000, default 100; out of range is -32027, not clamped (R49). */
@@ -100,7 +100,7 @@ export type FilesListResult = z.infer<typeof FilesListResultSchema>;
 
 export const FilesDeleteParamsSchema = z.looseObject({
   path: PathSchema,
-  scope: StorageScopeSchema.optional(),
+  scope: StorageScopeSchema.nullish(),
   ...reverseCorrelationShape,
 });
 export type FilesDeleteParams = z.infer<typeof FilesDeleteParamsSchema>;

@@ -11,7 +11,7 @@ export const IMAGE_MAX_REFERENCE_URLS = 4;
 export const IMAGE_URL_TTL_S = 1800;
 
 const imageOptionsShape = {
-  n: z.number().int().positive().optional(),
+  n: z.number().int().positive().nullish(),
   /** `"WxH"`, default `1024x1024`. */
   size: z.string().nullish(),
   modelPreferences: ModelPreferencesSchema.nullish(),
@@ -19,7 +19,7 @@ const imageOptionsShape = {
   quality: z.string().nullish(),
   resolution: z.string().nullish(),
   output_format: z.string().nullish(),
-  _clientTimeoutS: ClientTimeoutSchema.optional(),
+  _clientTimeoutS: ClientTimeoutSchema.nullish(),
   ...reverseCorrelationShape,
 } as const;
 

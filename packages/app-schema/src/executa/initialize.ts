@@ -19,8 +19,8 @@ export const HostSamplingOfferSchema = z.object({
 export type HostSamplingOffer = z.infer<typeof HostSamplingOfferSchema>;
 
 export const PeerInfoSchema = z.looseObject({
-  name: z.string().optional(),
-  version: z.string().optional(),
+  name: z.string().nullish(),
+  version: z.string().nullish(),
 });
 export type PeerInfo = z.infer<typeof PeerInfoSchema>;
 
@@ -44,11 +44,11 @@ export type InitializeParams = z.infer<typeof InitializeParamsSchema>;
 
 /** What the plugin answers. `serverInfo` or `server_info`; capabilities under either key (H7). */
 export const InitializeResultSchema = z.looseObject({
-  protocolVersion: z.string().optional(),
-  serverInfo: PeerInfoSchema.optional(),
-  server_info: PeerInfoSchema.optional(),
-  capabilities: CapabilityMapSchema.optional(),
-  client_capabilities: CapabilityMapSchema.optional(),
+  protocolVersion: z.string().nullish(),
+  serverInfo: PeerInfoSchema.nullish(),
+  server_info: PeerInfoSchema.nullish(),
+  capabilities: CapabilityMapSchema.nullish(),
+  client_capabilities: CapabilityMapSchema.nullish(),
 });
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 
@@ -71,7 +71,7 @@ export function normalizeInitializeResult(
   const serverInfo = result.serverInfo ?? result.server_info;
   return {
     protocolVersion: result.protocolVersion ?? offeredVersion,
-    ...(serverInfo !== undefined ? { serverInfo } : {}),
+    ...(serverInfo !== undefined && serverInfo !== null ? { serverInfo } : {}),
     capabilities: { ...result.capabilities, ...result.client_capabilities },
   };
 }

@@ -36,17 +36,17 @@ export type InvokeParams = z.infer<typeof InvokeParamsSchema>;
  * every field optional, tokens at the top level too (Reference form, Z6).
  */
 export const IncomingInvokeParamsSchema = z.looseObject({
-  tool: z.string().optional(),
-  name: z.string().optional(),
+  tool: z.string().nullish(),
+  name: z.string().nullish(),
   arguments: z.record(z.string(), z.unknown()).nullish(),
-  invoke_id: z.string().optional(),
-  sampling_token: z.string().optional(),
+  invoke_id: z.string().nullish(),
+  sampling_token: z.string().nullish(),
   context: z
     .looseObject({
-      invoke_id: z.string().optional(),
-      plugin_name: z.string().optional(),
-      deadline_ms: z.number().optional(),
-      credentials: z.record(z.string(), z.string()).optional(),
+      invoke_id: z.string().nullish(),
+      plugin_name: z.string().nullish(),
+      deadline_ms: z.number().nullish(),
+      credentials: z.record(z.string(), z.string()).nullish(),
     })
     .nullish(),
 });
@@ -84,11 +84,11 @@ export function normalizeInvokeParams(params: IncomingInvokeParams): NormalizedI
   collectTokens(params, tokens);
   const deadline = context?.deadline_ms;
   return {
-    tool: params.tool ?? params.name,
+    tool: params.tool ?? params.name ?? undefined,
     arguments: params.arguments ?? {},
-    invokeId: context?.invoke_id ?? params.invoke_id,
-    pluginName: context?.plugin_name,
-    deadlineMs: deadline !== undefined && deadline > 0 ? deadline : undefined,
+    invokeId: context?.invoke_id ?? params.invoke_id ?? undefined,
+    pluginName: context?.plugin_name ?? undefined,
+    deadlineMs: typeof deadline === "number" && deadline > 0 ? deadline : undefined,
     credentials: context?.credentials ?? {},
     tokens,
   };

@@ -61,13 +61,14 @@ function parameterSchema(
 ): Record<string, unknown> {
   const type = resolveType(param.type, [...path, "type"], warnings);
   const out: Record<string, unknown> = { type };
-  if (param.description !== undefined) out["description"] = param.description;
-  if (param.enum !== undefined) out["enum"] = param.enum;
+  if (typeof param.description === "string") out["description"] = param.description;
+  if (Array.isArray(param.enum)) out["enum"] = param.enum;
+  // `null` is a legitimate default; only an absent key means "no default".
   if (param.default !== undefined) out["default"] = param.default;
   if (type === "array") {
-    if (param.items !== undefined && param.items.type !== undefined) {
+    if (typeof param.items?.type === "string") {
       out["items"] = param.items;
-    } else if (param.items_type !== undefined) {
+    } else if (typeof param.items_type === "string") {
       out["items"] = { type: param.items_type };
     } else {
       // Without an element type LLMs pass JSON-encoded strings; the platform assumes strings (T6).
@@ -92,7 +93,7 @@ export function toLlmToolSchema(
   basePath: (string | number)[] = [],
 ): LlmToolSchemaResult {
   const warnings: ManifestWarning[] = [];
-  const params = tool.parameters;
+  const params = tool.parameters ?? undefined;
   let schema: LlmToolSchema;
 
   if (params !== undefined && !Array.isArray(params)) {
@@ -103,7 +104,11 @@ export function toLlmToolSchema(
       required: params.required ?? [],
     };
   } else {
-    if (params === undefined && tool.input_schema !== undefined) {
+    if (
+      params === undefined &&
+      typeof tool.input_schema === "object" &&
+      tool.input_schema !== null
+    ) {
       warnings.push({
         code: "INPUT_SCHEMA_IGNORED",
         message: `tool "${tool.name}" declares input_schema, which the platform ignores; declare parameters: [...] (the LLM sees no arguments)`,

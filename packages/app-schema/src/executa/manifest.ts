@@ -22,81 +22,82 @@ export const DEFAULT_TOOL_TIMEOUT_S = 60;
 export const ToolParameterSchema = z.looseObject({
   name: z.string().min(1),
   type: z.string().min(1),
-  description: z.string().optional(),
+  description: z.string().nullish(),
   /** Defaults to `true` (T6). */
-  required: z.boolean().optional(),
-  default: z.unknown().optional(),
-  enum: z.array(z.unknown()).optional(),
+  required: z.boolean().nullish(),
+  default: z.unknown().nullish(),
+  enum: z.array(z.unknown()).nullish(),
   /** JSON Schema element type for arrays… */
-  items: z.looseObject({ type: z.string().optional() }).optional(),
+  items: z.looseObject({ type: z.string().nullish() }).nullish(),
   /** …or the protocol shorthand. Neither means a list of strings (T6, R22). */
-  items_type: z.string().optional(),
+  items_type: z.string().nullish(),
 });
 export type ToolParameter = z.infer<typeof ToolParameterSchema>;
 
 /** `parameters` given as a JSON-Schema object instead of a list (real-world-plugins.md). */
 export const JsonSchemaParametersSchema = z.looseObject({
-  type: z.literal("object").optional(),
-  properties: z.record(z.string(), z.unknown()).optional(),
-  required: z.array(z.string()).optional(),
+  type: z.literal("object").nullish(),
+  properties: z.record(z.string(), z.unknown()).nullish(),
+  required: z.array(z.string()).nullish(),
 });
 export type JsonSchemaParameters = z.infer<typeof JsonSchemaParametersSchema>;
 
 export const ToolDefinitionSchema = z.looseObject({
   name: z.string().min(1),
   /** The prompt the LLM reads to pick the tool. */
-  description: z.string().optional(),
-  parameters: z.union([z.array(ToolParameterSchema), JsonSchemaParametersSchema]).optional(),
+  description: z.string().nullish(),
+  parameters: z.union([z.array(ToolParameterSchema), JsonSchemaParametersSchema]).nullish(),
   /** MCP style; ignored by the platform (pitfall 4). Kept so the host can warn. */
-  input_schema: z.record(z.string(), z.unknown()).optional(),
+  input_schema: z.record(z.string(), z.unknown()).nullish(),
   /** Seconds; default `DEFAULT_TOOL_TIMEOUT_S`. */
-  timeout: z.number().positive().optional(),
+  timeout: z.number().positive().nullish(),
   /** Reserved. */
-  streaming: z.boolean().optional(),
+  streaming: z.boolean().nullish(),
   /** The platform adds an optional `account` argument to the tool (R70). */
-  multi_account: z.boolean().optional(),
+  multi_account: z.boolean().nullish(),
 });
 export type ToolDefinition = z.infer<typeof ToolDefinitionSchema>;
 
 export const CredentialDeclarationSchema = z.looseObject({
   /** Key under `context.credentials`; UPPER_SNAKE_CASE by convention. */
   name: z.string().min(1),
-  display_name: z.string().optional(),
-  description: z.string().optional(),
+  display_name: z.string().nullish(),
+  description: z.string().nullish(),
   /** Defaults to `true` (T14). */
-  required: z.boolean().optional(),
+  required: z.boolean().nullish(),
   /** Defaults to `true` (T14). */
-  sensitive: z.boolean().optional(),
+  sensitive: z.boolean().nullish(),
   /** Pre-fill; ignored for sensitive credentials. */
-  default: z.string().optional(),
+  default: z.string().nullish(),
 });
 export type CredentialDeclaration = z.infer<typeof CredentialDeclarationSchema>;
 /** The Reference's name for the same thing (R64). */
 export const CredentialSchema = CredentialDeclarationSchema;
+export type CredentialSchema = CredentialDeclaration;
 export type Credential = CredentialDeclaration;
 
 export const RuntimeHintsSchema = z.looseObject({
-  type: z.string().optional(),
-  min_version: z.string().optional(),
+  type: z.string().nullish(),
+  min_version: z.string().nullish(),
 });
 export type RuntimeHints = z.infer<typeof RuntimeHintsSchema>;
 
 export const ExecutaManifestSchema = z.looseObject({
   /** Optional label (H16); identity is the `tool_id`. */
-  name: z.string().optional(),
-  display_name: z.string().optional(),
-  version: z.string().optional(),
-  description: z.string().optional(),
-  author: z.string().optional(),
-  homepage: z.string().optional(),
-  icon: z.string().optional(),
-  category: z.string().optional(),
-  license: z.string().optional(),
+  name: z.string().nullish(),
+  display_name: z.string().nullish(),
+  version: z.string().nullish(),
+  description: z.string().nullish(),
+  author: z.string().nullish(),
+  homepage: z.string().nullish(),
+  icon: z.string().nullish(),
+  category: z.string().nullish(),
+  license: z.string().nullish(),
   tools: z.array(ToolDefinitionSchema),
-  credentials: z.array(CredentialDeclarationSchema).optional(),
-  runtime: RuntimeHintsSchema.optional(),
+  credentials: z.array(CredentialDeclarationSchema).nullish(),
+  runtime: RuntimeHintsSchema.nullish(),
   /** Reverse-RPC families the plugin uses; see `HOST_CAPABILITIES`. Kept as strings so the host can warn on unknown ones. */
-  host_capabilities: z.array(z.string()).optional(),
+  host_capabilities: z.array(z.string()).nullish(),
 });
 export type ExecutaManifest = z.infer<typeof ExecutaManifestSchema>;
 
@@ -119,7 +120,9 @@ export function normalizeCredential(credential: CredentialDeclaration): Normaliz
     required: credential.required ?? true,
     sensitive,
     // A default on a sensitive credential is ignored (R64).
-    ...(credential.default !== undefined && !sensitive ? { default: credential.default } : {}),
+    ...(typeof credential.default === "string" && !sensitive
+      ? { default: credential.default }
+      : {}),
   };
 }
 

@@ -15,12 +15,12 @@ export const PROGRESS_RING_SIZE = 500;
 
 export const ProgressParamsSchema = z.looseObject({
   /** Anything but `progress`/`tool_update` is coerced to `progress`. */
-  type: z.string().optional(),
-  data: z.unknown().optional(),
-  context: z.looseObject({ invoke_id: z.string().optional() }).optional(),
+  type: z.string().nullish(),
+  data: z.unknown().nullish(),
+  context: z.looseObject({ invoke_id: z.string().nullish() }).nullish(),
   /** Node and Go SDKs pass the id at the top level. */
-  invoke_id: z.string().optional(),
-  metadata: z.looseObject({ executa_invoke_id: z.string().optional() }).optional(),
+  invoke_id: z.string().nullish(),
+  metadata: z.looseObject({ executa_invoke_id: z.string().nullish() }).nullish(),
 });
 export type ProgressParams = z.infer<typeof ProgressParamsSchema>;
 

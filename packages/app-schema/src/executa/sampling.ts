@@ -23,7 +23,7 @@ export const RESPONSE_SCHEMA_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export const SamplingContentBlockSchema = z.looseObject({
   type: z.string().min(1),
-  text: z.string().optional(),
+  text: z.string().nullish(),
 });
 export type SamplingContentBlock = z.infer<typeof SamplingContentBlockSchema>;
 
@@ -41,7 +41,7 @@ export const ResponseFormatSchema = z.discriminatedUnion("type", [
     type: z.literal("json_schema"),
     json_schema: z.looseObject({
       name: z.string().regex(RESPONSE_SCHEMA_NAME_PATTERN),
-      strict: z.boolean().optional(),
+      strict: z.boolean().nullish(),
       schema: z.record(z.string(), z.unknown()),
     }),
   }),
@@ -54,8 +54,8 @@ export type OnUnsupported = z.infer<typeof OnUnsupportedSchema>;
 export const SamplingCreateMessageParamsSchema = z
   .looseObject({
     messages: z.array(SamplingMessageSchema).min(1),
-    maxTokens: z.number().int().positive().optional(),
-    max_tokens: z.number().int().positive().optional(),
+    maxTokens: z.number().int().positive().nullish(),
+    max_tokens: z.number().int().positive().nullish(),
     systemPrompt: z.string().nullish(),
     system_prompt: z.string().nullish(),
     /** `null` lets the host pick (0.7, R29). */
@@ -65,17 +65,17 @@ export const SamplingCreateMessageParamsSchema = z
     modelPreferences: ModelPreferencesSchema.nullish(),
     model_preferences: ModelPreferencesSchema.nullish(),
     /** Only `"none"` is supported; anything else is -32004. */
-    includeContext: z.literal("none").optional(),
-    include_context: z.literal("none").optional(),
+    includeContext: z.literal("none").nullish(),
+    include_context: z.literal("none").nullish(),
     responseFormat: ResponseFormatSchema.nullish(),
     response_format: ResponseFormatSchema.nullish(),
-    onUnsupported: OnUnsupportedSchema.optional(),
-    on_unsupported: OnUnsupportedSchema.optional(),
+    onUnsupported: OnUnsupportedSchema.nullish(),
+    on_unsupported: OnUnsupportedSchema.nullish(),
     /** Python SDK wall clock; the host clamps its own budget to [30 s, 300 s]. */
-    _clientTimeoutS: ClientTimeoutSchema.optional(),
+    _clientTimeoutS: ClientTimeoutSchema.nullish(),
     ...reverseCorrelationShape,
   })
-  .refine((p) => p.maxTokens !== undefined || p.max_tokens !== undefined, {
+  .refine((p) => typeof (p.maxTokens ?? p.max_tokens) === "number", {
     message: "maxTokens is required",
     path: ["maxTokens"],
   });
@@ -116,9 +116,11 @@ export function normalizeSamplingParams(params: SamplingCreateMessageParams): Sa
     includeContext: "none",
     ...(responseFormat !== undefined ? { responseFormat } : {}),
     onUnsupported: params.onUnsupported ?? params.on_unsupported ?? "error",
-    ...(params._clientTimeoutS !== undefined ? { clientTimeoutS: params._clientTimeoutS } : {}),
-    ...(params.metadata !== undefined ? { metadata: params.metadata } : {}),
-    ...(params.context !== undefined ? { context: params.context } : {}),
+    ...(typeof params._clientTimeoutS === "number"
+      ? { clientTimeoutS: params._clientTimeoutS }
+      : {}),
+    ...(params.metadata ? { metadata: params.metadata } : {}),
+    ...(params.context ? { context: params.context } : {}),
   };
 }
 

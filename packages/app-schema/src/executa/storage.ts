@@ -15,13 +15,13 @@ export const STORAGE_LIST_DEFAULT_LIMIT = 100;
 export const STORAGE_LIST_MAX_LIMIT = 1000;
 export const STORAGE_MAX_TAGS = 32;
 
-export function resolveStorageScope(scope: StorageScope | undefined): StorageScope {
+export function resolveStorageScope(scope: StorageScope | null | undefined): StorageScope {
   return scope ?? DEFAULT_STORAGE_SCOPE;
 }
 
 /** `storage/list` limits are clamped, not rejected (R45). */
-export function clampStorageListLimit(limit: number | undefined): number {
-  if (limit === undefined || !Number.isFinite(limit)) return STORAGE_LIST_DEFAULT_LIMIT;
+export function clampStorageListLimit(limit: number | null | undefined): number {
+  if (typeof limit !== "number" || !Number.isFinite(limit)) return STORAGE_LIST_DEFAULT_LIMIT;
   return Math.max(1, Math.min(Math.trunc(limit), STORAGE_LIST_MAX_LIMIT));
 }
 
@@ -31,7 +31,7 @@ const EtagSchema = z.string();
 
 export const StorageGetParamsSchema = z.looseObject({
   key: KeySchema,
-  scope: StorageScopeSchema.optional(),
+  scope: StorageScopeSchema.nullish(),
   ...reverseCorrelationShape,
 });
 export type StorageGetParams = z.infer<typeof StorageGetParamsSchema>;
@@ -47,7 +47,7 @@ export type StorageGetResult = z.infer<typeof StorageGetResultSchema>;
 export const StorageSetParamsSchema = z.looseObject({
   key: KeySchema,
   value: z.unknown(),
-  scope: StorageScopeSchema.optional(),
+  scope: StorageScopeSchema.nullish(),
   /** Previous etag for optimistic concurrency; `null`/absent writes unconditionally. */
   if_match: EtagSchema.nullish(),
   ttl_seconds: z.number().int().min(1).max(STORAGE_TTL_MAX_S).nullish(),
@@ -66,7 +66,7 @@ export type StorageSetResult = z.infer<typeof StorageSetResultSchema>;
 
 export const StorageDeleteParamsSchema = z.looseObject({
   key: KeySchema,
-  scope: StorageScopeSchema.optional(),
+  scope: StorageScopeSchema.nullish(),
   if_match: EtagSchema.nullish(),
   ...reverseCorrelationShape,
 });
@@ -76,7 +76,7 @@ export const StorageDeleteResultSchema = z.object({ deleted: z.boolean() });
 export type StorageDeleteResult = z.infer<typeof StorageDeleteResultSchema>;
 
 export const StorageListParamsSchema = z.looseObject({
-  scope: StorageScopeSchema.optional(),
+  scope: StorageScopeSchema.nullish(),
   prefix: z.string().max(STORAGE_KEY_MAX_CHARS).nullish(),
   cursor: z.string().nullish(),
   /** Clamped to 1…1000 (`clampStorageListLimit`). */

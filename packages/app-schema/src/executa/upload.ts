@@ -20,7 +20,7 @@ export const UPLOAD_PUT_URL_TTL_S = 300;
 export const UPLOAD_GET_URL_TTL_S = 1800;
 
 const commonShape = {
-  _clientTimeoutS: ClientTimeoutSchema.optional(),
+  _clientTimeoutS: ClientTimeoutSchema.nullish(),
   ...reverseCorrelationShape,
 } as const;
 

@@ -97,3 +97,23 @@ describe("manifest helpers", () => {
     );
   });
 });
+
+describe("null-valued optional fields (Python dataclasses)", () => {
+  it("accepts a manifest whose unset fields are null and reads them as absent", () => {
+    const result = parseDescribeResult(fixture("manifests/python-nulls.json"));
+    if (!result.ok) throw new Error(result.error);
+    expect(result.warnings).toEqual([]);
+    const credential = result.manifest.credentials?.[0];
+    if (!credential) throw new Error("fixture has a credential");
+    expect(normalizeCredential(credential)).toEqual({
+      name: "TOKEN",
+      display_name: "TOKEN",
+      description: "",
+      required: true,
+      sensitive: true,
+    });
+    const run = result.manifest.tools[0];
+    if (!run) throw new Error("fixture has a tool");
+    expect(toolTimeoutMs(run)).toBe(60_000);
+  });
+});

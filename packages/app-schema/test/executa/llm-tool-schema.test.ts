@@ -96,3 +96,26 @@ describe("toLlmToolSchema", () => {
     expect(schema.required).toEqual([]);
   });
 });
+
+describe("toLlmToolSchema with null fields", () => {
+  it("treats null required as required, keeps a null default and uses items_type when items is null", () => {
+    const manifest = ExecutaManifestSchema.parse(fixture("manifests/python-nulls.json"));
+    const [run, noop] = manifest.tools;
+    if (!run || !noop) throw new Error("fixture has two tools");
+    expect(toLlmToolSchema(run)).toEqual({
+      schema: {
+        type: "object",
+        properties: {
+          q: { type: "string", default: null },
+          tags: { type: "array", items: { type: "string" } },
+        },
+        required: ["q"],
+      },
+      warnings: [],
+    });
+    expect(toLlmToolSchema(noop)).toEqual({
+      schema: { type: "object", properties: {}, required: [] },
+      warnings: [],
+    });
+  });
+});

@@ -140,3 +140,37 @@ describe("sampling/createMessage result", () => {
     ).toBe(false);
   });
 });
+
+describe("sampling params with nulls", () => {
+  it("reads null optional fields as absent", () => {
+    const parsed = SamplingCreateMessageParamsSchema.parse({
+      messages,
+      maxTokens: 10,
+      systemPrompt: null,
+      stopSequences: null,
+      modelPreferences: null,
+      responseFormat: null,
+      includeContext: null,
+      onUnsupported: null,
+      _clientTimeoutS: null,
+      metadata: null,
+      context: null,
+    });
+    expect(normalizeSamplingParams(parsed)).toEqual({
+      messages,
+      maxTokens: 10,
+      includeContext: "none",
+      onUnsupported: "error",
+    });
+  });
+
+  it("still requires a number for maxTokens", () => {
+    expect(SamplingCreateMessageParamsSchema.safeParse({ messages, maxTokens: null }).success).toBe(
+      false,
+    );
+    expect(
+      SamplingCreateMessageParamsSchema.safeParse({ messages, maxTokens: null, max_tokens: 5 })
+        .success,
+    ).toBe(true);
+  });
+});

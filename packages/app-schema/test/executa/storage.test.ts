@@ -93,3 +93,22 @@ describe("storage/*", () => {
     ).toBe(true);
   });
 });
+
+describe("storage params with nulls", () => {
+  it("reads a null scope as tool and a null limit as the default", () => {
+    const get = StorageGetParamsSchema.parse({
+      key: "k",
+      scope: null,
+      metadata: null,
+      context: null,
+    });
+    expect(resolveStorageScope(get.scope)).toBe("tool");
+    const list = StorageListParamsSchema.parse({
+      scope: null,
+      prefix: null,
+      cursor: null,
+      limit: null,
+    });
+    expect(clampStorageListLimit(list.limit)).toBe(100);
+  });
+});
