@@ -106,3 +106,18 @@ export {
   StderrRing,
 } from "./process/stderr-ring.js";
 export { refuseReverseRequest } from "./process/default-reverse.js";
+
+// Offline storage and files: the loopback blob server behind presigned URLs.
+export {
+  BLOB_MAX_OBJECT_BYTES,
+  BLOB_MAX_STORED_BYTES,
+  BlobServerError,
+  LoopbackBlobServer,
+} from "./services/offline/blob-server.js";
+export type {
+  BlobStat,
+  LoopbackBlobServerOptions,
+  PresignGetOptions,
+  PresignPutOptions,
+  PresignedUrl,
+} from "./services/offline/blob-server.js";
