@@ -242,7 +242,7 @@ export class InvokeBudget {
 
   #checkPurpose(purpose: string, grant: UploadGrant): void {
     const allowed = (grant.allowedPurposes ?? UPLOAD_ALLOWED_PURPOSES).filter((p) =>
-      (UPLOAD_ALLOWED_PURPOSES as readonly string[]).includes(p),
+      UPLOAD_ALLOWED_PURPOSES.includes(p),
     );
     if (!allowed.includes(purpose)) {
       throw catalogError(

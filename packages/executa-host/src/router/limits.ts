@@ -1,11 +1,21 @@
 // Per-invoke budgets and host caps from the spec, with their units. Grants may lower them, never
 // raise them past the host cap. Override for tests or a self-hosted deployment through
-// `ReverseRpcRouterOptions.limits`.
+// `ReverseRpcRouterOptions.limits`. Values app-schema already names are taken from there.
+import {
+  AGENT_RUN_MAX_FRAMES,
+  DEFAULT_SAMPLING_MAX_TOKENS_PER_CALL,
+  DEFAULT_UPLOAD_PURPOSE,
+  IMAGE_HOST_MAX_N,
+  INLINE_UPLOAD_MAX_BYTES,
+  PROGRESS_MAX_EVENTS_PER_S as SCHEMA_PROGRESS_MAX_EVENTS_PER_S,
+  PROGRESS_MAX_EVENT_BYTES as SCHEMA_PROGRESS_MAX_EVENT_BYTES,
+  UPLOAD_PURPOSES,
+} from "@anna-ai/app-schema";
 
 const MiB = 1024 * 1024;
 
 /** Sampling: `maxTokens` ceiling per call (L1879, R29) → -32004. */
-export const SAMPLING_MAX_TOKENS_PER_CALL = 8192;
+export const SAMPLING_MAX_TOKENS_PER_CALL = DEFAULT_SAMPLING_MAX_TOKENS_PER_CALL;
 /** Sampling: calls per invoke (L1880, R29) → -32006. */
 export const SAMPLING_MAX_CALLS_PER_INVOKE = 8;
 /** Sampling: cumulative tokens per invoke (L1881, R29) → -32007. */
@@ -19,12 +29,12 @@ export const UPLOAD_MAX_FILE_BYTES = 20 * MiB;
 /** Upload: all files of one invoke (`max_total_bytes`, L3191) → -32204. */
 export const UPLOAD_MAX_TOTAL_BYTES_PER_INVOKE = 80 * MiB;
 /** Upload: decoded inline payload (`INLINE_MAX_BYTES`, T28) → -32204. */
-export const UPLOAD_INLINE_MAX_BYTES = 8 * MiB;
+export const UPLOAD_INLINE_MAX_BYTES = INLINE_UPLOAD_MAX_BYTES;
 /** Upload purposes a token may allow (`ALLOWED_PURPOSES`, R61). */
-export const UPLOAD_ALLOWED_PURPOSES = ["image_input", "image_reference", "user_artifact"] as const;
-export const UPLOAD_DEFAULT_PURPOSE = "user_artifact";
+export const UPLOAD_ALLOWED_PURPOSES: readonly string[] = UPLOAD_PURPOSES;
+export const UPLOAD_DEFAULT_PURPOSE: string = DEFAULT_UPLOAD_PURPOSE;
 /** Image: host hard cap on `n` per call (`_MAX_N`, R57) → -32106 with `data.hostCap`. */
-export const IMAGE_MAX_N_PER_CALL = 8;
+export const IMAGE_MAX_N_PER_CALL = IMAGE_HOST_MAX_N;
 /** Image: default per-call grant for generate (R57). */
 export const IMAGE_MAX_PER_CALL_GENERATE = 4;
 /** Image: default per-call grant for edit (R57). */
@@ -32,15 +42,15 @@ export const IMAGE_MAX_PER_CALL_EDIT = 1;
 /** Image: images per invoke across generate and edit (`max_images`, R57) → -32106. */
 export const IMAGE_MAX_IMAGES_PER_INVOKE = 4;
 /** Agent: buffered frames per `agent/session.run` (`_MAX_FRAMES_PER_RUN`, R33) → -32047. */
-export const AGENT_MAX_FRAMES_PER_RUN = 4096;
+export const AGENT_MAX_FRAMES_PER_RUN = AGENT_RUN_MAX_FRAMES;
 /** Embeddings: inputs per call at the bridge (`_HARD_MAX_INPUTS`, R54) → -32504. */
 export const EMBEDDINGS_MAX_INPUTS_PER_CALL = 128;
 /** Embeddings: characters per input at the bridge (`_HARD_MAX_INPUT_CHARS`, R54) → -32504. */
 export const EMBEDDINGS_MAX_CHARS_PER_INPUT = 64_000;
 /** `executa/progress`: events per second per invoke (T29); the excess is dropped. */
-export const PROGRESS_MAX_EVENTS_PER_S = 50;
+export const PROGRESS_MAX_EVENTS_PER_S = SCHEMA_PROGRESS_MAX_EVENTS_PER_S;
 /** `executa/progress`: serialized `data` per event (T29); larger events are dropped. */
-export const PROGRESS_MAX_EVENT_BYTES = 8 * 1024;
+export const PROGRESS_MAX_EVENT_BYTES = SCHEMA_PROGRESS_MAX_EVENT_BYTES;
 
 export interface RouterLimits {
   samplingMaxTokensPerCall: number;

@@ -2,10 +2,10 @@
 // `params.context.invoke_id`, ≤ 50 per second and ≤ 8 KB each per invoke, `type` coerced to
 // `progress|tool_update` so a plugin cannot fake terminal states. Anything that cannot be
 // delivered is dropped without a reply (it is a notification).
+import type { ProgressType } from "@anna-ai/app-schema";
 
-export type ProgressType = "progress" | "tool_update";
-
-export interface ProgressEvent {
+/** A progress event delivered to `onProgress`, with the invoke it belongs to. */
+export interface RouterProgressEvent {
   userId: string;
   toolId: string;
   invokeId: string;
@@ -17,7 +17,7 @@ export interface ProgressEvent {
   receivedAtMs: number;
 }
 
-export type ProgressListener = (event: ProgressEvent) => void;
+export type RouterProgressListener = (event: RouterProgressEvent) => void;
 
 /** Why a progress notification was dropped (logged at debug level). */
 export type ProgressDrop =

@@ -3,6 +3,7 @@
 // (negotiated, declared, granted; H13) → params → storage scope (H14) → per-invoke budget →
 // the host service. Every refusal is an RpcError with the family's catalog code and a message
 // that says what to fix.
+import { PROGRESS_METHOD } from "@anna-ai/app-schema";
 import { HOST_ERRORS, PROTOCOL_ERRORS } from "@anna-ai/app-schema/errors";
 import { NULL_LOGGER, RpcError } from "@anna-ai/jsonrpc";
 import type { Logger } from "@anna-ai/jsonrpc";
@@ -27,10 +28,9 @@ import { FAMILY_CODES, REVERSE_METHODS, unservedMethodEntry } from "./method-tab
 import type { MethodSpec } from "./method-table.js";
 import { InvalidParamsError, checkParams } from "./params.js";
 import { ProgressRateLimiter, coerceProgressType, progressBytes } from "./progress.js";
-import type { ProgressDrop, ProgressListener } from "./progress.js";
+import type { ProgressDrop, RouterProgressListener } from "./progress.js";
 import { allowedScopes, checkScope } from "./storage-scope.js";
 
-export const PROGRESS_METHOD = "executa/progress";
 /** Finished invoke ids remembered per session, to tell "finished" from "never existed". */
 export const FINISHED_INVOKES_REMEMBERED = 1024;
 
@@ -45,7 +45,7 @@ export interface ReverseRpcRouterOptions {
   /** Overrides of the spec limits (tests, self-hosted deployments). */
   limits?: Partial<RouterLimits>;
   /** Receives `executa/progress` events; without it they are dropped (T29). */
-  onProgress?: ProgressListener;
+  onProgress?: RouterProgressListener;
   /**
    * Also require the family's key in the plugin's initialize capabilities when the plugin
    * announced any. Off by default: real plugins turn their clients on from `protocolVersion`
@@ -235,7 +235,7 @@ class ReverseRpcSession implements RouterSession {
           max_total_bytes: capped(grants.upload.maxTotalBytes, limits.uploadMaxTotalBytesPerInvoke),
           max_files: capped(grants.upload.maxFiles, limits.uploadMaxFilesPerInvoke),
           allowed_purposes: (grants.upload.allowedPurposes ?? UPLOAD_ALLOWED_PURPOSES).filter((p) =>
-            (UPLOAD_ALLOWED_PURPOSES as readonly string[]).includes(p),
+            UPLOAD_ALLOWED_PURPOSES.includes(p),
           ),
         },
       });

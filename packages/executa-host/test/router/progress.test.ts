@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProgressEvent } from "../../src/router/progress.js";
+import type { RouterProgressEvent as ProgressEvent } from "../../src/router/progress.js";
 import { PROGRESS_MAX_EVENTS_PER_S } from "../../src/router/limits.js";
 import { harness, invokeStart } from "./helpers.js";
 
