@@ -147,7 +147,7 @@ describe("file transport", () => {
     expect(existsSync(path)).toBe(true);
   });
 
-  it("writes frames above the threshold to a 0600 file and sends a pointer with the id", () => {
+  it("writes frames above the threshold to a 0600 file and sends a pointer with the id", async () => {
     const { transport, output } = harness({
       fileTransport: { resolveIncoming: true, writeAboveBytes: 1024 },
     });
@@ -164,6 +164,8 @@ describe("file transport", () => {
       method: "executa/progress",
       params: { blob: "b".repeat(2000) },
     });
+    // Frames after the first in a tick are batched until the tick ends.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const lines = (output.read() as Buffer).toString().trim().split("\n");
     expect(smallBytes).toBe(JSON.stringify(small).length + 1);
     expect(JSON.parse(lines[0] ?? "")).toEqual(small);

@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { StreamTransport } from "../../src/node/stream-transport.js";
 import type { DroppedLine, FrameMeta } from "../../src/types.js";
@@ -59,6 +59,32 @@ describe("StreamTransport", () => {
       '{"jsonrpc":"2.0","id":1,"method":"describe","params":{"s":"ü"}}\n',
     );
     expect(bytes).toBe(written.length);
+  });
+
+  it("sends the first frame of a tick at once and batches the rest of the tick into one writev", async () => {
+    const calls: string[][] = [];
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        calls.push([chunk.toString()]);
+        callback();
+      },
+      writev(chunks, callback) {
+        calls.push(chunks.map(({ chunk }) => (chunk as Buffer).toString()));
+        callback();
+      },
+    });
+    const transport = new StreamTransport(new PassThrough(), output);
+    transport.start({ onMessage: () => undefined, onClose: () => undefined });
+    onTestFinished(() => transport.close());
+    for (let id = 1; id <= 4; id++) transport.send({ jsonrpc: "2.0", id, result: id });
+    expect(calls).toEqual([['{"jsonrpc":"2.0","id":1,"result":1}\n']]);
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    expect(calls).toEqual([
+      ['{"jsonrpc":"2.0","id":1,"result":1}\n'],
+      [2, 3, 4].map((id) => `{"jsonrpc":"2.0","id":${id},"result":${id}}\n`),
+    ]);
+    transport.send({ jsonrpc: "2.0", id: 5, result: 5 });
+    expect(calls).toHaveLength(3);
   });
 
   it("delivers a final unterminated line, then closes exactly once at end of input", async () => {
