@@ -121,3 +121,94 @@ export type {
   PresignPutOptions,
   PresignedUrl,
 } from "./services/offline/blob-server.js";
+
+// Reverse-RPC router, host services and per-invoke tokens (src/router, src/services, src/tokens).
+export type {
+  InvokeStart,
+  PluginSessionInfo,
+  RouterSession,
+  RouterSessionFactory,
+} from "./router/contracts.js";
+export { FINISHED_INVOKES_REMEMBERED, ReverseRpcRouter } from "./router/reverse-rpc-router.js";
+export type { InvokeTokenField, ReverseRpcRouterOptions } from "./router/reverse-rpc-router.js";
+export {
+  AGENT_MAX_FRAMES_PER_RUN,
+  DEFAULT_ROUTER_LIMITS,
+  EMBEDDINGS_MAX_CHARS_PER_INPUT,
+  EMBEDDINGS_MAX_INPUTS_PER_CALL,
+  IMAGE_MAX_IMAGES_PER_INVOKE,
+  IMAGE_MAX_N_PER_CALL,
+  IMAGE_MAX_PER_CALL_EDIT,
+  IMAGE_MAX_PER_CALL_GENERATE,
+  SAMPLING_MAX_CALLS_PER_INVOKE,
+  SAMPLING_MAX_TOKENS_PER_CALL,
+  SAMPLING_MAX_TOKENS_PER_INVOKE,
+  STORAGE_MAX_CALLS_PER_INVOKE,
+  UPLOAD_ALLOWED_PURPOSES,
+  UPLOAD_DEFAULT_PURPOSE,
+  UPLOAD_INLINE_MAX_BYTES,
+  UPLOAD_MAX_FILE_BYTES,
+  UPLOAD_MAX_FILES_PER_INVOKE,
+  UPLOAD_MAX_TOTAL_BYTES_PER_INVOKE,
+} from "./router/limits.js";
+export type { RouterLimits } from "./router/limits.js";
+export { REVERSE_METHODS } from "./router/method-table.js";
+export type { MethodSpec } from "./router/method-table.js";
+export { namedInvokeId } from "./router/correlation.js";
+export { DEFAULT_STORAGE_SCOPE, allowedScopes } from "./router/storage-scope.js";
+export type { RouterProgressEvent, RouterProgressListener } from "./router/progress.js";
+export {
+  GRANT_FAMILIES,
+  createAllowAllGrantPolicy,
+  createStaticGrantPolicy,
+} from "./services/grants.js";
+export type {
+  AgentGrant,
+  EmbeddingsGrant,
+  Grant,
+  GrantByFamily,
+  GrantFamily,
+  GrantPolicy,
+  ImageGrant,
+  SamplingGrant,
+  StorageGrant,
+  UploadGrant,
+} from "./services/grants.js";
+export type { ServiceContext } from "./services/service-context.js";
+export { catalogError } from "./services/service-error.js";
+export type { HostServices } from "./services/host-services.js";
+export type { SamplingService } from "./services/sampling-service.js";
+export { storageOwner } from "./services/storage-service.js";
+export type { Scoped, StorageOwner, StorageService } from "./services/storage-service.js";
+export type { FilesService } from "./services/files-service.js";
+export type { AgentService } from "./services/agent-service.js";
+export type { ImageService, WithN } from "./services/image-service.js";
+export type { UploadService, WithPurpose } from "./services/upload-service.js";
+export type { EmbeddingsService } from "./services/embeddings-service.js";
+export { createRecordingServices } from "./services/recording-services.js";
+export type {
+  RecordedCall,
+  RecordingServices,
+  RecordingServicesOptions,
+  ServiceName,
+} from "./services/recording-services.js";
+export { createDisabledServices } from "./services/disabled-services.js";
+export {
+  DEFAULT_TOKEN_ISSUER,
+  JwtTokenIssuer,
+  TOKEN_AUDIENCES,
+  TOKEN_CLOCK_TOLERANCE_S,
+  TOKEN_TTL_S,
+  TokenError,
+} from "./tokens/token-issuer.js";
+export type {
+  JwtTokenIssuerOptions,
+  MintClaims,
+  TokenAudience,
+  TokenBinding,
+  TokenErrorCode,
+  TokenIssuer,
+  VerifiedToken,
+} from "./tokens/token-issuer.js";
+export { createDevTokenIssuer } from "./tokens/dev-token-issuer.js";
+export type { DevTokenIssuerOptions } from "./tokens/dev-token-issuer.js";
