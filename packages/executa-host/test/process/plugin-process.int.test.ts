@@ -178,6 +178,27 @@ describe("PluginProcess faults", () => {
     expect((dataOf(after) as { pid: number }).pid).not.toBe(pid);
   });
 
+  it("counts restarts per crash episode and resets the counter after healthy running", async () => {
+    async function crashTwice(resetAfterMs: number): Promise<number[]> {
+      const crashy = plugin("crash-mid-invoke.mjs", {
+        restart: { backoffBaseMs: 10, resetAfterMs },
+      });
+      const restarts = collect(crashy, "restart");
+      for (let i = 0; i < 2; i++) {
+        await crashy.describe();
+        const readyAgain = waitForState(crashy, "restarting").then(() =>
+          waitForState(crashy, "ready"),
+        );
+        expect(rpcError(await crashy.invoke("crash", {})).errorCode).toBe("PROCESS_EXITED");
+        await readyAgain;
+      }
+      return restarts.map((r) => r.attempt);
+    }
+    expect(await crashTwice(60_000)).toEqual([1, 2]);
+    // The reset timer (0 ms) fires before the next crash can happen.
+    expect(await crashTwice(0)).toEqual([1, 1]);
+  });
+
   it("times out a hung invoke, kills the process group and fails its other invokes", async () => {
     const hang = plugin("hang.mjs");
     await hang.describe();
