@@ -186,6 +186,7 @@ export {
   type PeerInfo,
   PeerInfoSchema,
 } from "./executa/initialize.js";
+export { formatIssues, type SchemaIssue } from "./executa/issues.js";
 export {
   type IncomingInvokeParams,
   IncomingInvokeParamsSchema,

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { isHostCapability, isStorageCapabilityMistake } from "./host-capabilities.js";
+import { formatIssues } from "./issues.js";
 import { toLlmToolSchema } from "./llm-tool-schema.js";
 import type { ManifestWarning } from "./manifest-warning.js";
 import { ExecutaManifestSchema, type ExecutaManifest } from "./manifest.js";
@@ -69,7 +69,10 @@ export function parseDescribeResult(raw: unknown): DescribeResultParse {
   }
   const parsed = ExecutaManifestSchema.safeParse(raw);
   if (!parsed.success) {
-    return { ok: false, error: `invalid describe manifest: ${z.prettifyError(parsed.error)}` };
+    return {
+      ok: false,
+      error: `invalid describe manifest: ${formatIssues(parsed.error.issues).join("; ")}`,
+    };
   }
   return { ok: true, manifest: parsed.data, warnings: manifestWarnings(parsed.data) };
 }

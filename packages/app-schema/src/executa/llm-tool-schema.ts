@@ -37,10 +37,18 @@ const ACCOUNT_PARAMETER = {
 } as const;
 
 function resolveType(
-  raw: string,
+  raw: string | null | undefined,
   path: (string | number)[],
   warnings: ManifestWarning[],
 ): ToolParameterType {
+  if (typeof raw !== "string" || raw === "") {
+    warnings.push({
+      code: "UNKNOWN_PARAMETER_TYPE",
+      message: 'parameter declares no type; treated as "string"',
+      path,
+    });
+    return "string";
+  }
   const lower = raw.toLowerCase();
   if (KNOWN_TYPES.has(lower)) return lower as ToolParameterType;
   const alias = TYPE_ALIASES[lower];

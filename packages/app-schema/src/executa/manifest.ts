@@ -21,7 +21,8 @@ export const DEFAULT_TOOL_TIMEOUT_S = 60;
 
 export const ToolParameterSchema = z.looseObject({
   name: z.string().min(1),
-  type: z.string().min(1),
+  /** Missing or unknown types become `string` with a warning (`toLlmToolSchema`). */
+  type: z.string().nullish(),
   description: z.string().nullish(),
   /** Defaults to `true` (T6). */
   required: z.boolean().nullish(),

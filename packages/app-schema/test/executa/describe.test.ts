@@ -55,9 +55,24 @@ describe("parseDescribeResult", () => {
     expect(parseDescribeResult(raw).ok).toBe(false);
   });
 
-  it("rejects parameters without a name or type", () => {
-    const raw = { tools: [{ name: "t", parameters: [{ type: "string" }] }] };
-    expect(parseDescribeResult(raw).ok).toBe(false);
+  it("rejects a parameter without a name and points at it", () => {
+    const raw = {
+      tools: [{ name: "t", parameters: [{ name: "a", type: "string" }, { type: "string" }] }],
+    };
+    const result = parseDescribeResult(raw);
+    expect(result).toEqual({
+      ok: false,
+      error:
+        "invalid describe manifest: tools[0].parameters[1].name: Invalid input: expected string, received undefined",
+    });
+  });
+
+  it("accepts a parameter without a type and warns", () => {
+    const result = parseDescribeResult({ tools: [{ name: "t", parameters: [{ name: "q" }] }] });
+    if (!result.ok) throw new Error(result.error);
+    expect(result.warnings.map((w) => [w.code, w.path.join(".")])).toEqual([
+      ["UNKNOWN_PARAMETER_TYPE", "tools.0.parameters.0.type"],
+    ]);
   });
 
   it("warns about duplicate tools and an empty tool list", () => {
