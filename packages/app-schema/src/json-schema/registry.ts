@@ -76,6 +76,16 @@ import {
   StorageSetResultSchema,
 } from "../executa/storage.js";
 import { HostUploadParamsSchema, HostUploadResultSchema } from "../executa/upload.js";
+import {
+  WebFetchParamsSchema,
+  WebFetchResultSchema,
+  WebImageFetchParamsSchema,
+  WebImageFetchResultSchema,
+  WebImageSearchParamsSchema,
+  WebImageSearchResultSchema,
+  WebSearchParamsSchema,
+  WebSearchResultSchema,
+} from "../executa/web.js";
 
 /** Base of every `$id`; the path segment is the schema version, bumped on breaking changes. */
 export const JSON_SCHEMA_ID_BASE = "https://schemas.anna-ai.dev/executa/v1/";
@@ -143,6 +153,14 @@ export const EXECUTA_JSON_SCHEMAS: Readonly<Record<string, z.ZodType>> = Object.
   "credentials-list-accounts-result": CredentialsListAccountsResultSchema,
   "credentials-get-token-params": CredentialsGetTokenParamsSchema,
   "credentials-get-token-result": CredentialsGetTokenResultSchema,
+  "web-search-params": WebSearchParamsSchema,
+  "web-search-result": WebSearchResultSchema,
+  "web-fetch-params": WebFetchParamsSchema,
+  "web-fetch-result": WebFetchResultSchema,
+  "web-image-search-params": WebImageSearchParamsSchema,
+  "web-image-search-result": WebImageSearchResultSchema,
+  "web-image-fetch-params": WebImageFetchParamsSchema,
+  "web-image-fetch-result": WebImageFetchResultSchema,
 });
 
 function titleOf(stem: string): string {
