@@ -1,9 +1,11 @@
 // Plugin storage scopes (H14, T22, R40): `user` and `tool` as the grant allows; `app` only when
 // the invoke comes from an app whose grant includes its scope. An omitted scope means `tool`
 // for storage/* and files/* alike (decisions.md, "Router").
-import type { StorageGrant, StorageScope } from "../services/grants.js";
+import { DEFAULT_STORAGE_SCOPE } from "@anna-ai/app-schema";
+import type { StorageScope } from "@anna-ai/app-schema";
+import type { StorageGrant } from "../services/grants.js";
 
-export const DEFAULT_STORAGE_SCOPE: StorageScope = "tool";
+export { DEFAULT_STORAGE_SCOPE };
 export const DEFAULT_PLUGIN_SCOPES: readonly StorageScope[] = ["user", "tool"];
 
 /** The scopes a storage_token of this invoke permits, sorted as Nexus prints them. */

@@ -1,6 +1,7 @@
 // What a user granted one Executa, per reverse-RPC family (gate 3 of H13). Nexus stores these
 // under `UserExecuta.custom_config.*_grant`; offline tools configure them directly. Every limit
 // is optional: the router fills in the spec defaults and caps grants at the host limits.
+import type { StorageScope } from "@anna-ai/app-schema";
 
 /** The reverse-RPC families with a user grant (`files/*` has its own gate, T13). */
 export type GrantFamily =
@@ -15,8 +16,6 @@ export const GRANT_FAMILIES: readonly GrantFamily[] = [
   "upload",
   "embeddings",
 ];
-
-export type StorageScope = "user" | "tool" | "app";
 
 /** `sampling_grant {enabled, maxCalls, maxTokensTotal}` (L1874–L1884, R29). */
 export interface SamplingGrant {

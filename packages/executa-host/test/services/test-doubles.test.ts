@@ -29,7 +29,8 @@ import type { HostServices } from "../../src/services/host-services.js";
 import { createRecordingServices } from "../../src/services/recording-services.js";
 import type { ServiceContext } from "../../src/services/service-context.js";
 
-const ctx: ServiceContext = {
+// `never` grant: one context object fits every service's ServiceContext<FamilyGrant>.
+const ctx: ServiceContext<never> = {
   userId: "u",
   toolId: "t",
   invokeId: "i",
@@ -37,7 +38,7 @@ const ctx: ServiceContext = {
   tool: "x",
   deadlineMs: 0,
   signal: new AbortController().signal,
-  grant: {},
+  grant: {} as never,
 };
 
 type Call = (services: HostServices) => Promise<unknown>;
