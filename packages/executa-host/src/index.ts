@@ -107,7 +107,7 @@ export {
 } from "./process/stderr-ring.js";
 export { refuseReverseRequest } from "./process/default-reverse.js";
 
-// Offline storage and files: the loopback blob server behind presigned URLs.
+// Offline storage and files (memory, mock) and the loopback blob server behind their URLs.
 export {
   BLOB_MAX_OBJECT_BYTES,
   BLOB_MAX_STORED_BYTES,
@@ -121,6 +121,38 @@ export type {
   PresignPutOptions,
   PresignedUrl,
 } from "./services/offline/blob-server.js";
+export { createMemoryStorageService } from "./services/offline/storage-memory.js";
+export type {
+  MemoryStorageGetResult,
+  MemoryStorageListItem,
+  MemoryStorageOptions,
+  MemoryStorageService,
+} from "./services/offline/storage-memory.js";
+export { createMemoryFilesService } from "./services/offline/files-memory.js";
+export type {
+  BlobStore,
+  MemoryFilesDownloadUrlResult,
+  MemoryFilesOptions,
+  MemoryFilesService,
+  MemoryFilesUploadBeginResult,
+} from "./services/offline/files-memory.js";
+export { StorageQuota } from "./services/offline/storage-quota.js";
+export type {
+  QuotaReservation,
+  QuotaUsage,
+  StorageQuotaOptions,
+} from "./services/offline/storage-quota.js";
+export {
+  DEFAULT_STORAGE_LIMITS,
+  FILES_PUT_URL_TTL_S,
+  FILES_RESERVATION_TTL_S,
+  KV_VALUE_MAX_BYTES,
+  STORAGE_QUOTA_BYTES,
+} from "./services/offline/storage-limits.js";
+export type { StorageLimits } from "./services/offline/storage-limits.js";
+export { canonicalJson, payloadEtag } from "./services/offline/storage-canonical.js";
+export { MOCK_NO_MATCH_REASON, createMockStorageService } from "./services/offline/storage-mock.js";
+export { createMockFilesService } from "./services/offline/files-mock.js";
 
 // Reverse-RPC router, host services and per-invoke tokens (src/router, src/services, src/tokens).
 export type {

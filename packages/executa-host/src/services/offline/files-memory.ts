@@ -1,0 +1,496 @@
+// In-memory APS objects (`files/*`, R46–R50) whose bytes really move over HTTP: `upload_begin`
+// presigns a PUT on the loopback blob server, the plugin uploads, `upload_complete` finalises
+// what landed, and `download_url` presigns a GET. This goes beyond the upstream harness, which
+// answers files/* with "not implemented" (decisions.md). Rows are namespaced like KV rows and
+// share the per-user quota of the storage service they are given.
+import { createHash } from "node:crypto";
+import { FILES_DOWNLOAD_TTL_DEFAULT_S, FILES_DOWNLOAD_TTL_MAX_S } from "@anna-ai/app-schema";
+import type {
+  FilesDeleteResult,
+  FilesDownloadUrlResult,
+  FilesListResult,
+  FilesObject,
+  FilesUploadBeginResult,
+  FilesUploadCompleteResult,
+  StorageScope,
+} from "@anna-ai/app-schema";
+import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
+import type { Logger } from "@anna-ai/jsonrpc";
+import { NULL_LOGGER } from "@anna-ai/jsonrpc";
+import { DEFAULT_STORAGE_SCOPE } from "../../router/storage-scope.js";
+import type { FilesService } from "../files-service.js";
+import type { StorageGrant } from "../grants.js";
+import type { ServiceContext } from "../service-context.js";
+import { catalogError } from "../service-error.js";
+import { storageOwner } from "../storage-service.js";
+import type { LoopbackBlobServer } from "./blob-server.js";
+import { checkFilesPath, checkFilesPrefix } from "./files-path.js";
+import { compareCodePoints } from "./storage-canonical.js";
+import { decodeCursor, encodeCursor } from "./storage-cursor.js";
+import {
+  DEFAULT_STORAGE_LIMITS,
+  FILES_CONTENT_TYPE_MAX_CHARS,
+  FILES_LIST_DEFAULT_LIMIT,
+  FILES_LIST_MAX_LIMIT,
+  effectiveQuota,
+} from "./storage-limits.js";
+import type { StorageLimits } from "./storage-limits.js";
+import type { MemoryStorageService } from "./storage-memory.js";
+import { StorageQuota } from "./storage-quota.js";
+import type { QuotaReservation } from "./storage-quota.js";
+
+type Ctx = ServiceContext<StorageGrant>;
+type Params = Record<string, unknown>;
+
+/** The part of the blob server the files service needs (an S3 store can stand in later). */
+export type BlobStore = Pick<LoopbackBlobServer, "presignPut" | "presignGet" | "stat" | "delete">;
+
+export interface MemoryFilesOptions {
+  /** Where the bytes go; must be started before the first `upload_begin`. */
+  blobServer: BlobStore;
+  /** Share this KV service's per-user quota (R40: one quota for KV and files). */
+  storage?: Pick<MemoryStorageService, "quota">;
+  /** A quota ledger to share when there is no `storage`. */
+  quota?: StorageQuota;
+  /** Epoch ms for timestamps, URL expiry and reservation expiry. Default `Date.now`. */
+  clock?: () => number;
+  limits?: Partial<StorageLimits>;
+  logger?: Logger;
+}
+
+/** `upload_begin` result: both URL names, the HTTP method and the URL's lifetime. */
+export type MemoryFilesUploadBeginResult = FilesUploadBeginResult & {
+  presigned_url: string;
+  method: "PUT";
+  expires_in: number;
+};
+
+/** `download_url` result, with the object's head like the App side's (R139). */
+export type MemoryFilesDownloadUrlResult = FilesDownloadUrlResult & {
+  expires_in: number;
+  etag: string;
+  size_bytes: number;
+  content_type: string;
+};
+
+export interface MemoryFilesService extends FilesService {
+  readonly quota: StorageQuota;
+}
+
+interface FileVersion {
+  blobKey: string;
+  sizeBytes: number;
+  contentType: string;
+  etag: string;
+  updatedAtMs: number;
+  metadata?: Record<string, string>;
+}
+
+interface PendingUpload {
+  uploadId: string;
+  blobKey: string;
+  contentType: string;
+  reservation: QuotaReservation;
+  metadata?: Record<string, string>;
+}
+
+/**
+ * One path. While `pending` is set the path behaves as pending (hidden from list, download
+ * answers pending_upload) even if an older `active` version exists, as APS rewrites the row in
+ * place; an abandoned upload is reaped when its reservation lapses and the old version returns.
+ */
+interface FileRow {
+  active?: FileVersion;
+  pending?: PendingUpload;
+}
+
+interface Namespace {
+  userId: string;
+  /** Short, stable blob-key prefix for this (scope, owner). */
+  tag: string;
+  rows: Map<string, FileRow>;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFilesService {
+  const clock = options.clock ?? Date.now;
+  const limits: StorageLimits = { ...DEFAULT_STORAGE_LIMITS, ...options.limits };
+  const quota =
+    options.storage?.quota ??
+    options.quota ??
+    new StorageQuota({ limitBytes: limits.quotaBytes, clock });
+  const blobs = options.blobServer;
+  const logger = options.logger ?? NULL_LOGGER;
+  const namespaces = new Map<string, Namespace>();
+  let uploads = 0;
+
+  function namespace(scope: unknown, ctx: Ctx): Namespace {
+    const resolved = (scope ?? DEFAULT_STORAGE_SCOPE) as StorageScope;
+    if (resolved === "app" && ctx.app === undefined) {
+      throw catalogError(
+        STORAGE_ERRORS.NOT_GRANTED,
+        "storage scope 'app' is only available to invokes that come from an Anna App",
+      );
+    }
+    const id = JSON.stringify(storageOwner(resolved, ctx));
+    let ns = namespaces.get(id);
+    if (ns === undefined) {
+      const tag = createHash("sha256").update(id).digest("hex").slice(0, 16);
+      ns = { userId: ctx.userId, tag, rows: new Map() };
+      namespaces.set(id, ns);
+    }
+    return ns;
+  }
+
+  function discardBlob(key: string): void {
+    blobs.delete(key).catch((error: unknown) => {
+      logger.warn("could not delete a blob", { key, error: String(error) });
+    });
+  }
+
+  /** The row, after reaping an upload whose reservation lapsed (T24: silently GC'd). */
+  function row(ns: Namespace, path: string): FileRow | undefined {
+    const found = ns.rows.get(path);
+    if (found?.pending !== undefined && found.pending.reservation.expiresAtMs <= clock()) {
+      quota.release(found.pending.reservation);
+      discardBlob(found.pending.blobKey);
+      delete found.pending;
+      if (found.active === undefined) {
+        ns.rows.delete(path);
+        return undefined;
+      }
+    }
+    return found;
+  }
+
+  function notFound(method: string, path: string) {
+    return catalogError(
+      STORAGE_ERRORS.NOT_FOUND,
+      `${method}: no object at ${JSON.stringify(path)} in this scope`,
+      { path },
+    );
+  }
+
+  function pendingUpload(method: string, path: string) {
+    return catalogError(
+      STORAGE_ERRORS.UPSTREAM_ERROR,
+      `pending_upload: ${method}: the bytes of ${JSON.stringify(path)} have not been uploaded yet; PUT them to the put_url from files/upload_begin first`,
+      { path, reason: "pending_upload" },
+    );
+  }
+
+  function readContentType(value: unknown, method: string): string {
+    if (value === undefined || value === null || typeof value !== "string") {
+      throw catalogError(
+        STORAGE_ERRORS.INVALID_REQUEST,
+        `${method}: 'content_type' is required (e.g. "text/plain"); the PUT must send the same Content-Type`,
+      );
+    }
+    if (value.trim() === "" || value.length > FILES_CONTENT_TYPE_MAX_CHARS) {
+      throw catalogError(
+        STORAGE_ERRORS.INVALID_PATH,
+        `${method}: 'content_type' must be 1..${FILES_CONTENT_TYPE_MAX_CHARS} characters`,
+      );
+    }
+    return value;
+  }
+
+  function readSize(value: unknown, grant: StorageGrant, method: string): number | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+      throw catalogError(
+        STORAGE_ERRORS.INVALID_REQUEST,
+        `${method}: 'size_bytes' must be a non-negative integer`,
+      );
+    }
+    if (value > limits.objectMaxBytes) {
+      throw catalogError(
+        STORAGE_ERRORS.VALUE_TOO_LARGE,
+        `${method}: ${value} bytes is over the ${limits.objectMaxBytes}-byte object limit`,
+        { sizeBytes: value, maxBytes: limits.objectMaxBytes },
+      );
+    }
+    const grantMax = grant.objectMaxBytes;
+    if (grantMax !== undefined && Number.isFinite(grantMax) && value > grantMax) {
+      // The guide's quota table: the per-grant object cap answers QUOTA_EXCEEDED (L2364).
+      throw catalogError(
+        STORAGE_ERRORS.QUOTA_EXCEEDED,
+        `${method}: ${value} bytes is over this tool's storage grant (objectMaxBytes ${grantMax})`,
+        { sizeBytes: value, maxBytes: grantMax },
+      );
+    }
+    return value;
+  }
+
+  function readMetadata(value: unknown, method: string): Record<string, string> | undefined {
+    if (value === undefined || value === null) return undefined;
+    const bad = (why: string) =>
+      catalogError(STORAGE_ERRORS.INVALID_REQUEST, `${method}: 'metadata' ${why}`);
+    if (typeof value !== "object" || Array.isArray(value)) throw bad("must be an object");
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (k.startsWith("__")) throw bad(`key '${k}' is reserved (keys starting '__')`);
+      if (typeof v !== "string") throw bad(`value of '${k}' must be a string`);
+      out[k] = v;
+    }
+    return Object.keys(out).length === 0 ? undefined : out;
+  }
+
+  function readDownloadTtl(params: Params, method: string): number {
+    const ttl = params["ttl_seconds"];
+    if (ttl !== undefined && ttl !== null) {
+      if (
+        typeof ttl !== "number" ||
+        !Number.isInteger(ttl) ||
+        ttl < 1 ||
+        ttl > FILES_DOWNLOAD_TTL_MAX_S
+      ) {
+        throw catalogError(
+          STORAGE_ERRORS.INVALID_REQUEST,
+          `${method}: 'ttl_seconds' must be an integer from 1 to ${FILES_DOWNLOAD_TTL_MAX_S}`,
+        );
+      }
+      return ttl;
+    }
+    // The SDKs send `expires_in`, which Nexus ignores (R48); honour it, clamped, never an error.
+    const expiresIn = params["expires_in"];
+    if (typeof expiresIn === "number" && Number.isFinite(expiresIn)) {
+      return Math.min(FILES_DOWNLOAD_TTL_MAX_S, Math.max(1, Math.floor(expiresIn)));
+    }
+    return FILES_DOWNLOAD_TTL_DEFAULT_S;
+  }
+
+  const service: MemoryFilesService = {
+    quota,
+
+    async uploadBegin(params, ctx): Promise<MemoryFilesUploadBeginResult> {
+      const method = "files/upload_begin";
+      const p = params as Params;
+      const path = checkFilesPath(p["path"], method);
+      const contentType = readContentType(p["content_type"], method);
+      const size = readSize(p["size_bytes"], ctx.grant, method);
+      const metadata = readMetadata(p["metadata"], method);
+      const ns = namespace(p["scope"], ctx);
+      const existing = row(ns, path);
+      const activeBytes = existing?.active?.sizeBytes ?? 0;
+      const limit = effectiveQuota(quota.limitBytes, ctx.grant.quotaBytes);
+      // A new begin supersedes an unfinished one on the same path; its reservation is replaced
+      // only if the new one fits, so a refused begin changes nothing.
+      const superseded = existing?.pending;
+      // Soft reservation of the growth over the current object only (R46).
+      const reservation = quota.reserve(
+        ns.userId,
+        (size ?? 0) - activeBytes,
+        limits.reservationTtlSeconds * 1000,
+        limit,
+        superseded?.reservation,
+      );
+      uploads += 1;
+      const uploadId = `upl_${createHash("sha256")
+        .update(`${ns.tag}\n${path}\n${uploads}`)
+        .digest("hex")
+        .slice(0, 24)}`;
+      const blobKey = `aps/${ns.tag}/${uploadId}`;
+      const maxBytes = Math.min(
+        size ?? limits.objectMaxBytes,
+        limits.objectMaxBytes,
+        ctx.grant.objectMaxBytes ?? Number.POSITIVE_INFINITY,
+      );
+      let presigned;
+      try {
+        presigned = await blobs.presignPut(blobKey, {
+          contentType,
+          maxBytes,
+          ttlSeconds: limits.putUrlTtlSeconds,
+        });
+      } catch (error) {
+        quota.release(reservation);
+        if (superseded !== undefined && existing !== undefined) {
+          delete existing.pending;
+          discardBlob(superseded.blobKey);
+          if (existing.active === undefined) ns.rows.delete(path);
+        }
+        throw catalogError(
+          STORAGE_ERRORS.UPSTREAM_ERROR,
+          `${method}: could not presign the upload: ${error instanceof Error ? error.message : String(error)}`,
+          undefined,
+          { cause: error },
+        );
+      }
+      if (superseded !== undefined) discardBlob(superseded.blobKey);
+      const target = ns.rows.get(path) ?? {};
+      target.pending = {
+        uploadId,
+        blobKey,
+        contentType,
+        reservation,
+        ...(metadata === undefined ? {} : { metadata }),
+      };
+      ns.rows.set(path, target);
+      return {
+        upload_id: uploadId,
+        put_url: presigned.url,
+        presigned_url: presigned.url,
+        method: "PUT",
+        headers: { "Content-Type": contentType },
+        expires_at: presigned.expiresAt,
+        expires_in: limits.putUrlTtlSeconds,
+      };
+    },
+
+    async uploadComplete(params, ctx): Promise<FilesUploadCompleteResult> {
+      const method = "files/upload_complete";
+      const p = params as Params;
+      const path = checkFilesPath(p["path"], method);
+      const ns = namespace(p["scope"], ctx);
+      const current = row(ns, path);
+      if (current === undefined) throw notFound(method, path);
+      const pending = current.pending;
+      if (pending === undefined) {
+        throw catalogError(
+          STORAGE_ERRORS.NOT_FOUND,
+          `object not pending finalize: ${JSON.stringify(path)} has no upload in progress; call files/upload_begin first (upload_complete is not idempotent)`,
+          { path },
+        );
+      }
+      const landed = await blobs.stat(pending.blobKey);
+      if (current.pending !== pending) {
+        throw catalogError(
+          STORAGE_ERRORS.NOT_FOUND,
+          `object not pending finalize: the upload of ${JSON.stringify(path)} was superseded or deleted`,
+          { path },
+        );
+      }
+      if (landed === undefined) throw pendingUpload(method, path);
+      // Reconcile against the measured size, not the declared one (R47).
+      const previous = current.active;
+      quota.charge(
+        ns.userId,
+        landed.sizeBytes - (previous?.sizeBytes ?? 0),
+        effectiveQuota(quota.limitBytes, ctx.grant.quotaBytes),
+        pending.reservation,
+      );
+      if (previous !== undefined) discardBlob(previous.blobKey);
+      const version: FileVersion = {
+        blobKey: pending.blobKey,
+        sizeBytes: landed.sizeBytes,
+        contentType: pending.contentType,
+        etag: landed.sha256.slice(0, 32),
+        updatedAtMs: clock(),
+        ...(pending.metadata === undefined ? {} : { metadata: pending.metadata }),
+      };
+      current.active = version;
+      delete current.pending;
+      return {
+        path,
+        etag: version.etag,
+        size_bytes: version.sizeBytes,
+        content_type: version.contentType,
+        updated_at: iso(version.updatedAtMs),
+      };
+    },
+
+    async downloadUrl(params, ctx): Promise<MemoryFilesDownloadUrlResult> {
+      const method = "files/download_url";
+      const p = params as Params;
+      const path = checkFilesPath(p["path"], method);
+      const ttl = readDownloadTtl(p, method);
+      const ns = namespace(p["scope"], ctx);
+      const current = row(ns, path);
+      if (current === undefined) throw notFound(method, path);
+      const active = current.active;
+      if (current.pending !== undefined || active === undefined) throw pendingUpload(method, path);
+      const presigned = await blobs.presignGet(active.blobKey, {
+        ttlSeconds: ttl,
+        filename: lastSegment(path),
+      });
+      return {
+        get_url: presigned.url,
+        url: presigned.url,
+        expires_at: presigned.expiresAt,
+        expires_in: ttl,
+        etag: active.etag,
+        size_bytes: active.sizeBytes,
+        content_type: active.contentType,
+      };
+    },
+
+    async list(params, ctx): Promise<FilesListResult> {
+      const method = "files/list";
+      const p = params as Params;
+      const prefix = checkFilesPrefix(p["prefix"], method);
+      const after = decodeCursor(p["cursor"], method);
+      const rawLimit = p["limit"];
+      let limit = FILES_LIST_DEFAULT_LIMIT;
+      if (rawLimit !== undefined && rawLimit !== null) {
+        if (
+          typeof rawLimit !== "number" ||
+          !Number.isInteger(rawLimit) ||
+          rawLimit < 1 ||
+          rawLimit > FILES_LIST_MAX_LIMIT
+        ) {
+          // Not clamped, unlike storage/list (R49).
+          throw catalogError(
+            STORAGE_ERRORS.INVALID_PATH,
+            `${method}: 'limit' must be an integer from 1 to ${FILES_LIST_MAX_LIMIT}`,
+          );
+        }
+        limit = rawLimit;
+      }
+      const ns = namespace(p["scope"], ctx);
+      const paths: string[] = [];
+      for (const path of [...ns.rows.keys()]) {
+        if (!path.startsWith(prefix)) continue;
+        if (after !== undefined && compareCodePoints(path, after) <= 0) continue;
+        const current = row(ns, path);
+        if (current?.active === undefined || current.pending !== undefined) continue;
+        paths.push(path);
+      }
+      paths.sort(compareCodePoints);
+      const page = paths.slice(0, limit);
+      const items: FilesObject[] = page.map((path) => {
+        const active = ns.rows.get(path)?.active as FileVersion;
+        return {
+          path,
+          size_bytes: active.sizeBytes,
+          content_type: active.contentType,
+          updated_at: iso(active.updatedAtMs),
+          etag: active.etag,
+        };
+      });
+      const last = page[page.length - 1];
+      return {
+        items,
+        next_cursor: paths.length > limit && last !== undefined ? encodeCursor(last) : null,
+      };
+    },
+
+    async delete(params, ctx): Promise<FilesDeleteResult> {
+      const method = "files/delete";
+      const p = params as Params;
+      const path = checkFilesPath(p["path"], method);
+      const ns = namespace(p["scope"], ctx);
+      const current = row(ns, path);
+      if (current === undefined) throw notFound(method, path);
+      // Pending uploads can be deleted too (R50); quota comes back at once.
+      if (current.pending !== undefined) {
+        quota.release(current.pending.reservation);
+        discardBlob(current.pending.blobKey);
+      }
+      if (current.active !== undefined) {
+        quota.charge(ns.userId, -current.active.sizeBytes);
+        discardBlob(current.active.blobKey);
+      }
+      ns.rows.delete(path);
+      return { deleted: true };
+    },
+  };
+  return service;
+}

@@ -1,0 +1,46 @@
+// The limits of the offline storage and files services, with their spec sources. Override them
+// through `limits` (tests, small dev machines); grants may lower the quota, never raise it.
+import {
+  FILES_DOWNLOAD_TTL_DEFAULT_S,
+  FILES_DOWNLOAD_TTL_MAX_S,
+  FILES_OBJECT_MAX_BYTES,
+} from "@anna-ai/app-schema";
+
+/** One KV value, canonical UTF-8 JSON (R43: 256 KB; the overview's 64 KB is advisory, Z5). */
+export const KV_VALUE_MAX_BYTES = 256 * 1024;
+/** Per-user bytes across KV and files, every scope (R40, T25: 5 GB) → -32024. */
+export const STORAGE_QUOTA_BYTES = 5 * 1024 * 1024 * 1024;
+/** One path segment of a KV key (`validate_kv_key`, R131). */
+export const KV_KEY_SEGMENT_MAX_CHARS = 128;
+/** `files/upload_begin` content_type (`_FilesInitBody.content_type`, max 120; R46) → -32027. */
+export const FILES_CONTENT_TYPE_MAX_CHARS = 120;
+/** Lifetime of the presigned PUT URL (`DEFAULT_PRESIGN_PUT_EXPIRY`, T24/T28). */
+export const FILES_PUT_URL_TTL_S = 300;
+/** Soft quota reservation of `upload_begin`; unfinished uploads are reaped after it (R46). */
+export const FILES_RESERVATION_TTL_S = 600;
+/** `files/list` page size (R49). */
+export const FILES_LIST_DEFAULT_LIMIT = 100;
+export const FILES_LIST_MAX_LIMIT = 1000;
+export { FILES_DOWNLOAD_TTL_DEFAULT_S, FILES_DOWNLOAD_TTL_MAX_S, FILES_OBJECT_MAX_BYTES };
+
+export interface StorageLimits {
+  kvValueMaxBytes: number;
+  quotaBytes: number;
+  objectMaxBytes: number;
+  putUrlTtlSeconds: number;
+  reservationTtlSeconds: number;
+}
+
+export const DEFAULT_STORAGE_LIMITS: Readonly<StorageLimits> = Object.freeze({
+  kvValueMaxBytes: KV_VALUE_MAX_BYTES,
+  quotaBytes: STORAGE_QUOTA_BYTES,
+  objectMaxBytes: FILES_OBJECT_MAX_BYTES,
+  putUrlTtlSeconds: FILES_PUT_URL_TTL_S,
+  reservationTtlSeconds: FILES_RESERVATION_TTL_S,
+});
+
+/** The user's quota: the host limit, lowered by the grant's `quotaBytes` when it sets one. */
+export function effectiveQuota(limit: number, grantQuota: number | undefined): number {
+  if (grantQuota === undefined || !Number.isFinite(grantQuota) || grantQuota < 0) return limit;
+  return Math.min(limit, Math.floor(grantQuota));
+}
