@@ -261,25 +261,33 @@ class ReverseRpcSession implements RouterSession {
       const cap = spec.hostCapabilities[0] ?? "";
       return `executa ${toolId} did not declare host_capabilities['${cap}']; add "${cap}" to host_capabilities in its describe manifest to use ${spec.method}`;
     }
-    const announced = Object.keys(pluginCapabilities);
-    if (announced.length > 0 && !spec.pluginCapabilities.some((key) => key in pluginCapabilities)) {
+    if (
+      this.#options.strictPluginCapabilities &&
+      Object.keys(pluginCapabilities).length > 0 &&
+      !spec.pluginCapabilities.some((key) => key in pluginCapabilities)
+    ) {
       const key = spec.pluginCapabilities[0] ?? "";
-      if (this.#options.strictPluginCapabilities) {
-        return `executa ${toolId} did not announce the '${key}' client capability in its initialize result, so ${spec.method} is unavailable`;
-      }
-      if (!this.#warned.has(key)) {
-        this.#warned.add(key);
-        this.#logger.warn("reverse call family not announced in initialize; serving it anyway", {
-          toolId,
-          method: spec.method,
-          capability: key,
-        });
-      }
+      return `executa ${toolId} did not announce the '${key}' client capability in its initialize result, so ${spec.method} is unavailable`;
     }
     if (this.#options.services[spec.service] === undefined) {
       return `${spec.method} is not available on this host`;
     }
     return undefined;
+  }
+
+  /** Liberal gate 1: serve, but say once per family that the plugin did not announce it. */
+  #warnIfUnannounced(spec: MethodSpec): void {
+    const capabilities = this.#info.pluginCapabilities;
+    const key = spec.pluginCapabilities[0];
+    if (key === undefined || this.#warned.has(key) || Object.keys(capabilities).length === 0)
+      return;
+    if (spec.pluginCapabilities.some((k) => k in capabilities)) return;
+    this.#warned.add(key);
+    this.#logger.warn("reverse call family not announced in initialize; serving it anyway", {
+      toolId: this.#info.toolId,
+      method: spec.method,
+      capability: key,
+    });
   }
 
   // ── requests ───────────────────────────────────────────────────────────────────────────
@@ -298,6 +306,7 @@ class ReverseRpcSession implements RouterSession {
 
     const gateProblem = this.#gateProblem(spec);
     if (gateProblem !== undefined) throw catalogError(codes.gate, gateProblem);
+    this.#warnIfUnannounced(spec);
     const grant = invoke.grants[spec.grantFamily];
     if (grant === undefined || !this.#grantCovers(spec, grant)) {
       throw catalogError(

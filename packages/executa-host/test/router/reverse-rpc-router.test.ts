@@ -247,10 +247,21 @@ describe("gates (H13)", () => {
 
   it("serves a v2 plugin that announced other capabilities unless strict mode is on", async () => {
     const info = { pluginCapabilities: { sampling: {} } };
-    const liberal = harness({}, info);
+    const warnings: unknown[] = [];
+    const logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (_message: string, fields?: Record<string, unknown>) => warnings.push(fields),
+      error: () => undefined,
+    };
+    const liberal = harness({ logger }, info);
     await liberal.session.beginInvoke(invokeStart("inv-1"));
+    expect(warnings).toEqual([]);
     await liberal.session.handleRequest("storage/get", { key: "k" }, NEVER);
-    expect(liberal.services.calls).toHaveLength(1);
+    await liberal.session.handleRequest("storage/get", { key: "k" }, NEVER);
+    await liberal.session.handleRequest("sampling/createMessage", SAMPLE, NEVER);
+    expect(liberal.services.calls).toHaveLength(3);
+    expect(warnings).toEqual([{ toolId: "tool-a", method: "storage/get", capability: "storage" }]);
 
     const strict = harness({ strictPluginCapabilities: true }, info);
     await strict.session.beginInvoke(invokeStart("inv-1"));
