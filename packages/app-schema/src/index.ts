@@ -275,6 +275,7 @@ export {
   type ReverseMethod,
   type ReverseMethodRequirement,
 } from "./executa/reverse-methods.js";
+export { REVERSE_METHOD_SCHEMAS, type ReverseMethodSchemas } from "./executa/reverse-schemas.js";
 export {
   DEFAULT_SAMPLING_MAX_TOKENS_PER_CALL,
   normalizeSamplingParams,

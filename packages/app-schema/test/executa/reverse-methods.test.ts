@@ -17,6 +17,7 @@ import {
   reverseGateError,
   type ReverseMethod,
 } from "../../src/executa/reverse-methods.js";
+import { REVERSE_METHOD_SCHEMAS } from "../../src/executa/reverse-schemas.js";
 
 const ALL = (capabilities: string[]) => ({
   negotiated: {
@@ -140,5 +141,21 @@ describe("reverse methods", () => {
     };
     expect(reverseGateError("embeddings/create", onlySampling)).toBeUndefined();
     expect(reverseGateError("agent/session.create", onlySampling)).toBeUndefined();
+  });
+});
+
+describe("REVERSE_METHOD_SCHEMAS", () => {
+  it("has a params and a result schema for every reverse method", () => {
+    expect(Object.keys(REVERSE_METHOD_SCHEMAS).sort()).toEqual(
+      Object.keys(REVERSE_METHOD_FAMILY).sort(),
+    );
+    expect(REVERSE_METHOD_SCHEMAS["storage/get"].params.safeParse({ key: "k" }).success).toBe(true);
+    expect(REVERSE_METHOD_SCHEMAS["storage/get"].result.safeParse({ value: 1 }).success).toBe(
+      false,
+    );
+    expect(
+      REVERSE_METHOD_SCHEMAS["host/uploadFile"].params.safeParse({ mode: "confirm", r2_key: "k" })
+        .success,
+    ).toBe(true);
   });
 });
