@@ -5,12 +5,18 @@
 import { RpcError } from "@anna-ai/jsonrpc";
 import {
   createAllowAllGrantPolicy,
+  createMemoryStorageService,
   createRecordingServices,
   detectLaunchSpec,
   ExecutaHost,
   ReverseRpcRouter,
 } from "@anna-ai/executa-host";
-import type { RecordedCall, RecordingServices, RouterProgressEvent } from "@anna-ai/executa-host";
+import type {
+  HostServices,
+  RecordedCall,
+  RecordingServices,
+  RouterProgressEvent,
+} from "@anna-ai/executa-host";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
   exampleDir,
@@ -42,8 +48,10 @@ async function rig(
   example: string,
   respond?: (call: RecordedCall) => unknown,
   command?: readonly string[],
+  overrides: Partial<HostServices> = {},
 ): Promise<Rig> {
-  const services = createRecordingServices(respond ? { respond } : {});
+  const recording = createRecordingServices(respond ? { respond } : {});
+  const services = { ...recording, ...overrides };
   const progress: RouterProgressEvent[] = [];
   const router = new ReverseRpcRouter({
     services,
@@ -55,7 +63,12 @@ async function rig(
   onTestFinished(() => host.close());
   const detected = await detectLaunchSpec(exampleDir(example), { env });
   const spec = command ? { ...detected, command } : detected;
-  return { host, services, progress, toolId: host.register(spec, { userId: USER }).toolId };
+  return {
+    host,
+    services: recording,
+    progress,
+    toolId: host.register(spec, { userId: USER }).toolId,
+  };
 }
 
 function invoke(r: Rig, tool: string, args: Record<string, unknown> = {}) {
@@ -118,6 +131,32 @@ describe("py-studio under the reverse-RPC router", () => {
       if_match: "e1",
       scope: "tool",
     });
+  });
+
+  it("keeps every note when three invokes write one notebook at once (if_match, retry on -32023)", async () => {
+    const r = await rig("py-studio", undefined, undefined, {
+      storage: createMemoryStorageService(),
+    });
+    expect(await invoke(r, "note_add", { notebook: "shared", text: "first" })).toMatchObject({
+      ok: true,
+    });
+    const racing = await Promise.all(
+      ["a", "b", "c"].map((text) => invoke(r, "note_add", { notebook: "shared", text })),
+    );
+    for (const outcome of racing) expect(outcome).toMatchObject({ ok: true });
+    expect(await invoke(r, "note_add", { notebook: "shared", text: "last" })).toMatchObject({
+      ok: true,
+      data: { count: 5 },
+    });
+    expect(await invoke(r, "note_list")).toMatchObject({
+      ok: true,
+      data: { notebooks: ["shared"] },
+    });
+    expect(await invoke(r, "note_delete", { notebook: "shared" })).toMatchObject({
+      ok: true,
+      data: { deleted: true },
+    });
+    expect(await invoke(r, "note_list")).toMatchObject({ ok: true, data: { notebooks: [] } });
   });
 
   it("lists and deletes through storage/list and storage/delete", async () => {
