@@ -368,14 +368,18 @@ class ReverseRpcSession implements RouterSession {
     switch (found.kind) {
       case "invoke":
         return found.invoke;
-      case "unknown":
+      case "unknown": {
+        // The id is plugin-supplied: keep messages and data bounded.
+        const named =
+          found.invokeId.length > 128 ? `${found.invokeId.slice(0, 128)}…` : found.invokeId;
         throw catalogError(
           HOST_ERRORS.UNKNOWN_INVOKE_CONTEXT,
           found.finished
-            ? `invoke ${found.invokeId} has already finished; ${spec.method} must be called while its invoke is in flight`
-            : `invoke ${found.invokeId} is not an active invoke of executa ${this.#info.toolId}; echo the invoke's own params.context.invoke_id`,
-          { invokeId: found.invokeId },
+            ? `invoke ${named} has already finished; ${spec.method} must be called while its invoke is in flight`
+            : `invoke ${named} is not an active invoke of executa ${this.#info.toolId}; echo the invoke's own params.context.invoke_id`,
+          { invokeId: named },
         );
+      }
       case "missing":
         throw catalogError(
           HOST_ERRORS.MISSING_INVOKE_CONTEXT,
