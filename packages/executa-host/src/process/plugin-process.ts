@@ -422,7 +422,9 @@ export class PluginProcess {
 
   private spawnInstance(): PluginInstance {
     const spec = this.spec;
-    for (const warning of spec.warnings) this.warn("LAUNCH", `${this.label}: ${warning}`);
+    if (this.startCount === 1) {
+      for (const warning of spec.warnings) this.warn("LAUNCH", `${this.label}: ${warning}`);
+    }
     const instance: PluginInstance = new PluginInstance({
       label: this.label,
       spawn: {
