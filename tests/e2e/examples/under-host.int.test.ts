@@ -191,6 +191,8 @@ describe("examples under ExecutaHost", () => {
     );
 
     it("picks credential_plugin.go out of go-multi with pluginFile", async () => {
+      const folder = await detect("go-multi", { env: goEnv() });
+      expect(folder.command.slice(1)).toEqual(["run", "."]); // main.go: the other file is tagged ignore
       const spec = await detect("go-multi", { env: goEnv(), pluginFile: "credential_plugin.go" });
       expect(spec.command).toContain("credential_plugin.go");
       // The detected command is `go run credential_plugin.go`; run the binary built from it.
