@@ -247,7 +247,11 @@ describe("PluginProcess faults", () => {
     const big = plugin("oversized-line.mjs");
     await big.describe();
     const pid = big.pid;
-    const [tooLarge, fine] = await Promise.all([big.invoke("big", {}), big.invoke("echo", {})]);
+    const [tooLarge, fine] = await Promise.all([
+      // Bounded, so a transport that loses the id fails this test fast (as TIMEOUT).
+      big.invoke("big", {}, { timeoutMs: 3_000 }),
+      big.invoke("echo", {}),
+    ]);
     const error = rpcError(tooLarge);
     expect(error.errorCode).toBe("FRAME_TOO_LARGE");
     expect(error.message).toContain('plugin "oversized-line" tool big');
