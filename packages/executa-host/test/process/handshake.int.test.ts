@@ -143,7 +143,8 @@ describe("reverse requests", () => {
         const invokeId = (params as { context: { invoke_id: string } }).context.invoke_id;
         return Promise.resolve({ role: "assistant", content: { type: "text", text: invokeId } });
       },
-      handleNotification: () => {},
+      handleNotification: (method, params) =>
+        calls.push(`notify ${method} ${JSON.stringify((params as { data: unknown }).data)}`),
       dispose: () => calls.push("dispose"),
     };
     const router: RouterSessionFactory = {
@@ -169,12 +170,16 @@ describe("reverse requests", () => {
     expect(asked.ok).toBe(true);
     const answer = (asked as { data: { result: { content: { text: string } } } }).data.result;
     expect(answer.content.text).toMatch(/^[0-9a-f]{32}$/);
+    expect((await echo.invoke("progress", {})).ok).toBe(true);
     await echo.close();
     expect(calls).toEqual([
       "begin echo",
       "end 32",
       "begin ask",
       "request sampling/createMessage",
+      "end 32",
+      "begin progress",
+      'notify executa/progress {"pct":50}',
       "end 32",
       "dispose",
     ]);

@@ -199,6 +199,18 @@ describe("PluginProcess faults", () => {
     expect(await crashTwice(0)).toEqual([1, 1]);
   });
 
+  it("leaves no helper process behind when the plugin crashes", async () => {
+    const parent = plugin("crash-with-helper.mjs", { restart: { maxAttempts: 0 } });
+    const { helperPid } = dataOf(await parent.invoke("helper", {})) as { helperPid: number };
+    const pid = parent.pid!;
+    expect(groupExists(pid)).toBe(true);
+    const stopped = waitForState(parent, "stopped");
+    expect(rpcError(await parent.invoke("crash", {})).message).toContain("exited with code 7");
+    await stopped;
+    await expectGroupGone(pid);
+    expect(helperPid).toBeGreaterThan(0);
+  });
+
   it("times out a hung invoke, kills the process group and fails its other invokes", async () => {
     const hang = plugin("hang.mjs");
     await hang.describe();
