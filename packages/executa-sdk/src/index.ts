@@ -28,10 +28,10 @@ export { createPluginRuntime, capabilitiesFor, PROTOCOL_VERSION } from "./runtim
 export type { PluginRuntime, PluginRuntimeOptions } from "./runtime.js";
 export { bindInvoke, currentInvoke } from "./invoke-binding.js";
 export type { InvokeBinding } from "./invoke-binding.js";
-export { emitProgress } from "./progress.js";
+export { emitProgress } from "./reverse/channel.js";
 export { StderrLogger } from "./logger.js";
 export type { LogLevel, StderrLoggerOptions } from "./logger.js";
-export { randomHexId } from "./ids.js";
+export { randomHexId } from "./runtime.js";
 export {
   AgentError,
   EmbeddingsError,
@@ -43,8 +43,8 @@ export {
 } from "./errors.js";
 export type { HostCallErrorInit, HostFamily } from "./errors.js";
 export type { HostPeer, ReverseChannel } from "./reverse/channel.js";
-export type { CallControl, HostClientOptions, StorageScope } from "./reverse/host-client.js";
-export { SamplingClient, SAMPLING_TIMEOUT_MS } from "./reverse/sampling.js";
+export type { CallControl, HostClientOptions, StorageScope } from "./reverse/channel.js";
+export { SamplingClient, SAMPLING_TIMEOUT_MS } from "./reverse/llm-clients.js";
 export type {
   CreateMessageOptions,
   CreateMessageResult,
@@ -52,40 +52,44 @@ export type {
   ResponseFormat,
   SamplingMessage,
   SamplingRole,
-} from "./reverse/sampling.js";
-export { StorageClient, STORAGE_TIMEOUT_MS } from "./reverse/storage.js";
+} from "./reverse/llm-clients.js";
+export { StorageClient, STORAGE_TIMEOUT_MS } from "./reverse/data-clients.js";
 export type {
   StorageGetResult,
   StorageListOptions,
   StorageListResult,
   StorageSetOptions,
   StorageSetResult,
-} from "./reverse/storage.js";
-export { FilesClient } from "./reverse/files.js";
+} from "./reverse/data-clients.js";
+export { FilesClient } from "./reverse/data-clients.js";
 export type {
   DownloadUrlResult,
   FileEntry,
   UploadBeginOptions,
   UploadBeginResult,
   UploadCompleteOptions,
-} from "./reverse/files.js";
-export { AgentSessionClient, AGENT_TIMEOUT_MS, AGENT_RUN_TIMEOUT_MS } from "./reverse/agent.js";
+} from "./reverse/data-clients.js";
+export {
+  AgentSessionClient,
+  AGENT_TIMEOUT_MS,
+  AGENT_RUN_TIMEOUT_MS,
+} from "./reverse/llm-clients.js";
 export type {
   AgentFrame,
   AgentRunResult,
   AgentSession,
   CreateSessionOptions,
   RunOptions,
-} from "./reverse/agent.js";
-export { ImageClient, IMAGE_TIMEOUT_MS } from "./reverse/image.js";
-export type { ImageEditOptions, ImageGenerateOptions, ImageResult } from "./reverse/image.js";
-export { HostUploadClient, INLINE_MAX_BYTES, UPLOAD_TIMEOUT_MS } from "./reverse/upload.js";
+} from "./reverse/llm-clients.js";
+export { ImageClient, IMAGE_TIMEOUT_MS } from "./reverse/llm-clients.js";
+export type { ImageEditOptions, ImageGenerateOptions, ImageResult } from "./reverse/llm-clients.js";
+export { HostUploadClient, INLINE_MAX_BYTES, UPLOAD_TIMEOUT_MS } from "./reverse/data-clients.js";
 export type {
   InlineOptions,
   NegotiateOptions,
   NegotiateResult,
   UploadEnvelope,
   UploadPurpose,
-} from "./reverse/upload.js";
-export { EmbeddingsClient, EMBEDDINGS_TIMEOUT_MS } from "./reverse/embeddings.js";
-export type { EmbeddingsOptions, EmbeddingsResult } from "./reverse/embeddings.js";
+} from "./reverse/data-clients.js";
+export { EmbeddingsClient, EMBEDDINGS_TIMEOUT_MS } from "./reverse/llm-clients.js";
+export type { EmbeddingsOptions, EmbeddingsResult } from "./reverse/llm-clients.js";

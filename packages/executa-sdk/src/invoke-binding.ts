@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import type { AsyncLocalStorage } from "node:async_hooks";
 import type { ReverseChannel } from "./reverse/channel.js";
 
 /** The invoke a reverse call is made on behalf of (T12): echoed in `context` and `metadata`. */
@@ -14,7 +14,16 @@ interface BindingStore {
   readonly invoke: InvokeBinding | undefined;
 }
 
-const storage = new AsyncLocalStorage<BindingStore>();
+/**
+ * Created on the first invoke rather than at import: spawn → ready (initialize + describe)
+ * never pays for node:async_hooks.
+ */
+let storage: AsyncLocalStorage<BindingStore> | undefined;
+
+function bindingStorage(): AsyncLocalStorage<BindingStore> {
+  storage ??= new (process.getBuiltinModule("node:async_hooks").AsyncLocalStorage)<BindingStore>();
+  return storage;
+}
 
 /** The channel `serve()` opened; clients fall back to it outside any binding. */
 let defaultChannel: ReverseChannel | undefined;
@@ -24,11 +33,11 @@ export function setDefaultChannel(channel: ReverseChannel | undefined): void {
 }
 
 export function currentChannel(): ReverseChannel | undefined {
-  return storage.getStore()?.channel ?? defaultChannel;
+  return storage?.getStore()?.channel ?? defaultChannel;
 }
 
 export function currentInvoke(): InvokeBinding | undefined {
-  return storage.getStore()?.invoke;
+  return storage?.getStore()?.invoke;
 }
 
 /** Runs `fn` with `channel` and `invoke` bound for every await inside it. */
@@ -37,7 +46,7 @@ export function runBound<T>(
   invoke: InvokeBinding | undefined,
   fn: () => T,
 ): T {
-  return storage.run({ channel, invoke }, fn);
+  return bindingStorage().run({ channel, invoke }, fn);
 }
 
 function readString(o: unknown, key: string): string | undefined {

@@ -262,9 +262,7 @@ export function validateArguments(
   allowed: readonly string[] = [],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const declared = new Set<string>();
   for (const param of parameters) {
-    declared.add(param.name);
     const value = args[param.name];
     if (value === undefined || value === null) {
       if ("default" in param) out[param.name] = cloneDefault(param.default);
@@ -280,7 +278,7 @@ export function validateArguments(
     out[param.name] = value;
   }
   for (const key of Object.keys(args)) {
-    if (declared.has(key)) continue;
+    if (parameters.some((param) => param.name === key)) continue;
     if (!allowed.includes(key)) {
       throw new ArgumentError(key, `Invalid params: unexpected argument '${key}'`);
     }

@@ -9,18 +9,29 @@ import {
   PARSE_ERROR,
   RpcError,
   RpcPeer,
-  type IncomingRequest,
   type Logger,
   type Transport,
 } from "@anna-ai/jsonrpc";
 import type { Manifest, Plugin } from "./define-plugin.js";
 import { HostCallError } from "./errors.js";
-import { randomHexId } from "./ids.js";
 import { runBound } from "./invoke-binding.js";
 import { StderrLogger } from "./logger.js";
 import { ArgumentError, validateArguments } from "./parameters.js";
 import type { HostPeer, ReverseChannel } from "./reverse/channel.js";
 import { InvokeContext } from "./tool-context.js";
+
+/**
+ * Reverse-request ids are random 32-hex strings, as the real SDKs send them: hosts (and the Go
+ * SDK's reply matcher) expect strings, and randomness keeps ids unique across restarts.
+ * `randomUUID` draws from a cached entropy pool, so this is cheaper than `randomBytes(16)`;
+ * node:crypto is loaded on the first reverse call, not at spawn.
+ */
+let randomUUID: (() => string) | undefined;
+
+export function randomHexId(): string {
+  randomUUID ??= process.getBuiltinModule("node:crypto").randomUUID;
+  return randomUUID().replaceAll("-", "");
+}
 
 /** The only protocol version that turns reverse clients on (H7, real-world-plugins.md). */
 export const PROTOCOL_VERSION = "2.0";
@@ -79,6 +90,23 @@ export interface PluginRuntime {
   close(): Promise<void>;
   /** Resolves once the connection is closed (EOF, close(), or the transport failing). */
   readonly closed: Promise<void>;
+}
+
+/** The `invoke` result (T7): `data` on success, `error` on an expected failure. */
+interface InvokeResult {
+  success: boolean;
+  data?: unknown;
+  error?: string;
+  tool: string;
+  duration_ms: number;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === "object" || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
@@ -155,7 +183,7 @@ class Runtime implements PluginRuntime {
     this.channel = new ToolChannel(this.peer);
     this.peer.onRequest("initialize", (params) => this.initialize(params));
     this.peer.onRequest("describe", () => this.manifest);
-    this.peer.onRequest("invoke", (params, request) => this.invoke(params, request));
+    this.peer.onRequest("invoke", (params) => this.invoke(params));
     this.peer.onRequest("health", () => this.health());
     this.peer.onRequest("shutdown", () => this.shutdown());
     void this.peer.closed.then(() => this.abortAll(new Error("host connection closed")));
@@ -212,11 +240,14 @@ class Runtime implements PluginRuntime {
     return {};
   }
 
-  private async invoke(
-    params: unknown,
-    _request: IncomingRequest,
-  ): Promise<Record<string, unknown>> {
-    const started = performance.now();
+  /**
+   * Serves one invoke. A handler that returns a plain value is answered synchronously (no
+   * promise on the hot path); a promise is awaited. Setup errors throw synchronously and the
+   * peer turns them into JSON-RPC errors.
+   */
+  private invoke(params: unknown): InvokeResult | Promise<InvokeResult> {
+    // Date.now is enough for an integer duration_ms, and cheaper than performance.now.
+    const started = Date.now();
     const p = asRecord(params);
     const toolName = readString(p, "tool") ?? readString(p, "name") ?? "";
     const tool = this.plugin.tools.get(toolName);
@@ -245,41 +276,71 @@ class Runtime implements PluginRuntime {
       invokeId: readString(context, "invoke_id") ?? readString(p, "invoke_id") ?? "",
       tool: toolName,
       pluginName: readString(context, "plugin_name") ?? this.manifest.name ?? "",
-      // Real SDK helpers also read these at the top level of params.
-      context: { deadline_ms: p.deadline_ms, ...context },
+      context,
+      // Real SDK helpers also read it at the top level of params.
+      deadlineFallback: p.deadline_ms,
       channel: this.channel,
       logger: this.logger,
       closing: this.closing,
     });
     this.running.add(ctx);
+    let outcome: unknown;
     try {
-      const data: unknown = await runBound(this.channel, ctx.binding, () =>
-        tool.handler(args, ctx),
-      );
+      outcome = runBound(this.channel, ctx, () => tool.handler(args, ctx));
+    } catch (error) {
+      this.finish(ctx);
+      return this.failure(error, ctx, started);
+    }
+    if (isPromiseLike(outcome)) return this.settle(outcome, ctx, started);
+    this.finish(ctx);
+    return {
+      success: true,
+      data: outcome ?? null,
+      tool: ctx.tool,
+      duration_ms: Date.now() - started,
+    };
+  }
+
+  private async settle(
+    outcome: PromiseLike<unknown>,
+    ctx: InvokeContext,
+    started: number,
+  ): Promise<InvokeResult> {
+    try {
+      const data = await outcome;
       return {
         success: true,
         data: data ?? null,
-        tool: toolName,
-        duration_ms: Math.round(performance.now() - started),
+        tool: ctx.tool,
+        duration_ms: Date.now() - started,
       };
     } catch (error) {
-      if (error instanceof RpcError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      ctx.log.warn("tool failed", { error });
-      const failure: Record<string, unknown> = {
-        success: false,
-        error: message,
-        tool: toolName,
-        duration_ms: Math.round(performance.now() - started),
-      };
-      // Keep the host's code visible to the LLM and to tests (success:false has no code field).
-      if (error instanceof HostCallError)
-        failure.data = { code: error.code, errorCode: error.errorCode };
-      return failure;
+      return this.failure(error, ctx, started);
     } finally {
-      this.running.delete(ctx);
-      ctx.dispose();
+      this.finish(ctx);
     }
+  }
+
+  private finish(ctx: InvokeContext): void {
+    this.running.delete(ctx);
+    ctx.dispose();
+  }
+
+  /** A thrown RpcError stays a JSON-RPC error; anything else is an expected failure (T7). */
+  private failure(error: unknown, ctx: InvokeContext, started: number): InvokeResult {
+    if (error instanceof RpcError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.log.warn("tool failed", { error });
+    const failure: InvokeResult = {
+      success: false,
+      error: message,
+      tool: ctx.tool,
+      duration_ms: Date.now() - started,
+    };
+    // Keep the host's code visible to the LLM and to tests (success:false has no code field).
+    if (error instanceof HostCallError)
+      failure.data = { code: error.code, errorCode: error.errorCode };
+    return failure;
   }
 }
 

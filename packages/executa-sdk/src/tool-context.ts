@@ -5,15 +5,14 @@
 import type { Logger } from "@anna-ai/jsonrpc";
 import type { InvokeBinding } from "./invoke-binding.js";
 import type { StderrLogger } from "./logger.js";
-import { AgentSessionClient } from "./reverse/agent.js";
-import { notifyHost, type ReverseChannel } from "./reverse/channel.js";
-import { EmbeddingsClient } from "./reverse/embeddings.js";
-import { FilesClient } from "./reverse/files.js";
-import type { HostClientOptions } from "./reverse/host-client.js";
-import { ImageClient } from "./reverse/image.js";
-import { SamplingClient } from "./reverse/sampling.js";
-import { StorageClient } from "./reverse/storage.js";
-import { HostUploadClient } from "./reverse/upload.js";
+import { notifyHost, type HostClientOptions, type ReverseChannel } from "./reverse/channel.js";
+import { FilesClient, HostUploadClient, StorageClient } from "./reverse/data-clients.js";
+import {
+  AgentSessionClient,
+  EmbeddingsClient,
+  ImageClient,
+  SamplingClient,
+} from "./reverse/llm-clients.js";
 
 /** `executa/progress` types the host keeps; anything else is coerced to "progress" (T29). */
 export type ProgressType = "progress" | "tool_update";
@@ -54,6 +53,8 @@ export interface InvokeContextInit {
   tool: string;
   pluginName: string;
   context: Record<string, unknown>;
+  /** `deadline_ms` from the top level of the params, used when the context has none. */
+  deadlineFallback?: unknown;
   channel: ReverseChannel;
   logger: StderrLogger;
   /** Already-aborted signal when the runtime is shutting down. */
@@ -68,35 +69,17 @@ function readCredentials(context: Record<string, unknown>): Record<string, strin
   return out;
 }
 
-function readDeadline(context: Record<string, unknown>): number {
-  const raw = context.deadline_ms;
+function readDeadline(raw: unknown): number {
   const value = typeof raw === "string" ? Number(raw) : raw;
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
-/** The binding the ctx clients stamp; `signal` is read lazily so it is only built when used. */
-class ContextBinding implements InvokeBinding {
-  readonly invokeId: string;
-  readonly tool: string;
-
-  constructor(private readonly ctx: InvokeContext) {
-    this.invokeId = ctx.invokeId;
-    this.tool = ctx.tool;
-  }
-
-  get signal(): AbortSignal {
-    return this.ctx.signal;
-  }
-}
-
-export class InvokeContext implements ToolContext {
+export class InvokeContext implements ToolContext, InvokeBinding {
   readonly invokeId: string;
   readonly tool: string;
   readonly pluginName: string;
-  readonly credentials: Readonly<Record<string, string>>;
   readonly deadlineMs: number;
   readonly context: Readonly<Record<string, unknown>>;
-  readonly binding: InvokeBinding;
 
   private readonly channel: ReverseChannel;
   private readonly baseLogger: StderrLogger;
@@ -107,19 +90,28 @@ export class InvokeContext implements ToolContext {
   private disposed = false;
   private logger: Logger | undefined;
   private clients: Partial<Record<string, unknown>> = {};
+  private credentialMap: Readonly<Record<string, string>> | undefined;
 
   constructor(init: InvokeContextInit) {
     this.invokeId = init.invokeId;
     this.tool = init.tool;
     this.pluginName = init.pluginName;
     this.context = init.context;
-    this.credentials = Object.freeze(readCredentials(init.context));
-    this.deadlineMs = readDeadline(init.context);
+    this.deadlineMs = readDeadline(init.context.deadline_ms ?? init.deadlineFallback);
     this.channel = init.channel;
     this.baseLogger = init.logger;
     this.aborted = init.closing;
     this.abortReason = init.closing ? new Error("plugin is shutting down") : undefined;
-    this.binding = new ContextBinding(this);
+  }
+
+  get credentials(): Readonly<Record<string, string>> {
+    this.credentialMap ??= Object.freeze(readCredentials(this.context));
+    return this.credentialMap;
+  }
+
+  /** What reverse clients stamp: the context itself (invokeId, tool, a lazily built signal). */
+  get binding(): InvokeBinding {
+    return this;
   }
 
   credential(name: string): string | undefined {
