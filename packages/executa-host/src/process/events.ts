@@ -32,6 +32,7 @@ export interface PluginEvents {
   warning: {
     code:
       | "EXITS_AFTER_RESPONSE"
+      | "OUTPUT_CLOSED"
       | "DROPPED_LINE"
       | "MANIFEST"
       | "PROTOCOL_FALLBACK"

@@ -50,6 +50,8 @@ export interface InstanceHooks {
   onDropped(line: DroppedLine): void;
   /** Called once, after pending requests were failed and the process group swept. */
   onExit(info: ExitInfo): void;
+  /** stdout closed and the process did not exit within EXIT_AFTER_EOF_MS. */
+  onOutputClosed(): void;
   handleRequest(method: string, params: unknown, signal: AbortSignal): unknown;
   handleNotification(method: string, params: unknown): void;
 }
@@ -160,7 +162,14 @@ export class PluginInstance {
         ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
       }),
       (line) => options.hooks.onDropped(line),
-      markStdoutClosed,
+      () => {
+        markStdoutClosed();
+        // A plugin that closes stdout but keeps running can never answer again: report it.
+        const timer = setTimeout(() => {
+          if (this.exitInfo === undefined && !this.exitHandled) options.hooks.onOutputClosed();
+        }, EXIT_AFTER_EOF_MS);
+        timer.unref();
+      },
     );
     this.peer = new RpcPeer(transport, { name: options.label, logger: options.logger });
     this.peer.onAnyRequest((method, params, request) =>

@@ -448,6 +448,12 @@ export class PluginProcess {
             dropped,
           ),
         onExit: (info) => this.onInstanceExit(instance, info),
+        onOutputClosed: () => {
+          if (instance.hostStopReason !== undefined) return;
+          const reason = `${this.label} closed its stdout but kept running`;
+          this.warn("OUTPUT_CLOSED", reason);
+          void this.retire(instance, "sigterm", reason);
+        },
         handleRequest: (method, params, signal) => {
           const session = this.current === instance ? this.session : undefined;
           if (session === undefined) throw refuseReverseRequest(method, this.label);

@@ -211,6 +211,19 @@ describe("PluginProcess faults", () => {
     expect(helperPid).toBeGreaterThan(0);
   });
 
+  it("stops a plugin that closes its stdout but keeps running", async () => {
+    const mute = plugin("close-stdout.mjs");
+    const warning = nextEvent(mute, "warning", (w) => w.code === "OUTPUT_CLOSED");
+    const outcome = await mute.invoke("echo", {});
+    const error = rpcError(outcome);
+    expect(error.errorCode).toBe("PROCESS_EXITED");
+    expect(error.message).toContain('plugin "close-stdout"');
+    const pid = (error.data as { pid: number }).pid;
+    expect((await warning).message).toContain("closed its stdout");
+    await waitForState(mute, "idle");
+    await expectGroupGone(pid);
+  });
+
   it("times out a hung invoke, kills the process group and fails its other invokes", async () => {
     const hang = plugin("hang.mjs");
     await hang.describe();
