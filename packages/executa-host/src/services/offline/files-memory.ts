@@ -479,11 +479,9 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       const ns = namespace(p["scope"], ctx);
       const current = row(ns, path);
       if (current === undefined) throw notFound(method, path);
-      // Pending uploads can be deleted too (R50); quota comes back at once.
-      if (current.pending !== undefined) {
-        quota.release(current.pending.reservation);
-        discardBlob(current.pending.blobKey);
-      }
+      // Pending uploads can be deleted too; their soft reservation lapses on its own TTL, as
+      // Redis releases it (L9240). Committed bytes come back at once (R50).
+      if (current.pending !== undefined) discardBlob(current.pending.blobKey);
       if (current.active !== undefined) {
         quota.charge(ns.userId, -current.active.sizeBytes);
         discardBlob(current.active.blobKey);

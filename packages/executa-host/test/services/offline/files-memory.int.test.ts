@@ -413,12 +413,15 @@ describe("createMemoryFilesService: list and delete", () => {
   });
 
   it("deletes objects and pending uploads, refunding quota; a missing path is -32022", async () => {
-    const { files, ctx, blobServer } = await setup();
+    const { files, ctx, blobServer, clock } = await setup();
     await store(files, "x.txt", "12345", ctx);
     await begin(files, "p.txt", "123", ctx);
     expect(files.quota.usage("user-1")).toEqual({ usedBytes: 5, reservedBytes: 3 });
     expect(await files.delete({ path: "x.txt", scope: "tool" }, ctx)).toEqual({ deleted: true });
     expect(await files.delete({ path: "p.txt", scope: "tool" }, ctx)).toEqual({ deleted: true });
+    // Committed bytes come back at once; the pending upload's reservation lapses on its TTL.
+    expect(files.quota.usage("user-1")).toEqual({ usedBytes: 0, reservedBytes: 3 });
+    clock.advance(600_000);
     expect(files.quota.usage("user-1")).toEqual({ usedBytes: 0, reservedBytes: 0 });
     await expectStorageError(
       files.delete({ path: "x.txt", scope: "tool" }, ctx),
