@@ -3,8 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { writeFile } from "node:fs/promises";
 import { createDevTokenIssuer } from "../../src/tokens/dev-token-issuer.js";
-import { TOKEN_AUDIENCES, TOKEN_TTL_S, TokenError } from "../../src/tokens/token-issuer.js";
+import {
+  JwtTokenIssuer,
+  TOKEN_AUDIENCES,
+  TOKEN_TTL_S,
+  TokenError,
+} from "../../src/tokens/token-issuer.js";
 
 const binding = { userId: "u-1", toolId: "tool-a", invokeId: "inv-1" };
 
@@ -127,6 +133,20 @@ describe("createDevTokenIssuer", () => {
     const second = await createDevTokenIssuer({ keyPath });
     await expect(second.verify(token, TOKEN_AUDIENCES.sampling, binding)).resolves.toMatchObject(
       binding,
+    );
+  });
+
+  it("refuses a key file that is not JSON, and keys that are not Ed25519 private keys", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "dev-key-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const keyPath = join(dir, "broken.json");
+    await writeFile(keyPath, "not json");
+    await expectTokenError(createDevTokenIssuer({ keyPath }), "TOKEN_MALFORMED");
+    const issuer = await createDevTokenIssuer();
+    const [publicJwk] = (await issuer.jwks()).keys;
+    expect(() => new JwtTokenIssuer({ privateJwk: publicJwk ?? {} })).toThrow(TokenError);
+    expect(() => new JwtTokenIssuer({ privateJwk: { kty: "EC", crv: "P-256", d: "x" } })).toThrow(
+      /Ed25519 private JWK/,
     );
   });
 });
