@@ -86,6 +86,8 @@ export async function serve(plugin: Plugin, options: ServeOptions = {}): Promise
     onShutdown: () => void exitAfterFlush(0),
   });
   setDefaultChannel(runtime.channel);
+  // A host that closed our stderr must not turn the next log line into a crash (EPIPE).
+  process.stderr.on("error", () => undefined);
   process.once("SIGTERM", () => {
     void runtime.close().finally(() => exitAfterFlush(0));
   });

@@ -35,6 +35,17 @@ describe("serve() over real stdio", () => {
     expect(response.result).toMatchObject({ success: true, data: { text: "still here" } });
   });
 
+  it("skips blank lines and answers a JSON value that is not an object with -32600", async () => {
+    const plugin = spawnProbe();
+    const invalid = plugin.next((f) => f.error !== undefined && f.id === null);
+    plugin.sendLine("");
+    plugin.sendLine("   ");
+    plugin.sendLine("[1,2,3]");
+    expect((await invalid).error).toMatchObject({ code: -32600 });
+    await plugin.request("health");
+    expect(plugin.frames.filter((f) => f.error !== undefined)).toHaveLength(1);
+  });
+
   it("exits 0 on stdin EOF even with an invoke pending", async () => {
     const plugin = spawnProbe();
     plugin.send({
