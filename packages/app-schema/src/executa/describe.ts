@@ -2,7 +2,7 @@ import { isHostCapability, isStorageCapabilityMistake } from "./host-capabilitie
 import { formatIssues } from "./issues.js";
 import { toLlmToolSchema } from "./llm-tool-schema.js";
 import type { ManifestWarning } from "./manifest-warning.js";
-import { ExecutaManifestSchema, type ExecutaManifest } from "./manifest.js";
+import { DEFAULT_TOOL_TIMEOUT_S, ExecutaManifestSchema, type ExecutaManifest } from "./manifest.js";
 
 export type DescribeResultParse =
   | { ok: true; manifest: ExecutaManifest; warnings: ManifestWarning[] }
@@ -30,6 +30,13 @@ export function manifestWarnings(manifest: ExecutaManifest): ManifestWarning[] {
       });
     }
     seen.add(tool.name);
+    if (typeof tool.timeout === "number" && !(tool.timeout > 0)) {
+      warnings.push({
+        code: "INVALID_TIMEOUT",
+        message: `tool "${tool.name}" has timeout ${tool.timeout}; the default ${DEFAULT_TOOL_TIMEOUT_S} s applies`,
+        path: ["tools", index, "timeout"],
+      });
+    }
     warnings.push(...toLlmToolSchema(tool, ["tools", index]).warnings);
   });
   (manifest.host_capabilities ?? []).forEach((capability, index) => {

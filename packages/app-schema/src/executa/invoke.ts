@@ -46,7 +46,8 @@ export const IncomingInvokeParamsSchema = z.looseObject({
       invoke_id: z.string().nullish(),
       plugin_name: z.string().nullish(),
       deadline_ms: z.number().nullish(),
-      credentials: z.record(z.string(), z.string()).nullish(),
+      /** Non-string values are dropped by `normalizeInvokeParams`. */
+      credentials: z.record(z.string(), z.unknown()).nullish(),
     })
     .nullish(),
 });
@@ -76,6 +77,14 @@ function collectTokens(
   }
 }
 
+function stringEntries(source: Record<string, unknown> | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source ?? {})) {
+    if (typeof value === "string") out[key] = value;
+  }
+  return out;
+}
+
 /** The plugin-side reading of invoke params, whichever host sent them. */
 export function normalizeInvokeParams(params: IncomingInvokeParams): NormalizedInvokeParams {
   const context = params.context ?? undefined;
@@ -89,7 +98,7 @@ export function normalizeInvokeParams(params: IncomingInvokeParams): NormalizedI
     invokeId: context?.invoke_id ?? params.invoke_id ?? undefined,
     pluginName: context?.plugin_name ?? undefined,
     deadlineMs: typeof deadline === "number" && deadline > 0 ? deadline : undefined,
-    credentials: context?.credentials ?? {},
+    credentials: stringEntries(context?.credentials),
     tokens,
   };
 }

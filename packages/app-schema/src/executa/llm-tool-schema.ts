@@ -74,8 +74,11 @@ function parameterSchema(
   // `null` is a legitimate default; only an absent key means "no default".
   if (param.default !== undefined) out["default"] = param.default;
   if (type === "array") {
-    if (typeof param.items?.type === "string") {
-      out["items"] = param.items;
+    const items = param.items;
+    if (typeof items === "string") {
+      out["items"] = { type: items };
+    } else if (typeof items?.type === "string") {
+      out["items"] = items;
     } else if (typeof param.items_type === "string") {
       out["items"] = { type: param.items_type };
     } else {

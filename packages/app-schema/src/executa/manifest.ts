@@ -28,8 +28,8 @@ export const ToolParameterSchema = z.looseObject({
   required: z.boolean().nullish(),
   default: z.unknown().nullish(),
   enum: z.array(z.unknown()).nullish(),
-  /** JSON Schema element type for arrays… */
-  items: z.looseObject({ type: z.string().nullish() }).nullish(),
+  /** JSON Schema element type for arrays (a bare type name is read as `{type}`)… */
+  items: z.union([z.looseObject({ type: z.string().nullish() }), z.string()]).nullish(),
   /** …or the protocol shorthand. Neither means a list of strings (T6, R22). */
   items_type: z.string().nullish(),
 });
@@ -50,8 +50,8 @@ export const ToolDefinitionSchema = z.looseObject({
   parameters: z.union([z.array(ToolParameterSchema), JsonSchemaParametersSchema]).nullish(),
   /** MCP style; ignored by the platform (pitfall 4). Kept so the host can warn. */
   input_schema: z.record(z.string(), z.unknown()).nullish(),
-  /** Seconds; default `DEFAULT_TOOL_TIMEOUT_S`. */
-  timeout: z.number().positive().nullish(),
+  /** Seconds; default `DEFAULT_TOOL_TIMEOUT_S`, also used for a non-positive value (warned). */
+  timeout: z.number().nullish(),
   /** Reserved. */
   streaming: z.boolean().nullish(),
   /** The platform adds an optional `account` argument to the tool (R70). */
@@ -129,5 +129,6 @@ export function normalizeCredential(credential: CredentialDeclaration): Normaliz
 
 /** Per-tool timeout in milliseconds with the default applied. */
 export function toolTimeoutMs(tool: Pick<ToolDefinition, "timeout">): number {
-  return (tool.timeout ?? DEFAULT_TOOL_TIMEOUT_S) * 1000;
+  const timeout = tool.timeout;
+  return (typeof timeout === "number" && timeout > 0 ? timeout : DEFAULT_TOOL_TIMEOUT_S) * 1000;
 }

@@ -132,3 +132,16 @@ describe("null-valued optional fields (Python dataclasses)", () => {
     expect(toolTimeoutMs(run)).toBe(60_000);
   });
 });
+
+describe("lenient tool fields", () => {
+  it("accepts a non-positive timeout, warns and applies the default", () => {
+    const result = parseDescribeResult({ tools: [{ name: "t", timeout: 0 }] });
+    if (!result.ok) throw new Error(result.error);
+    expect(result.warnings.map((w) => [w.code, w.path.join(".")])).toEqual([
+      ["INVALID_TIMEOUT", "tools.0.timeout"],
+    ]);
+    const tool = result.manifest.tools[0];
+    if (!tool) throw new Error("one tool");
+    expect(toolTimeoutMs(tool)).toBe(60_000);
+  });
+});

@@ -134,3 +134,13 @@ describe("invoke results", () => {
     });
   });
 });
+
+describe("invoke params from other hosts", () => {
+  it("keeps only string credentials", () => {
+    const raw = IncomingInvokeParamsSchema.parse({
+      tool: "t",
+      context: { credentials: { A: "a", B: null, C: 3 } },
+    });
+    expect(normalizeInvokeParams(raw).credentials).toEqual({ A: "a" });
+  });
+});

@@ -119,3 +119,14 @@ describe("toLlmToolSchema with null fields", () => {
     });
   });
 });
+
+describe("toLlmToolSchema items shorthand", () => {
+  it("reads items given as a bare type name", () => {
+    const { schema, warnings } = toLlmToolSchema({
+      name: "t",
+      parameters: [{ name: "ids", type: "array", items: "integer" }],
+    });
+    expect(schema.properties["ids"]).toEqual({ type: "array", items: { type: "integer" } });
+    expect(warnings).toEqual([]);
+  });
+});
