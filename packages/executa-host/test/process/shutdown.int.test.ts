@@ -3,7 +3,8 @@ import { shutdownPluginProcess, type ShutdownTarget } from "../../src/process/sh
 import { spawnPluginProcess } from "../../src/process/spawn.js";
 import { FIXTURES_DIR, groupExists } from "./helpers.js";
 
-const FAST = { shutdownRequestMs: 200, stdinGraceMs: 300, termGraceMs: 300, killWaitMs: 2_000 };
+/** Generous stdin grace: a passing test ends at EOF anyway, and CI may be slow to schedule. */
+const FAST = { shutdownRequestMs: 200, stdinGraceMs: 2_000, termGraceMs: 300, killWaitMs: 2_000 };
 
 function start(script: string): {
   target: ShutdownTarget;
@@ -43,7 +44,8 @@ function start(script: string): {
   };
 }
 
-const ON_EOF_EXIT = "process.stdin.resume(); process.stdin.on('end', () => process.exit(0));";
+const ON_EOF_EXIT =
+  "process.stdin.resume(); process.stdin.on('end', () => process.exit(0)); process.stdout.write('up\\n');";
 const STUBBORN =
   "process.on('SIGTERM', () => {}); process.stdin.resume(); setInterval(() => {}, 1000); process.stdout.write('up\\n');";
 /** Leaves a grandchild behind in its group and exits on EOF. */
@@ -61,12 +63,14 @@ describe("shutdownPluginProcess (H4)", () => {
   it("escalates to SIGKILL for the whole group when SIGTERM is ignored", async () => {
     const { target, pid, firstOutput } = start(STUBBORN);
     await firstOutput; // its SIGTERM handler is installed
-    expect(await shutdownPluginProcess(target, { grace: FAST })).toBe("sigkill");
+    const grace = { ...FAST, stdinGraceMs: 300 };
+    expect(await shutdownPluginProcess(target, { grace })).toBe("sigkill");
     expect(groupExists(pid)).toBe(false);
   });
 
   it("sweeps helpers the plugin left in its process group", async () => {
-    const { target, pid } = start(FORKER);
+    const { target, pid, firstOutput } = start(FORKER);
+    await firstOutput; // the helper was started
     expect(await shutdownPluginProcess(target, { grace: FAST })).toBe("stdin_eof");
     expect(groupExists(pid)).toBe(false);
   });
