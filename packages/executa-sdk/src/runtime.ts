@@ -330,7 +330,13 @@ class Runtime implements PluginRuntime {
   private failure(error: unknown, ctx: InvokeContext, started: number): InvokeResult {
     if (error instanceof RpcError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    ctx.log.warn("tool failed", { error });
+    // A host refusal is routine (grant missing, quota): its code says enough, no stack needed.
+    ctx.log.warn(
+      "tool failed",
+      error instanceof HostCallError
+        ? { error: message, code: error.code, errorCode: error.errorCode }
+        : { error },
+    );
     const failure: InvokeResult = {
       success: false,
       error: message,
