@@ -106,8 +106,8 @@ describe("manifest helpers", () => {
     expect(toolTimeoutMs({ timeout: 600 })).toBe(600_000);
   });
 
-  it("rejects a non-positive tool timeout", () => {
-    expect(ExecutaManifestSchema.safeParse({ tools: [{ name: "t", timeout: 0 }] }).success).toBe(
+  it("rejects a tool timeout that is not a number", () => {
+    expect(ExecutaManifestSchema.safeParse({ tools: [{ name: "t", timeout: "60" }] }).success).toBe(
       false,
     );
   });
