@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { ExecutaHost } from "../../../src/host/executa-host.js";
 import { detectLaunchSpec } from "../../../src/launch/detect.js";
+import type { LaunchSpec } from "../../../src/launch/types.js";
 import { ReverseRpcRouter } from "../../../src/router/reverse-rpc-router.js";
 import { createAllowAllGrantPolicy } from "../../../src/services/grants.js";
 import { LoopbackBlobServer } from "../../../src/services/offline/blob-server.js";
@@ -29,8 +30,21 @@ const env: NodeJS.ProcessEnv = {
 
 describe("memory storage and files under ExecutaHost", () => {
   const blobServer = new LoopbackBlobServer();
-  beforeAll(() => blobServer.start());
+  const specs = new Map<string, LaunchSpec>();
+  // Detection probes interpreters; do it once, outside the timed tests.
+  beforeAll(async () => {
+    await blobServer.start();
+    for (const name of ["py-studio", "ts-kitchen-sink"]) {
+      specs.set(name, await detectLaunchSpec(join(EXAMPLES, name), { env }));
+    }
+  });
   afterAll(() => blobServer.close());
+
+  function spec(name: string): LaunchSpec {
+    const found = specs.get(name);
+    if (found === undefined) throw new Error(`${name} was not detected`);
+    return found;
+  }
 
   function newHost() {
     const storage = createMemoryStorageService();
@@ -46,8 +60,7 @@ describe("memory storage and files under ExecutaHost", () => {
 
   it("py-studio keeps notes with etags and saves a file through a real PUT", async () => {
     const { host, storage, files } = newHost();
-    const spec = await detectLaunchSpec(join(EXAMPLES, "py-studio"), { env });
-    const plugin = host.register(spec, { userId: USER });
+    const plugin = host.register(spec("py-studio"), { userId: USER });
     const ctx = storageCtx({ userId: USER, toolId: plugin.toolId });
 
     const first = await host.invoke(USER, plugin.toolId, "note_add", {
@@ -100,8 +113,7 @@ describe("memory storage and files under ExecutaHost", () => {
 
   it("ts-kitchen-sink's SDK files.put and storage round-trip work against the loopback server", async () => {
     const { host } = newHost();
-    const spec = await detectLaunchSpec(join(EXAMPLES, "ts-kitchen-sink"), { env });
-    const plugin = host.register(spec, { userId: USER });
+    const plugin = host.register(spec("ts-kitchen-sink"), { userId: USER });
     const remembered = await host.invoke(USER, plugin.toolId, "remember", {
       key: "colour",
       value: "teal",
