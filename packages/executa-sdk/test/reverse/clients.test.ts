@@ -241,6 +241,19 @@ describe("reverse errors", () => {
     expect(errors[1]).toMatchObject({ code: -32000, errorCode: "TIMEOUT" });
   });
 
+  it("abort a pending call when the invoke's deadline passes", async () => {
+    const { host, invoke } = start();
+    host.onRequest("image/generate", () => new Promise(() => undefined));
+    let caught: unknown;
+    body = async (ctx) => {
+      await ctx.image.generate({ prompt: "slow" }).catch((error: unknown) => (caught = error));
+      return null;
+    };
+    await invoke("run", {}, { invoke_id: "inv-d", deadline_ms: Date.now() + 40 });
+    expect(caught).toBeInstanceOf(ImageError);
+    expect(caught).toMatchObject({ code: -32000, errorCode: "ABORTED", method: "image/generate" });
+  });
+
   it("fail every family locally, without a frame, after a non-2.0 initialize", async () => {
     const { host, invoke } = start();
     const seen = recordRequests(host);
