@@ -83,6 +83,8 @@ export interface PluginRuntime {
   readonly channel: ReverseChannel;
   /** The version the host offered in `initialize`; undefined until one arrives. */
   readonly offeredProtocolVersion: string | undefined;
+  /** `params.capabilities` of the host's `initialize` (e.g. `sampling.responseFormat`). */
+  readonly hostCapabilities: Readonly<Record<string, unknown>> | undefined;
   /** Invokes whose handler is still running. */
   readonly activeInvokes: number;
   start(): void;
@@ -106,6 +108,13 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     (typeof value === "object" || typeof value === "function") &&
     typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+/** A name for logs and `serverInfo`: the manifest name is optional (H16). */
+export function pluginLabel(manifest: Manifest): string {
+  return (
+    manifest.name ?? (typeof manifest.display_name === "string" ? manifest.display_name : "plugin")
   );
 }
 
@@ -162,6 +171,7 @@ class Runtime implements PluginRuntime {
   readonly peer: RpcPeer;
   readonly channel: ToolChannel;
   offeredProtocolVersion: string | undefined;
+  hostCapabilities: Readonly<Record<string, unknown>> | undefined;
   private readonly plugin: Plugin;
   private readonly manifest: Manifest;
   private readonly logger: StderrLogger;
@@ -173,10 +183,10 @@ class Runtime implements PluginRuntime {
     this.plugin = plugin;
     this.manifest = plugin.describe();
     this.logger =
-      options.logger ?? new StderrLogger({ fields: { plugin: this.manifest.name ?? "plugin" } });
+      options.logger ?? new StderrLogger({ fields: { plugin: pluginLabel(this.manifest) } });
     this.onShutdown = options.onShutdown;
     this.peer = new RpcPeer(answerUnreadableLines(transport), {
-      name: this.manifest.name ?? "plugin",
+      name: pluginLabel(this.manifest),
       logger: this.logger as Logger,
       nextId: randomHexId,
     });
@@ -214,11 +224,14 @@ class Runtime implements PluginRuntime {
   private initialize(params: unknown): Record<string, unknown> {
     const offered = asRecord(params).protocolVersion;
     this.offeredProtocolVersion = typeof offered === "string" ? offered : undefined;
+    const p = asRecord(params);
+    // Hosts in the wild send `capabilities` or `client_capabilities` (Z4).
+    this.hostCapabilities = asRecord(p.capabilities ?? p.client_capabilities);
     // Real v2 plugins compare the string exactly; anything else switches the clients off and
     // is echoed back (real-world-plugins.md, "initialize").
     this.channel.enabled = offered === PROTOCOL_VERSION;
     const capabilities = capabilitiesFor(this.manifest);
-    const info = { name: this.manifest.name ?? "plugin", version: this.manifest.version };
+    const info = { name: pluginLabel(this.manifest), version: this.manifest.version };
     return {
       protocolVersion: typeof offered === "string" ? offered : LEGACY_PROTOCOL_VERSION,
       // Both spellings appear in the spec (Z4): hosts read one or the other.
@@ -282,6 +295,7 @@ class Runtime implements PluginRuntime {
       channel: this.channel,
       logger: this.logger,
       closing: this.closing,
+      hostCapabilities: this.hostCapabilities,
     });
     this.running.add(ctx);
     let outcome: unknown;

@@ -7,7 +7,7 @@ import { stdioTransport } from "@anna-ai/jsonrpc/node";
 import type { Plugin } from "./define-plugin.js";
 import { setDefaultChannel } from "./invoke-binding.js";
 import { StderrLogger } from "./logger.js";
-import { createPluginRuntime } from "./runtime.js";
+import { createPluginRuntime, pluginLabel } from "./runtime.js";
 
 /** Frames above this leave through `__file_transport` (H2, T2). */
 export const FILE_TRANSPORT_ABOVE_BYTES = 512 * 1024;
@@ -74,8 +74,7 @@ async function exitAfterFlush(code: number): Promise<void> {
 export async function serve(plugin: Plugin, options: ServeOptions = {}): Promise<void> {
   if (options.keepConsole !== true) divertConsoleToStderr();
   const manifest = plugin.describe();
-  const logger =
-    options.logger ?? new StderrLogger({ fields: { plugin: manifest.name ?? "plugin" } });
+  const logger = options.logger ?? new StderrLogger({ fields: { plugin: pluginLabel(manifest) } });
   const transport = stdioTransport({
     logger,
     name: "host",

@@ -39,6 +39,11 @@ export interface ToolContext {
   progress(type: ProgressType, data?: unknown): void;
   /** The raw `context` object of the invoke (tokens, extra fields). */
   readonly context: Readonly<Record<string, unknown>>;
+  /**
+   * What the host offered in `initialize` (`sampling.responseFormat`, `fileTransport`, …);
+   * undefined when no `initialize` arrived.
+   */
+  readonly hostCapabilities: Readonly<Record<string, unknown>> | undefined;
   readonly sampling: SamplingClient;
   readonly storage: StorageClient;
   readonly files: FilesClient;
@@ -59,6 +64,7 @@ export interface InvokeContextInit {
   logger: StderrLogger;
   /** Already-aborted signal when the runtime is shutting down. */
   closing: boolean;
+  hostCapabilities?: Readonly<Record<string, unknown>> | undefined;
 }
 
 function readCredentials(context: Record<string, unknown>): Record<string, string> {
@@ -80,6 +86,7 @@ export class InvokeContext implements ToolContext, InvokeBinding {
   readonly pluginName: string;
   readonly deadlineMs: number;
   readonly context: Readonly<Record<string, unknown>>;
+  readonly hostCapabilities: Readonly<Record<string, unknown>> | undefined;
 
   private readonly channel: ReverseChannel;
   private readonly baseLogger: StderrLogger;
@@ -97,6 +104,7 @@ export class InvokeContext implements ToolContext, InvokeBinding {
     this.tool = init.tool;
     this.pluginName = init.pluginName;
     this.context = init.context;
+    this.hostCapabilities = init.hostCapabilities;
     this.deadlineMs = readDeadline(init.context.deadline_ms ?? init.deadlineFallback);
     this.channel = init.channel;
     this.baseLogger = init.logger;

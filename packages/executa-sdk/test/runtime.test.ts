@@ -42,6 +42,11 @@ const plugin = definePlugin({
         });
       },
     },
+    caps: {
+      description: "Reports the host's initialize capabilities.",
+      parameters: {},
+      handler: (_args, ctx) => ctx.hostCapabilities ?? "none",
+    },
     whoami: {
       description: "Reports its context.",
       parameters: {},
@@ -100,6 +105,24 @@ describe("plugin runtime", () => {
     expect(runtime.channel.enabled).toBe(false);
   });
 
+  it("answers 1.1 with clients off when initialize names no version", async () => {
+    const { host, runtime } = start();
+    const result = await host.request<Record<string, unknown>>("initialize", {});
+    expect(result.protocolVersion).toBe("1.1");
+    expect(runtime.channel.enabled).toBe(false);
+  });
+
+  it("hands the host's offered capabilities to handlers", async () => {
+    const { host, invoke } = start();
+    await host.request("initialize", {
+      protocolVersion: "2.0",
+      capabilities: { sampling: { responseFormat: ["json_object"] }, fileTransport: true },
+    });
+    expect(await invoke("caps")).toMatchObject({
+      data: { sampling: { responseFormat: ["json_object"] }, fileTransport: true },
+    });
+  });
+
   it("keeps reverse clients enabled when no initialize arrives", async () => {
     const { host, runtime } = start();
     await host.request("describe");
@@ -110,7 +133,7 @@ describe("plugin runtime", () => {
     const { host } = start();
     const manifest = await host.request<Record<string, unknown>>("describe");
     expect(manifest.name).toBe("demo");
-    expect((manifest.tools as unknown[]).length).toBe(6);
+    expect((manifest.tools as unknown[]).length).toBe(7);
   });
 
   it("wraps handler data in a success InvokeResult echoing the tool", async () => {
