@@ -126,8 +126,9 @@ export function toLlmToolSchema(
         path: [...basePath, "input_schema"],
       });
     }
-    const properties: Record<string, Record<string, unknown>> = {};
-    // Insertion order is declaration order; a redeclared parameter keeps its place, last one wins.
+    // Maps, not object keys: a parameter may be called `__proto__`. Insertion order is
+    // declaration order; a redeclared parameter keeps its place and the last one wins.
+    const properties = new Map<string, Record<string, unknown>>();
     const requiredByName = new Map<string, boolean>();
     (params ?? []).forEach((param, index) => {
       const path = [...basePath, "parameters", index];
@@ -138,16 +139,16 @@ export function toLlmToolSchema(
           path,
         });
       }
-      properties[param.name] = parameterSchema(param, path, warnings);
+      properties.set(param.name, parameterSchema(param, path, warnings));
       requiredByName.set(param.name, param.required !== false);
     });
     const required = [...requiredByName]
       .filter(([, isRequired]) => isRequired)
       .map(([name]) => name);
-    schema = { type: "object", properties, required };
+    schema = { type: "object", properties: Object.fromEntries(properties), required };
   }
 
-  if (tool.multi_account === true && !("account" in schema.properties)) {
+  if (tool.multi_account === true && !Object.hasOwn(schema.properties, "account")) {
     schema.properties = { ...schema.properties, account: { ...ACCOUNT_PARAMETER } };
   }
   return { schema, warnings };
