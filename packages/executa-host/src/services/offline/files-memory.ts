@@ -303,6 +303,19 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
         limits.objectMaxBytes,
         ctx.grant.objectMaxBytes ?? Number.POSITIVE_INFINITY,
       );
+      // The row turns pending before the first await, so a concurrent begin on the same path
+      // supersedes this one instead of both believing they own it.
+      if (superseded !== undefined) discardBlob(superseded.blobKey);
+      const target = ns.rows.get(path) ?? {};
+      const pending: PendingUpload = {
+        uploadId,
+        blobKey,
+        contentType,
+        reservation,
+        ...(metadata === undefined ? {} : { metadata }),
+      };
+      target.pending = pending;
+      ns.rows.set(path, target);
       let presigned;
       try {
         presigned = await blobs.presignPut(blobKey, {
@@ -312,10 +325,9 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
         });
       } catch (error) {
         quota.release(reservation);
-        if (superseded !== undefined && existing !== undefined) {
-          delete existing.pending;
-          discardBlob(superseded.blobKey);
-          if (existing.active === undefined) ns.rows.delete(path);
+        if (target.pending === pending) {
+          delete target.pending;
+          if (target.active === undefined && ns.rows.get(path) === target) ns.rows.delete(path);
         }
         throw catalogError(
           STORAGE_ERRORS.UPSTREAM_ERROR,
@@ -324,16 +336,6 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
           { cause: error },
         );
       }
-      if (superseded !== undefined) discardBlob(superseded.blobKey);
-      const target = ns.rows.get(path) ?? {};
-      target.pending = {
-        uploadId,
-        blobKey,
-        contentType,
-        reservation,
-        ...(metadata === undefined ? {} : { metadata }),
-      };
-      ns.rows.set(path, target);
       return {
         upload_id: uploadId,
         put_url: presigned.url,

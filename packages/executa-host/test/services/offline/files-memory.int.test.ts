@@ -338,6 +338,42 @@ describe("createMemoryFilesService: re-upload and abandoned uploads", () => {
   });
 });
 
+describe("createMemoryFilesService: concurrency and failures", () => {
+  it("two concurrent begins on one path: the later one owns the path and only one reservation stays", async () => {
+    const { files, ctx } = await setup();
+    const [first, second] = await Promise.all([
+      begin(files, "same.txt", "first", ctx),
+      begin(files, "same.txt", "second!", ctx),
+    ]);
+    expect(files.quota.usage("user-1").reservedBytes).toBe(7);
+    await put(first.put_url, "first");
+    await put(second.put_url, "second!");
+    const done = await files.uploadComplete({ path: "same.txt", scope: "tool" }, ctx);
+    expect(done.size_bytes).toBe(7);
+    expect(files.quota.usage("user-1")).toEqual({ usedBytes: 7, reservedBytes: 0 });
+  });
+
+  it("answers -32029 when the blob server cannot presign, and leaves nothing pending", async () => {
+    const clock = manualClock();
+    const blobServer = new LoopbackBlobServer({ clock: clock.now });
+    onTestFinished(() => blobServer.close());
+    const files = createMemoryFilesService({ blobServer, clock: clock.now });
+    const ctx = storageCtx();
+    await expectStorageError(
+      begin(files, "x.txt", "abc", ctx),
+      -32029,
+      E.UPSTREAM_ERROR.errorCode,
+      /await start\(\)/,
+    );
+    expect(files.quota.usage("user-1").reservedBytes).toBe(0);
+    await expectStorageError(
+      files.delete({ path: "x.txt", scope: "tool" }, ctx),
+      -32022,
+      E.NOT_FOUND.errorCode,
+    );
+  });
+});
+
 describe("createMemoryFilesService: download_url", () => {
   it("defaults to 300 s, honours ttl_seconds up to 3600 and expires_in, rejects bad ttl_seconds (-32028)", async () => {
     const { files, ctx, clock } = await setup();
