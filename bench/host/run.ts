@@ -3,7 +3,7 @@
 // drift hits all of them alike. Prints medians with min–max over rounds, the ratio to the
 // baseline and PASS/MISS against the issue's targets; `--json [file]` also writes the figures.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, release } from "node:os";
+import { cpus, loadavg, release } from "node:os";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { minimalEnv } from "./child-env.js";
@@ -13,10 +13,20 @@ import { DEFAULT_JSON_PATH } from "./paths.js";
 import { runWorker, type WorkerResult } from "./run-worker.js";
 import { summarize, type Summary } from "./stats.js";
 import { LINE_CAP_MIB, ROWS, type Row } from "./targets.js";
-import { WORKER_IMPLS, isWorkerImpl, type WorkerImpl } from "./worker-impl.js";
+import {
+  DEFAULT_IMPLS,
+  DIAGNOSTIC_IMPLS,
+  WORKER_IMPLS,
+  isWorkerImpl,
+  type WorkerImpl,
+} from "./worker-impl.js";
 
 const DEFAULT_ROUNDS = 3;
-const RUN_ORDER: readonly WorkerImpl[] = ["node", "floor", "mcp", "ours"];
+const loadAtStart = loadavg();
+
+function formatLoad(load: readonly number[]): string {
+  return load.map((value) => value.toFixed(2)).join(" ");
+}
 
 interface Options {
   rounds: number;
@@ -41,6 +51,7 @@ function parseOptions(argv: string[]): Options {
       rounds: { type: "string" },
       only: { type: "string" },
       impls: { type: "string" },
+      diagnose: { type: "boolean" },
     },
   });
   const rounds = values.rounds === undefined ? DEFAULT_ROUNDS : Number(values.rounds);
@@ -50,7 +61,11 @@ function parseOptions(argv: string[]): Options {
       throw new Error(`unknown metric ${name}; known: ${Object.keys(METRIC_RUNS).join(", ")}`);
     return name;
   });
-  const impls = (values.impls?.split(",") ?? [...WORKER_IMPLS]).map((name) => {
+  const chosen = values.impls?.split(",") ?? [
+    ...DEFAULT_IMPLS,
+    ...(values.diagnose === true ? DIAGNOSTIC_IMPLS : []),
+  ];
+  const impls = chosen.map((name) => {
     if (!isWorkerImpl(name))
       throw new Error(`unknown impl ${name}; known: ${WORKER_IMPLS.join(", ")}`);
     return name;
@@ -58,10 +73,15 @@ function parseOptions(argv: string[]): Options {
   return { rounds, metrics, impls, jsonPath };
 }
 
-/** Run order inside a round for one metric: baseline node first, then A B C. */
+/** Implementations that produce a row: its own list, plus the diagnostics wherever ours runs. */
+function rowImpls(row: Row): readonly WorkerImpl[] {
+  return row.impls.includes("ours") ? [...row.impls, ...DIAGNOSTIC_IMPLS] : row.impls;
+}
+
+/** Run order inside a round for one metric: baseline node first, then A B C (then diagnostics). */
 function implsFor(metric: MetricName, selected: readonly WorkerImpl[]): WorkerImpl[] {
-  const used = new Set(ROWS.filter((row) => row.metric === metric).flatMap((row) => row.impls));
-  return RUN_ORDER.filter((impl) => used.has(impl) && selected.includes(impl));
+  const used = new Set(ROWS.filter((row) => row.metric === metric).flatMap(rowImpls));
+  return WORKER_IMPLS.filter((impl) => used.has(impl) && selected.includes(impl));
 }
 
 type Results = Map<string, WorkerResult[]>;
@@ -109,7 +129,7 @@ function figureSummary(results: Results, row: Row, impl: WorkerImpl): Summary | 
 function report(results: Results, options: Options): RowReport[] {
   return ROWS.filter((row) => options.metrics.includes(row.metric)).map((row) => {
     const summaries: Partial<Record<WorkerImpl, Summary>> = {};
-    for (const impl of row.impls) {
+    for (const impl of rowImpls(row)) {
       const summary = figureSummary(results, row, impl);
       if (summary !== undefined) summaries[impl] = summary;
     }
@@ -150,23 +170,12 @@ function print(
   notes: Record<string, string[]>,
   options: Options,
 ): void {
-  const header = [
-    "metric",
-    "unit",
-    "node",
-    "floor",
-    "mcp",
-    "ours",
-    "ours vs baseline",
-    "target",
-    "",
-  ];
+  const columns = WORKER_IMPLS.filter((impl) => options.impls.includes(impl));
+  const header = ["metric", "unit", ...columns, "ours vs baseline", "target", ""];
   const rows = reports.map(({ row, summaries, comparison, verdict }) => [
     row.label,
     row.unit,
-    ...(["node", "floor", "mcp", "ours"] as const).map((impl) =>
-      row.impls.includes(impl) ? formatSummary(summaries[impl]) : "",
-    ),
+    ...columns.map((impl) => (rowImpls(row).includes(impl) ? formatSummary(summaries[impl]) : "")),
     comparison,
     row.target,
     verdict,
@@ -174,7 +183,8 @@ function print(
   const cpu = cpus()[0]?.model ?? "unknown cpu";
   process.stdout.write(
     `\nExecuta host benchmark — ${options.rounds} rounds, median (min–max) over fresh processes\n` +
-      `node ${process.version}, ${cpus().length} × ${cpu}, Linux ${release()}\n\n`,
+      `node ${process.version}, ${cpus().length} × ${cpu}, Linux ${release()}, ` +
+      `load average ${formatLoad(loadAtStart)} at start, ${formatLoad(loadavg())} at end\n\n`,
   );
   process.stdout.write(renderTable(header, rows) + "\n");
   const noteLines = Object.entries(notes).map(

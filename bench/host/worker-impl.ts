@@ -1,7 +1,22 @@
-// The implementations a worker can run: the three under test and the bare-node baseline.
-export type WorkerImpl = "floor" | "mcp" | "ours" | "node";
+// The implementations a worker can run: the three under test, the bare-node baseline, and two
+// cross pairings that split our cost between host and plugin (not run by default):
+//   sdk@floor  — the SDK plugin driven by the floor's host loop (plugin-side cost only);
+//   floor@ours — the floor plugin driven by our ExecutaHost (host-side cost only);
+//   floor-setsid — the floor with the plugin in its own session, as our host spawns it (H4).
+export type WorkerImpl =
+  "node" | "floor" | "mcp" | "ours" | "sdk@floor" | "floor@ours" | "floor-setsid";
 
-export const WORKER_IMPLS: readonly WorkerImpl[] = ["floor", "mcp", "ours", "node"];
+export const WORKER_IMPLS: readonly WorkerImpl[] = [
+  "node",
+  "floor",
+  "mcp",
+  "ours",
+  "floor-setsid",
+  "sdk@floor",
+  "floor@ours",
+];
+export const DEFAULT_IMPLS: readonly WorkerImpl[] = ["node", "floor", "mcp", "ours"];
+export const DIAGNOSTIC_IMPLS: readonly WorkerImpl[] = ["floor-setsid", "sdk@floor", "floor@ours"];
 
 export function isWorkerImpl(value: string): value is WorkerImpl {
   return (WORKER_IMPLS as readonly string[]).includes(value);

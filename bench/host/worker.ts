@@ -15,6 +15,12 @@ async function loadLaunch(impl: WorkerImpl): Promise<LaunchClient | undefined> {
       return (await import("./clients/mcp-client.js")).launchMcp;
     case "ours":
       return (await import("./clients/ours-client.js")).launchOurs;
+    case "sdk@floor":
+      return (await import("./clients/floor-client.js")).launchSdkOnFloor;
+    case "floor-setsid":
+      return (await import("./clients/floor-client.js")).launchFloorSetsid;
+    case "floor@ours":
+      return (await import("./clients/ours-client.js")).launchFloorOnOurs;
     case "node":
       return undefined;
   }
@@ -27,9 +33,7 @@ async function main(): Promise<void> {
   const impl = values.impl ?? "";
   const metric = values.metric ?? "";
   if (!isWorkerImpl(impl) || !isMetricName(metric)) {
-    throw new Error(
-      `usage: worker --impl floor|mcp|ours|node --metric <name> (got ${impl}, ${metric})`,
-    );
+    throw new Error(`usage: worker --impl <impl> --metric <name> (got ${impl}, ${metric})`);
   }
   const launch = await loadLaunch(impl);
   const output = await METRIC_RUNS[metric]({ launch, env: minimalEnv() });

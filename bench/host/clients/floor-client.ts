@@ -4,12 +4,15 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { once } from "node:events";
+import { readFileSync, unlinkSync } from "node:fs";
 import type { ChildEnv } from "../child-env.js";
 import { pluginPath } from "../paths.js";
 import type { BenchClient } from "./bench-client.js";
 
 interface Frame {
   id?: string | number | null;
+  /** T2: the real frame is in this file (only the SDK plugin sends these, above 512 KiB). */
+  __file_transport?: string;
   method?: string;
   result?: unknown;
   error?: { code: number; message: string };
@@ -37,9 +40,14 @@ export class FloorClient implements BenchClient {
     });
   }
 
-  static async launch(env: ChildEnv, file = "floor-plugin.mjs"): Promise<FloorClient> {
+  static async launch(
+    env: ChildEnv,
+    file = "floor-plugin.mjs",
+    detached = false,
+  ): Promise<FloorClient> {
     const child = spawn(process.execPath, [pluginPath(file)], {
       env,
+      detached,
       stdio: ["pipe", "pipe", "inherit"],
     });
     const client = new FloorClient(child);
@@ -120,6 +128,11 @@ export class FloorClient implements BenchClient {
     let frame: Frame;
     try {
       frame = JSON.parse(line.toString("utf8")) as Frame;
+      if (frame.__file_transport !== undefined) {
+        const path = frame.__file_transport;
+        frame = JSON.parse(readFileSync(path, "utf8")) as Frame;
+        unlinkSync(path);
+      }
     } catch {
       return;
     }
@@ -140,3 +153,14 @@ export class FloorClient implements BenchClient {
 }
 
 export const launchFloor = (env: ChildEnv): Promise<BenchClient> => FloorClient.launch(env);
+
+/** Diagnostic: the SDK plugin under the floor's host loop, to isolate the plugin-side cost. */
+export const launchSdkOnFloor = (env: ChildEnv): Promise<BenchClient> =>
+  FloorClient.launch(env, "sdk-plugin.mjs");
+
+/**
+ * Diagnostic: the floor with the plugin in its own process group and session (`detached: true`,
+ * i.e. setsid), as our host spawns plugins for H4. Shows what the isolation alone costs.
+ */
+export const launchFloorSetsid = (env: ChildEnv): Promise<BenchClient> =>
+  FloorClient.launch(env, "floor-plugin.mjs", true);

@@ -1,7 +1,87 @@
-// Placeholder until @anna-ai/executa-host and @anna-ai/executa-sdk land.
+// Ours: an ExecutaHost pool running the SDK plugin, with a ReverseRpcRouter whose storage
+// service answers at once, so the reverse figure is the protocol path, not a store.
+import { ExecutaHost, type LaunchSpec } from "@anna-ai/executa-host";
 import type { ChildEnv } from "../child-env.js";
+import { PLUGINS_DIR, pluginPath } from "../paths.js";
 import type { BenchClient } from "./bench-client.js";
+import { createInstantRouter } from "./instant-router.js";
 
-export function launchOurs(_env: ChildEnv): Promise<BenchClient> {
-  return Promise.reject(new Error("ExecutaHost is not available yet"));
+const USER_ID = "bench-user";
+/** Fail a stuck call in seconds, not after the 60 s default, so one bad round cannot stall a run. */
+const INVOKE_TIMEOUT_MS = 15_000;
+const INVOKE_OPTIONS = { timeoutMs: INVOKE_TIMEOUT_MS } as const;
+const TOOL_ID = "bench-sdk";
+
+/**
+ * Built by hand instead of detectLaunchSpec: detection reads the plugin's files once per
+ * registration, which the spawn → ready figure should not include.
+ */
+function pluginSpec(file: string): LaunchSpec {
+  return {
+    toolId: TOOL_ID,
+    type: "node",
+    dir: PLUGINS_DIR,
+    command: [process.execPath, pluginPath(file)],
+    cwd: PLUGINS_DIR,
+    env: {},
+    binaryColdStart: false,
+    source: "bench",
+    warnings: [],
+  };
 }
+
+function unwrap(outcome: Awaited<ReturnType<ExecutaHost["invoke"]>>): unknown {
+  if (outcome.ok) return outcome.data;
+  if (outcome.kind === "tool_failed") throw new Error(`tool failed: ${outcome.error}`);
+  throw outcome.error;
+}
+
+class OursClient implements BenchClient {
+  readonly #host: ExecutaHost;
+  readonly pid: number;
+
+  constructor(host: ExecutaHost, pid: number) {
+    this.#host = host;
+    this.pid = pid;
+  }
+
+  async echo(text: string): Promise<string> {
+    const data = unwrap(
+      await this.#host.invoke(USER_ID, TOOL_ID, "echo", { text }, INVOKE_OPTIONS),
+    ) as {
+      text: string;
+    };
+    return data.text;
+  }
+
+  async reverse(): Promise<number> {
+    const data = unwrap(
+      await this.#host.invoke(USER_ID, TOOL_ID, "reverse", {}, INVOKE_OPTIONS),
+    ) as {
+      reverse_ms: number;
+    };
+    return data.reverse_ms;
+  }
+
+  async flood(bytes: number): Promise<void> {
+    unwrap(await this.#host.invoke(USER_ID, TOOL_ID, "flood", { bytes }, INVOKE_OPTIONS));
+  }
+
+  close(): Promise<void> {
+    return this.#host.close();
+  }
+}
+
+async function launchOnHost(env: ChildEnv, file: string): Promise<BenchClient> {
+  const host = new ExecutaHost({ env, router: createInstantRouter() });
+  const plugin = host.register(pluginSpec(file), { userId: USER_ID });
+  await host.describe(USER_ID, TOOL_ID);
+  return new OursClient(host, plugin.pid ?? -1);
+}
+
+export const launchOurs = (env: ChildEnv): Promise<BenchClient> =>
+  launchOnHost(env, "sdk-plugin.mjs");
+
+/** Diagnostic: the floor plugin under our host, to isolate the host-side cost. */
+export const launchFloorOnOurs = (env: ChildEnv): Promise<BenchClient> =>
+  launchOnHost(env, "floor-plugin.mjs");

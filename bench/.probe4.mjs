@@ -1,0 +1,17 @@
+import { ExecutaHost } from "@anna-ai/executa-host";
+import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: "C.UTF-8" };
+const cpu = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, "utf8"); const r = f.slice(f.lastIndexOf(")") + 2).split(" "); return (Number(r[11]) + Number(r[12])) * 10; };
+const file = process.argv[2] ?? "floor-plugin.mjs";
+const spec = { toolId: "t", type: "node", dir: "/work/main/bench/host/plugins", command: [process.execPath, "/work/main/bench/host/plugins/" + file], cwd: "/work/main/bench/host/plugins", env: {}, binaryColdStart: false, source: "x", warnings: [] };
+const host = new ExecutaHost({ env });
+const p = host.register(spec, { userId: "u" });
+await host.describe("u", "t");
+const pump = async (n) => { let s = 0; await Promise.all(Array.from({ length: 64 }, async () => { while (s < n) { s++; const o = await host.invoke("u", "t", "echo", { text: "hello" }); if (!o.ok) throw new Error(JSON.stringify(o)); } })); };
+await pump(5000);
+const h0 = cpu(process.pid), c0 = cpu(p.pid), t0 = performance.now();
+await pump(30000);
+const el = performance.now() - t0;
+console.log(`${file}: ${(30000 / el).toFixed(1)}k/s wall ${el.toFixed(0)}ms host cpu ${cpu(process.pid) - h0}ms plugin cpu ${cpu(p.pid) - c0}ms`);
+await host.close();
