@@ -183,7 +183,8 @@ export class PluginInstance {
     );
 
     child.once("exit", (code, signal) => this.onChildExit({ code, signal }));
-    child.once("error", (error) => {
+    // `on`, not `once`: an unhandled second 'error' (a failed kill) would throw.
+    child.on("error", (error) => {
       if (child.pid === undefined)
         this.onChildExit({ code: null, signal: null, spawnError: error });
       else
