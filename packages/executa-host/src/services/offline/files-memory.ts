@@ -363,7 +363,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
         );
       }
       const landed = await blobs.stat(pending.blobKey);
-      if (current.pending !== pending) {
+      if (current.pending !== pending || ns.rows.get(path) !== current) {
         throw catalogError(
           STORAGE_ERRORS.NOT_FOUND,
           `object not pending finalize: the upload of ${JSON.stringify(path)} was superseded or deleted`,

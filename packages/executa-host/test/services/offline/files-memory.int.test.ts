@@ -353,6 +353,17 @@ describe("createMemoryFilesService: concurrency and failures", () => {
     expect(files.quota.usage("user-1")).toEqual({ usedBytes: 7, reservedBytes: 0 });
   });
 
+  it("a delete racing an upload_complete wins: nothing is charged for the deleted object", async () => {
+    const { files, ctx } = await setup();
+    const started = await begin(files, "race.txt", "abc", ctx);
+    await put(started.put_url, "abc");
+    const completing = files.uploadComplete({ path: "race.txt", scope: "tool" }, ctx);
+    const deleting = files.delete({ path: "race.txt", scope: "tool" }, ctx);
+    await expect(deleting).resolves.toEqual({ deleted: true });
+    await expectStorageError(completing, -32022, E.NOT_FOUND.errorCode, /not pending finalize/);
+    expect(files.quota.usage("user-1").usedBytes).toBe(0);
+  });
+
   it("answers -32029 when the blob server cannot presign, and leaves nothing pending", async () => {
     const clock = manualClock();
     const blobServer = new LoopbackBlobServer({ clock: clock.now });
