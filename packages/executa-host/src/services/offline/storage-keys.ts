@@ -11,6 +11,8 @@ const FORBIDDEN_CHARS =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u001f\u007f\\\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069\u061c]/u;
 
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** Python's `len`: code points, not UTF-16 units. */
 export function codePointLength(text: string): number {
   let n = 0;
@@ -21,6 +23,8 @@ export function codePointLength(text: string): number {
 /** Why a `/`-segment is illegal, or undefined. Empty segments are the caller's call. */
 export function segmentProblem(segment: string): string | undefined {
   if (segment === "." || segment === "..") return `'.' and '..' segments are not allowed`;
+  // A lone surrogate has no UTF-8 form: the server could not store the key.
+  if (LONE_SURROGATE.test(segment)) return "keys must be well-formed Unicode (a lone surrogate)";
   if (FORBIDDEN_CHARS.test(segment)) {
     return "control characters, backslashes, zero-width and BiDi characters are not allowed";
   }

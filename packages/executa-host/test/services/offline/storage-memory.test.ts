@@ -170,6 +170,7 @@ describe("createMemoryStorageService: keys", () => {
       " lead",
       "trail /x",
       "s".repeat(129),
+      "lone\ud83dsurrogate",
     ];
     for (const key of bad) {
       await expectStorageError(
