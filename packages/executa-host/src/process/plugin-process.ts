@@ -185,12 +185,17 @@ export class PluginProcess {
     args: Record<string, unknown> | undefined,
     options: InvokeOptions = {},
   ): Promise<InvokeOutcome> {
-    const started = performance.now();
     let instance: PluginInstance;
-    try {
-      instance = await this.ensureReady(options.signal);
-    } catch (error) {
-      return rpcOutcome(this.asRpcError(error, `tool ${tool}`), performance.now() - started);
+    const ready = this.currentState === "ready" && !this.closed ? this.current : undefined;
+    if (ready !== undefined && options.signal?.aborted !== true) {
+      instance = ready; // the hot path: no extra await
+    } else {
+      const started = performance.now();
+      try {
+        instance = await this.ensureReady(options.signal);
+      } catch (error) {
+        return rpcOutcome(this.asRpcError(error, `tool ${tool}`), performance.now() - started);
+      }
     }
     const declared = instance.manifest?.tools.find((entry) => entry.name === tool)?.timeout;
     const timeoutMs =
@@ -744,6 +749,8 @@ export class PluginProcess {
   }
 
   private emit<K extends PluginEventName>(event: K, payload: PluginEvents[K]): void {
+    // Hot path: every frame comes through here, usually with nobody listening.
+    if (this.emitter.listenerCount(event) === 0) return;
     for (const listener of this.emitter.listeners(event)) {
       try {
         (listener as PluginListener<K>)(payload);
