@@ -31,6 +31,9 @@ export const HEALTH_TIMEOUT_MS = 3_000;
 export const MAX_RESTART_ATTEMPTS = 3;
 export const RESTART_BACKOFF_BASE_MS = 1_000;
 export const RESTART_COUNTER_RESET_MS = 60_000;
+/** Dropped stdout lines reported one by one per process; after that, one summary per 1,000. */
+export const DROPPED_LINE_WARNINGS = 10;
+export const DROPPED_LINE_SUMMARY_EVERY = 1_000;
 export const DEFAULT_CLIENT_INFO: ClientInfo = Object.freeze({
   name: "anna-executa-host",
   version: "0.1.0",
@@ -430,6 +433,7 @@ export class PluginProcess {
     if (this.startCount === 1) {
       for (const warning of spec.warnings) this.warn("LAUNCH", `${this.label}: ${warning}`);
     }
+    let droppedLines = 0;
     const instance: PluginInstance = new PluginInstance({
       label: this.label,
       spawn: {
@@ -446,12 +450,23 @@ export class PluginProcess {
         onStderrLine: (line) => this.emit("stderr", { line, pid: instance.pid }),
         onFrame: (direction, message, meta) =>
           this.emit("frame", { direction, message, meta, pid: instance.pid }),
-        onDropped: (dropped) =>
+        onDropped: (dropped) => {
+          // A plugin printing to stdout in a loop must not turn into a flood of warnings.
+          droppedLines++;
+          if (
+            droppedLines > DROPPED_LINE_WARNINGS &&
+            droppedLines % DROPPED_LINE_SUMMARY_EVERY !== 0
+          ) {
+            return;
+          }
+          const skipped =
+            droppedLines > DROPPED_LINE_WARNINGS ? ` (${droppedLines} lines skipped so far)` : "";
           this.warn(
             "DROPPED_LINE",
-            `${this.label} wrote a line that is not a frame (${dropped.reason}); skipped`,
+            `${this.label} wrote a line that is not a frame (${dropped.reason}); skipped${skipped}`,
             dropped,
-          ),
+          );
+        },
         onExit: (info) => this.onInstanceExit(instance, info),
         onOutputClosed: () => {
           if (instance.hostStopReason !== undefined) return;

@@ -268,6 +268,16 @@ describe("PluginProcess faults", () => {
     expect(noisy.state).toBe("ready");
   });
 
+  it("survives a flood of stdout garbage with a bounded number of warnings", async () => {
+    const noisy = plugin("stdout-garbage.mjs");
+    const warnings = collect(noisy, "warning");
+    expect(dataOf(await noisy.invoke("flood", {}))).toEqual({ tool: "flood" });
+    const dropped = warnings.filter((w) => w.code === "DROPPED_LINE");
+    expect(dropped.length).toBeGreaterThan(10);
+    expect(dropped.length).toBeLessThan(120);
+    expect(dropped.at(-1)?.message).toContain("lines skipped so far");
+  });
+
   it("fails only the invoke whose reply is over the line limit and keeps the plugin", async () => {
     const big = plugin("oversized-line.mjs");
     await big.describe();
