@@ -33,6 +33,7 @@ import {
   FILES_LIST_DEFAULT_LIMIT,
   FILES_LIST_MAX_LIMIT,
   effectiveQuota,
+  ownMetadata,
 } from "./storage-limits.js";
 import type { StorageLimits } from "./storage-limits.js";
 import type { MemoryStorageService } from "./storage-memory.js";
@@ -235,7 +236,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       catalogError(STORAGE_ERRORS.INVALID_REQUEST, `${method}: 'metadata' ${why}`);
     if (typeof value !== "object" || Array.isArray(value)) throw bad("must be an object");
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    for (const [k, v] of Object.entries(ownMetadata(value as Record<string, unknown>))) {
       if (k.startsWith("__")) throw bad(`key '${k}' is reserved (keys starting '__')`);
       if (typeof v !== "string") throw bad(`value of '${k}' must be a string`);
       out[k] = v;

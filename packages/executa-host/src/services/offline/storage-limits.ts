@@ -23,6 +23,23 @@ export const FILES_LIST_DEFAULT_LIMIT = 100;
 export const FILES_LIST_MAX_LIMIT = 1000;
 export { FILES_DOWNLOAD_TTL_DEFAULT_S, FILES_DOWNLOAD_TTL_MAX_S, FILES_OBJECT_MAX_BYTES };
 
+/**
+ * `metadata` doubles as the reverse-call correlation object (T12): these keys are the host's,
+ * not the caller's, and are dropped before metadata is stored (app-schema `reverseCorrelationShape`).
+ */
+export const CORRELATION_METADATA_KEYS: readonly string[] = [
+  "executa_invoke_id",
+  "invoke_id",
+  "tool",
+];
+
+/** The caller's own metadata: `value` without the correlation keys. */
+export function ownMetadata(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([k]) => !CORRELATION_METADATA_KEYS.includes(k)),
+  );
+}
+
 export interface StorageLimits {
   kvValueMaxBytes: number;
   quotaBytes: number;

@@ -28,7 +28,7 @@ import { storageOwner } from "../storage-service.js";
 import { canonicalJson, compareCodePoints, payloadEtag } from "./storage-canonical.js";
 import { decodeCursor, encodeCursor } from "./storage-cursor.js";
 import { checkKvKey, checkKvPrefix } from "./storage-keys.js";
-import { DEFAULT_STORAGE_LIMITS, effectiveQuota } from "./storage-limits.js";
+import { DEFAULT_STORAGE_LIMITS, effectiveQuota, ownMetadata } from "./storage-limits.js";
 import type { StorageLimits } from "./storage-limits.js";
 import { StorageQuota } from "./storage-quota.js";
 
@@ -193,10 +193,10 @@ export function createMemoryStorageService(
         `${method}: 'metadata' must be an object or null`,
       );
     }
-    const entries = Object.entries(value as Record<string, unknown>);
-    return entries.length === 0
+    const own = ownMetadata(value as Record<string, unknown>);
+    return Object.keys(own).length === 0
       ? undefined
-      : (JSON.parse(canonicalJson(value)) as Record<string, unknown>);
+      : (JSON.parse(canonicalJson(own)) as Record<string, unknown>);
   }
 
   function readTags(value: unknown, method: string): string[] | undefined {

@@ -237,7 +237,7 @@ describe("createMemoryFilesService: upload_begin validation", () => {
     for (const metadata of [{ __pending: "true" }, { n: 1 }, ["x"]]) {
       await expectStorageError(
         files.uploadBegin(
-          { path: "a", scope: "tool", size_bytes: 1, content_type: "x/y", metadata },
+          { path: "a", scope: "tool", size_bytes: 1, content_type: "x/y", metadata } as never,
           ctx,
         ),
         -32028,

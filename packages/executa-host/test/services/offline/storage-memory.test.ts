@@ -82,7 +82,7 @@ describe("createMemoryStorageService: get/set", () => {
   it("requires a value (-32028) but accepts null", async () => {
     const { storage, ctx } = setup();
     await expectStorageError(
-      storage.set({ key: "k", scope: "tool" }, ctx),
+      storage.set({ key: "k", scope: "tool" } as never, ctx),
       -32028,
       E.INVALID_REQUEST.errorCode,
       /'value' is required/,
@@ -355,6 +355,27 @@ describe("createMemoryStorageService: metadata and tags", () => {
     expect(head).not.toHaveProperty("tags");
   });
 
+  it("drops the correlation keys (executa_invoke_id, invoke_id, tool) from stored metadata", async () => {
+    const { storage, ctx } = setup();
+    await storage.set(
+      {
+        key: "k",
+        value: 1,
+        scope: "tool",
+        metadata: { executa_invoke_id: "inv-1", invoke_id: "inv-1", tool: "t", mine: "yes" },
+      },
+      ctx,
+    );
+    await storage.set(
+      { key: "only-ids", value: 1, scope: "tool", metadata: { executa_invoke_id: "inv-1" } },
+      ctx,
+    );
+    const [k, onlyIds] = (await storage.list({ scope: "tool" }, ctx)).items;
+    expect(k).toMatchObject({ key: "k", metadata: { mine: "yes" } });
+    expect(onlyIds).toMatchObject({ key: "only-ids" });
+    expect(onlyIds).not.toHaveProperty("metadata");
+  });
+
   it("rejects more than 32 tags, non-string tags and non-object metadata with -32028", async () => {
     const { storage, ctx } = setup();
     const cases = [
@@ -366,7 +387,7 @@ describe("createMemoryStorageService: metadata and tags", () => {
     ];
     for (const extra of cases) {
       await expectStorageError(
-        storage.set({ key: "k", value: 1, scope: "tool", ...extra }, ctx),
+        storage.set({ key: "k", value: 1, scope: "tool", ...extra } as never, ctx),
         -32028,
         E.INVALID_REQUEST.errorCode,
       );
