@@ -116,6 +116,9 @@ export class LoopbackBlobServer {
     if (this.#closed) return Promise.reject(new Error("blob server is closed"));
     this.#starting ??= new Promise<void>((resolve, reject) => {
       const server = createServer((req, res) => this.#handle(req, res));
+      // `Expect: 100-continue` (curl, large bodies): answer 100 only once the URL checks pass,
+      // so a refused upload never sends its body.
+      server.on("checkContinue", (req, res) => this.#handle(req, res, true));
       server.on("error", reject);
       server.listen(0, "127.0.0.1", () => {
         server.off("error", reject);
@@ -256,7 +259,7 @@ export class LoopbackBlobServer {
     return blob;
   }
 
-  #handle(req: IncomingMessage, res: ServerResponse): void {
+  #handle(req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (!url.pathname.startsWith(OBJECT_PATH_PREFIX)) {
       return reject(req, res, 404, "NoSuchKey", "The specified key does not exist.");
@@ -303,6 +306,8 @@ export class LoopbackBlobServer {
     }
     if (method === "PUT") {
       const cap = Math.min(grant.maxBytes ?? this.#maxObjectBytes, this.#maxObjectBytes);
+      const declared = Number(req.headers["content-length"]);
+      if (expectsContinue && !(Number.isFinite(declared) && declared > cap)) res.writeContinue();
       return this.#receive(req, res, key, contentType, cap);
     }
     return this.#serve(req, res, key, grant.filename);

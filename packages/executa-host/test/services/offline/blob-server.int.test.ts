@@ -158,6 +158,45 @@ describe("LoopbackBlobServer", () => {
     expect(server.storedBytes).toBe(0);
   });
 
+  it("answers Expect: 100-continue with 100 when the URL is good and a final 4xx when not", async () => {
+    const server = await started();
+    const put = await server.presignPut("k", {
+      contentType: "text/plain",
+      maxBytes: 4,
+      ttlSeconds: 60,
+    });
+    const send = (headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+        let continued = false;
+        const req = request(put.url, {
+          method: "PUT",
+          headers: { Expect: "100-continue", "Content-Length": String(body.length), ...headers },
+        });
+        req.on("continue", () => {
+          continued = true;
+          req.end(body);
+        });
+        req.on("response", (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, continued }));
+        });
+        req.on("error", reject);
+        req.flushHeaders();
+      });
+    expect(await send({ "Content-Type": "text/plain" }, "abcd")).toEqual({
+      status: 200,
+      continued: true,
+    });
+    expect(await send({ "Content-Type": "text/html" }, "abcd")).toEqual({
+      status: 403,
+      continued: false,
+    });
+    expect(await send({ "Content-Type": "text/plain" }, "abcde")).toEqual({
+      status: 413,
+      continued: false,
+    });
+  });
+
   it("refuses new objects once the server-wide cap is reached, and delete frees the room", async () => {
     const server = await started({ maxStoredBytes: 8 });
     await server.put("a", Buffer.from("12345"), { contentType: "text/plain" });
