@@ -654,6 +654,23 @@ export class PluginProcess {
   }
 
   private startError(instance: PluginInstance, error: unknown): RpcError {
+    const exit = instance.exitInfo;
+    if (
+      error instanceof RpcError &&
+      exit !== undefined &&
+      exit.code === 0 &&
+      instance.hostStopReason === undefined
+    ) {
+      // Pitfall 1 in its strictest form: the process answered its first request and left.
+      const message = `${this.label} exits after each response; it should keep reading stdin until EOF (pitfall 1)`;
+      this.warn("EXITS_AFTER_RESPONSE", message);
+      return hostError(
+        "PROCESS_EXITED",
+        `${error.message}. ${message}`,
+        error.data !== null && typeof error.data === "object" ? { ...error.data } : {},
+        error,
+      );
+    }
     if (error instanceof RpcError) return error;
     if (error instanceof RpcLocalError && error.code === "TIMEOUT") {
       return hostError(

@@ -153,6 +153,16 @@ describe("PluginProcess faults", () => {
     expect(oneShot.pid).not.toBe(firstPid);
   });
 
+  it("explains a plugin that exits after its very first response", async () => {
+    const oneShot = plugin("one-shot.mjs", { restart: { maxAttempts: 0 } });
+    const warning = nextEvent(oneShot, "warning", (w) => w.code === "EXITS_AFTER_RESPONSE");
+    const error = rpcError(await oneShot.invoke("echo", {}));
+    expect(error.errorCode).toBe("PROCESS_EXITED");
+    expect(error.message).toContain('plugin "one-shot" exited with code 0 while describe');
+    expect(error.message).toContain("keep reading stdin until EOF (pitfall 1)");
+    expect((await warning).message).toContain("pitfall 1");
+  });
+
   it("fails every pending invoke with PROCESS_EXITED when the plugin crashes, then restarts it", async () => {
     const crashy = plugin("crash-mid-invoke.mjs");
     await crashy.describe();
