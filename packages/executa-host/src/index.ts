@@ -153,6 +153,8 @@ export type { StorageLimits } from "./services/offline/storage-limits.js";
 export { canonicalJson, payloadEtag } from "./services/offline/storage-canonical.js";
 export { MOCK_NO_MATCH_REASON, createMockStorageService } from "./services/offline/storage-mock.js";
 export { createMockFilesService } from "./services/offline/files-mock.js";
+export { MockFixture, MockFixtureError } from "./services/offline/mock-fixture.js";
+export type { MockEntry, MockError } from "./services/offline/mock-fixture.js";
 
 // Reverse-RPC router, host services and per-invoke tokens (src/router, src/services, src/tokens).
 export type {
