@@ -100,6 +100,12 @@ describe("PluginProcess with a well-behaved plugin", () => {
     expect(bare.durationMs).toBeGreaterThanOrEqual(0);
   });
 
+  it("reads results sent through __file_transport (T2)", async () => {
+    const echo = plugin("echo.mjs");
+    const outcome = await echo.invoke("file_transport", { bytes: 3 * 1024 * 1024 });
+    expect((dataOf(outcome) as string).length).toBe(3 * 1024 * 1024);
+  });
+
   it("caches the manifest per process", async () => {
     const echo = plugin("echo.mjs");
     const frames = collect(echo, "frame");
