@@ -153,6 +153,58 @@ export type { StorageLimits } from "./services/offline/storage-limits.js";
 export { canonicalJson, payloadEtag } from "./services/offline/storage-canonical.js";
 export { MOCK_NO_MATCH_REASON, createMockStorageService } from "./services/offline/storage-mock.js";
 export { createMockFilesService } from "./services/offline/files-mock.js";
+
+// Offline sampling and embeddings (off, mock, synthetic) and the model-side helpers they share.
+export {
+  MOCK_PROVIDER,
+  SAMPLING_DISABLED_MESSAGE,
+  SYNTHETIC_ECHO_MAX_CHARS,
+  SYNTHETIC_ECHO_PREFIX,
+  createOfflineSamplingService,
+  messageText,
+  mockModelName,
+} from "./services/offline/sampling-offline.js";
+export type {
+  OfflineSamplingMode,
+  OfflineSamplingOptions,
+} from "./services/offline/sampling-offline.js";
+export {
+  EMBEDDINGS_DISABLED_MESSAGE,
+  EMBEDDING_ALIASES,
+  OFFLINE_EMBEDDING_PROVIDER,
+  SYNTHETIC_EMBEDDING_BACKEND,
+  createOfflineEmbeddingsService,
+} from "./services/offline/embeddings-offline.js";
+export type {
+  EmbeddingAlias,
+  OfflineEmbeddingsMode,
+  OfflineEmbeddingsOptions,
+} from "./services/offline/embeddings-offline.js";
+export {
+  applyResponseFormat,
+  checkResponseFormat,
+  measureSchema,
+  responseFormatMeta,
+} from "./services/offline/response-format.js";
+export type {
+  AppliedResponseFormat,
+  ResponseFormatMeta,
+  ResponseFormatType,
+  SchemaMeasure,
+} from "./services/offline/response-format.js";
+export {
+  MOCK_ERROR_CODE,
+  eventsText,
+  fixtureRpcError,
+} from "./services/offline/sampling-fixture.js";
+export { syntheticJson } from "./services/offline/synthetic-json.js";
+export { syntheticEmbedding } from "./services/offline/synthetic-vector.js";
+export {
+  CHARS_PER_TOKEN,
+  approxTokens,
+  charCount,
+  truncateToTokens,
+} from "./services/offline/synthetic-tokens.js";
 export { MockFixture, MockFixtureError } from "./services/offline/mock-fixture.js";
 export type { MockEntry, MockError } from "./services/offline/mock-fixture.js";
 
