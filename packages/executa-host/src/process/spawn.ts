@@ -43,14 +43,8 @@ export function spawnPluginProcess(request: SpawnRequest): ChildProcessWithoutNu
     stdio: ["pipe", "pipe", "pipe"],
     windowsHide: true,
   });
-  const pgid = child.pid;
-  if (pgid !== undefined) {
-    liveGroups.add(pgid);
-    child.once("exit", () => {
-      // The leader is gone; members it left behind are swept by whoever stops it (sweepGroup).
-      liveGroups.delete(pgid);
-    });
-  }
+  // Tracked until sweepGroup: after the leader exits, helpers it left may still be in the group.
+  if (child.pid !== undefined) liveGroups.add(child.pid);
   return child;
 }
 
@@ -77,7 +71,9 @@ export function groupAlive(pgid: number): boolean {
  * exits must not leave them behind ("No orphans, ever", H4).
  */
 export function sweepGroup(pgid: number): boolean {
-  return signalGroup(pgid, "SIGKILL");
+  const found = signalGroup(pgid, "SIGKILL");
+  liveGroups.delete(pgid);
+  return found;
 }
 
 /**
