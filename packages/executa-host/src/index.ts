@@ -153,6 +153,12 @@ export type { StorageLimits } from "./services/offline/storage-limits.js";
 export { canonicalJson, payloadEtag } from "./services/offline/storage-canonical.js";
 export { MOCK_NO_MATCH_REASON, createMockStorageService } from "./services/offline/storage-mock.js";
 export { createMockFilesService } from "./services/offline/files-mock.js";
+export { createOfflineStorage } from "./services/offline/storage-offline.js";
+export type {
+  OfflineStorage,
+  OfflineStorageMode,
+  OfflineStorageOptions,
+} from "./services/offline/storage-offline.js";
 
 // Offline sampling and embeddings (off, mock, synthetic) and the model-side helpers they share.
 export {
