@@ -194,6 +194,19 @@ describe("PluginProcess faults", () => {
     expect((dataOf(after) as { pid: number }).pid).not.toBe(pid);
   });
 
+  it("holds invokes that arrive during the restart backoff until the new process is ready", async () => {
+    const crashy = plugin("crash-mid-invoke.mjs", { restart: { backoffBaseMs: 150 } });
+    await crashy.describe();
+    const first = crashy.pid;
+    const restarting = waitForState(crashy, "restarting");
+    await crashy.invoke("crash", {});
+    await restarting;
+    expect(crashy.state).toBe("restarting");
+    const outcome = await crashy.invoke("echo", {});
+    expect((dataOf(outcome) as { pid: number }).pid).not.toBe(first);
+    expect(crashy.state).toBe("ready");
+  });
+
   it("counts restarts per crash episode and resets the counter after healthy running", async () => {
     async function crashTwice(resetAfterMs: number): Promise<number[]> {
       const crashy = plugin("crash-mid-invoke.mjs", {
