@@ -20,6 +20,8 @@ import { DevSession } from "../executa-dev/session.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "executa dev";
+/** Plugin stderr lines quoted when it fails to start. */
+const START_STDERR_LINES = 10;
 
 const spec: CommandSpec = {
   name: NAME,
@@ -100,6 +102,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   if (flags.args !== undefined && flags.invoke === undefined) {
     throw usageError("--args goes with --invoke <tool>", NAME);
   }
+  if (flags.json === true && !oneShot) {
+    throw usageError("--json goes with --describe, --health or --invoke", NAME);
+  }
   const json = flags.json === true;
   const credentials = parseCredentials(flags.credential as string[] | undefined);
   const toolArgs =
@@ -111,6 +116,13 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
 
   const tracer = new FrameTracer(io.errStyle);
   let tracing = flags.trace === true;
+  // Where trace and plugin lines go: straight to stderr in one-shot mode, above the prompt in
+  // the REPL. Plugin stderr waits until the plugin has started: if it fails, its last lines
+  // are part of the one-line error instead.
+  const out: { err: (line: string) => void } = {
+    err: (line) => void io.stderr.write(line + "\n"),
+  };
+  let started = false;
   const session = new DevSession(
     {
       spec: launch,
@@ -124,10 +136,10 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     {
       frame: (dir, msg, meta) => {
         const line = tracer.line(dir, msg, meta);
-        if (tracing) io.stderr.write(line + "\n");
+        if (tracing) out.err(line);
       },
       stderr: (line) => {
-        if (!json && oneShot) io.stderr.write(`${io.errStyle.dim("[plugin]")} ${line}\n`);
+        if (started && !json) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
       },
     },
   );
@@ -136,13 +148,18 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     if (!oneShot) {
       return await runRepl(session, io, {
         launch,
-        services: router.summary,
+        router,
         setTrace: (on) => (tracing = on),
         isTracing: () => tracing,
-        tracer,
+        setErrorSink: (sink) => (out.err = sink),
+        onStarted: () => (started = true),
       });
     }
     const manifest = await startOrExplain(session, launch);
+    started = true;
+    if (!json) {
+      for (const line of session.stderrTail()) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
+    }
     if (flags.describe) {
       io.stdout.write((json ? JSON.stringify(manifest) : colorJson(manifest, io.style)) + "\n");
       return EXIT_OK;
@@ -204,9 +221,11 @@ async function startOrExplain(session: DevSession, launch: LaunchSpec) {
   try {
     return await session.describe();
   } catch (error) {
-    const tail = session.stderrTail(10);
+    const tail = session.stderrTail(START_STDERR_LINES);
     const message = error instanceof Error ? error.message : String(error);
-    const stderr = tail.length ? `; last stderr: ${tail.join(" | ")}` : "";
+    // Process errors already quote stderr; add the tail only when they do not.
+    const stderr =
+      tail.length && !message.includes("stderr:") ? `; last stderr: ${tail.join(" | ")}` : "";
     throw new ExitError(
       EXIT_USAGE,
       `${launch.toolId} (${launch.command.join(" ")}) did not start: ${message}${stderr}`,

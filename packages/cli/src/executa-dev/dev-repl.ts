@@ -3,19 +3,22 @@
 import type { DescribedManifest, LaunchSpec } from "@anna-ai/executa-host";
 import { EXIT_OK, EXIT_USAGE } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
-import { colorJson } from "../cli/style.js";
+import { colorJson, type Style } from "../cli/style.js";
 import { parseArgsJson } from "./args-input.js";
 import { formatOutcome, parametersOf, toolsTable } from "./format.js";
-import type { FrameTracer } from "./frame-trace.js";
+import type { DevRouter } from "./services.js";
 import { REPL_COMMANDS, startRepl } from "./repl.js";
 import type { DevSession } from "./session.js";
 
 export interface ReplOptions {
   launch: LaunchSpec;
-  services: Record<string, string>;
+  router: Pick<DevRouter, "summary" | "hints" | "notGranted">;
   setTrace(on: boolean): void;
   isTracing(): boolean;
-  tracer: FrameTracer;
+  /** Redirects trace and plugin stderr lines (so they print above the prompt). */
+  setErrorSink(sink: (line: string) => void): void;
+  /** The plugin has started: plugin stderr may flow from now on. */
+  onStarted(): void;
 }
 
 export async function runRepl(
@@ -26,24 +29,18 @@ export async function runRepl(
   const s = io.style;
   const { launch } = options;
   const out = (text: string) => io.stdout.write(text + "\n");
-  out(`${s.bold("anna-app executa dev")} ${s.dim("—")} ${s.cyan(launch.toolId)}`);
-  out(`  ${s.dim("from")}     ${launch.source} in ${launch.dir}`);
-  out(`  ${s.dim("command")}  ${launch.command.join(" ")}`);
-  for (const w of launch.warnings) out(`  ${s.yellow("warning")}  ${w}`);
-  out(
-    `  ${s.dim("services")} ${Object.entries(options.services)
-      .map(([k, v]) => `${k}=${v}`)
-      .join("  ")}`,
-  );
+  for (const line of bannerLines(launch, options.router, s)) out(line);
 
   let manifest: DescribedManifest | undefined;
   try {
     manifest = await session.describe();
   } catch (error) {
     const tail = session.stderrTail(10);
+    const message = error instanceof Error ? error.message : String(error);
+    const stderr =
+      tail.length && !message.includes("stderr:") ? `; last stderr: ${tail.join(" | ")}` : "";
     io.stderr.write(
-      `${io.errStyle.red("error:")} ${launch.toolId} did not start: ${(error as Error).message}\n` +
-        tail.map((l) => `  ${io.errStyle.dim("[plugin]")} ${l}\n`).join(""),
+      `${io.errStyle.red("error:")} ${launch.toolId} did not start: ${message}${stderr}\n`,
     );
     return EXIT_USAGE;
   }
@@ -51,6 +48,8 @@ export async function runRepl(
     `  ${s.dim("protocol")} ${session.process.protocolVersion ?? "?"}  ${s.dim("tools")} ${manifest.tools.map((t) => t.name).join(", ") || "(none)"}`,
   );
   out(s.dim("Type 'help' for commands, 'quit' to leave."));
+  for (const line of session.stderrTail())
+    io.stderr.write(`${io.errStyle.dim("[plugin]")} ${line}\n`);
 
   const repl = startRepl(
     io,
@@ -65,8 +64,9 @@ export async function runRepl(
     `${launch.toolId}> `,
   );
 
+  options.setErrorSink((line) => repl.printErr(line));
+  options.onStarted();
   const offs = [
-    session.process.on("stderr", (e) => repl.print(`${s.dim("[plugin]")} ${e.line}`)),
     session.process.on("restart", (e) =>
       repl.print(
         s.yellow(
@@ -80,9 +80,6 @@ export async function runRepl(
         repl.print(s.red(`✗ plugin exited unexpectedly${e.reason ? `: ${e.reason}` : ""}`));
     }),
     session.process.on("warning", (e) => repl.print(`${s.yellow("warning:")} ${e.message}`)),
-    session.process.on("frame", (e) => {
-      if (options.isTracing()) repl.print(options.tracer.line(e.direction, e.message, e.meta));
-    }),
   ];
 
   async function runLine(line: string): Promise<void> {
@@ -156,4 +153,28 @@ export async function runRepl(
     for (const off of offs) off();
   }
   return EXIT_OK;
+}
+
+/** Plugin, where it was found, its command, then each family's mode and how to turn it on. */
+export function bannerLines(
+  launch: LaunchSpec,
+  router: Pick<DevRouter, "summary" | "hints" | "notGranted">,
+  s: Style,
+): string[] {
+  const lines = [
+    `${s.bold("anna-app executa dev")} ${s.dim("—")} ${s.cyan(launch.toolId)}`,
+    `  ${s.dim("from")}     ${launch.source} in ${launch.dir}`,
+    `  ${s.dim("command")}  ${launch.command.join(" ")}`,
+  ];
+  for (const w of launch.warnings) lines.push(`  ${s.yellow("warning")}  ${w}`);
+  lines.push(
+    `  ${s.dim("services")} ${Object.entries(router.summary)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("  ")}`,
+  );
+  if (router.notGranted.length > 0) {
+    lines.push(`  ${s.dim("grants")}   not granted: ${router.notGranted.join(", ")}`);
+  }
+  for (const hint of router.hints) lines.push(`  ${s.dim("hint")}     ${hint}`);
+  return lines;
 }

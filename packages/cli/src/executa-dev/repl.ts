@@ -37,6 +37,8 @@ export interface ReplHandlers {
 export interface Repl {
   /** Print a line without garbling the prompt the user is typing into. */
   print(text: string): void;
+  /** The same on stderr (plugin stderr, traces): the prompt line is cleared and redrawn. */
+  printErr(text: string): void;
   /** Resolves when the user quits or input ends. */
   done: Promise<void>;
   close(): void;
@@ -59,16 +61,19 @@ export function startRepl(io: CliIo, handlers: ReplHandlers, prompt: string): Re
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
 
-  const print = (text: string) => {
+  const printTo = (stream: CliIo["stdout"], text: string) => {
+    const line = text.endsWith("\n") ? text : text + "\n";
     if (!interactive || closed) {
-      io.stdout.write(text.endsWith("\n") ? text : text + "\n");
+      stream.write(line);
       return;
     }
     // Clear the prompt line, print, then redraw the prompt with whatever the user had typed.
     io.stdout.write("\r\u001b[2K");
-    io.stdout.write(text.endsWith("\n") ? text : text + "\n");
+    stream.write(line);
     if (!busy) rl.prompt(true);
   };
+  const print = (text: string) => printTo(io.stdout, text);
+  const printErr = (text: string) => printTo(io.stderr, text);
 
   const finish = () => {
     if (closed) return;
@@ -120,7 +125,7 @@ export function startRepl(io: CliIo, handlers: ReplHandlers, prompt: string): Re
 
   rl.setPrompt(prompt);
   if (interactive) rl.prompt();
-  return { print, done, close: finish };
+  return { print, printErr, done, close: finish };
 }
 
 /** Completion: command words first, then tool names, then parameter names inside the JSON. */

@@ -1,25 +1,23 @@
 // One plugin under `executa dev`: the host pool with a single registered process, the reverse-RPC
 // router built from the flags, and the observers the REPL, --trace and --record hang off.
-import { appendFileSync, writeFileSync } from "node:fs";
 import type { FrameMeta, JsonRpcMessage } from "@anna-ai/jsonrpc";
-import { redactSecrets } from "@anna-ai/jsonrpc";
 import {
   ExecutaHost,
   type DescribedManifest,
+  type ExecutaHostOptions,
   type HealthReport,
   type InvokeOutcome,
   type LaunchSpec,
   type PluginProcess,
-  type PluginState,
-  type ExecutaHostOptions,
 } from "@anna-ai/executa-host";
+import { SessionRecorder } from "./session-record.js";
 
 export const DEV_USER_ID = "dev-user";
 
 export interface DevSessionOptions {
   spec: LaunchSpec;
   router: ExecutaHostOptions["router"];
-  /** The user's environment for the plugin (HOME and credentials pass through). */
+  /** The user's environment for the plugin (HOME and credentials pass through, H10). */
   env: NodeJS.ProcessEnv;
   /** Credentials from --credential, merged over declared names found in `env`. */
   credentials: Record<string, string>;
@@ -30,15 +28,12 @@ export interface DevSessionOptions {
 export interface DevSessionListeners {
   frame?(direction: "in" | "out", message: JsonRpcMessage, meta: FrameMeta): void;
   stderr?(line: string): void;
-  state?(state: PluginState, previous: PluginState, reason?: string): void;
-  restart?(attempt: number, maxAttempts: number, delayMs: number, reason: string): void;
-  warning?(message: string): void;
 }
 
 export class DevSession {
   readonly host: ExecutaHost;
   readonly process: PluginProcess;
-  private readonly startedAt = performance.now();
+  private readonly recorder: SessionRecorder | undefined;
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
@@ -50,19 +45,17 @@ export class DevSession {
       ...(options.router ? { router: options.router } : {}),
     });
     this.process = this.host.register(options.spec, { userId: DEV_USER_ID, env: options.env });
-    const recordPath = options.recordPath;
-    if (recordPath !== undefined) writeFileSync(recordPath, "");
+    this.recorder =
+      options.recordPath === undefined
+        ? undefined
+        : new SessionRecorder(options.recordPath, Object.values(options.credentials));
+    const recorder = this.recorder;
     this.unsubscribe.push(
       this.process.on("frame", (e) => {
         listeners.frame?.(e.direction, e.message, e.meta);
-        if (recordPath !== undefined) this.record(recordPath, e.direction, e.message, e.meta);
+        recorder?.write(e.direction, e.message, e.meta);
       }),
       this.process.on("stderr", (e) => listeners.stderr?.(e.line)),
-      this.process.on("state", (e) => listeners.state?.(e.state, e.previous, e.reason)),
-      this.process.on("restart", (e) =>
-        listeners.restart?.(e.attempt, e.maxAttempts, e.delayMs, e.reason),
-      ),
-      this.process.on("warning", (e) => listeners.warning?.(e.message)),
     );
   }
 
@@ -80,9 +73,9 @@ export class DevSession {
   }
 
   invoke(tool: string, args: Record<string, unknown>): Promise<InvokeOutcome> {
-    return this.host.invoke(DEV_USER_ID, this.toolId, tool, args, {
-      credentials: this.credentialsFor(this.process.manifest),
-    });
+    const credentials = this.credentialsFor(this.process.manifest);
+    this.recorder?.addSecrets(Object.values(credentials));
+    return this.host.invoke(DEV_USER_ID, this.toolId, tool, args, { credentials });
   }
 
   restart(): Promise<void> {
@@ -94,8 +87,12 @@ export class DevSession {
   }
 
   async close(): Promise<void> {
-    for (const off of this.unsubscribe.splice(0)) off();
-    await this.host.close();
+    try {
+      await this.host.close();
+    } finally {
+      for (const off of this.unsubscribe.splice(0)) off();
+      this.recorder?.close();
+    }
   }
 
   /** --credential values, plus environment variables named by the manifest's credentials (H10). */
@@ -109,17 +106,5 @@ export class DevSession {
       if (value !== undefined && value !== "") merged[name] = value;
     }
     return { ...merged, ...this.options.credentials };
-  }
-
-  private record(file: string, dir: "in" | "out", msg: JsonRpcMessage, meta: FrameMeta): void {
-    const entry = {
-      t: Math.round(performance.now() - this.startedAt),
-      ts: new Date().toISOString(),
-      dir,
-      bytes: meta.bytes,
-      ...(meta.fileTransport ? { file_transport: meta.fileTransport } : {}),
-      msg: redactSecrets(msg),
-    };
-    appendFileSync(file, JSON.stringify(entry) + "\n");
   }
 }

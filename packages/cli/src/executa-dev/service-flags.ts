@@ -1,0 +1,159 @@
+// The flags that choose how `executa dev` answers each reverse-RPC family (Reference
+// L11605–11640, R167). One table, so --help, parsing and the banner agree.
+import type { FlagDef } from "../cli/args.js";
+
+/** `--storage` modes, in the order the Reference lists them. */
+export const STORAGE_MODES = ["off", "memory", "mock", "real"] as const;
+export type StorageMode = (typeof STORAGE_MODES)[number];
+
+/** Storage scopes a plugin may name (H14); `app` only applies to invokes that come from an app. */
+export const STORAGE_SCOPE_NAMES = ["user", "app", "tool"] as const;
+
+/** Real-mode flags: they exist so scripts written for the upstream tool parse, and fail clearly. */
+export const REAL_MODE_FLAGS = [
+  "app-slug",
+  "sampling-account",
+  "agent-account",
+  "storage-account",
+  "image-account",
+  "upload-account",
+] as const;
+
+export const SERVICE_FLAGS: readonly FlagDef[] = [
+  {
+    name: "no-sampling",
+    type: "boolean",
+    description: "sampling/createMessage fails with -32008 (sampling disabled); the default too",
+  },
+  {
+    name: "mock-sampling",
+    type: "string",
+    value: "<fixture.jsonl>",
+    description:
+      "Answer sampling from a mock-answer file; unmatched calls get a deterministic synthetic reply",
+  },
+  {
+    name: "sampling-unsupported-format",
+    type: "boolean",
+    description:
+      "Simulate a model without json_schema support (onUnsupported: -32010 or a downgrade)",
+  },
+  {
+    name: "no-agent",
+    type: "boolean",
+    description: "agent/* fails with -32041 (agent not granted); the default too",
+  },
+  {
+    name: "mock-agent",
+    type: "string",
+    value: "<fixture.jsonl>",
+    description: "Answer agent/session.* and agent/complete from a mock-answer file",
+  },
+  {
+    name: "storage",
+    type: "string",
+    value: "<mode>",
+    choices: STORAGE_MODES,
+    description:
+      "storage/* and files/*: memory (default; files PUT/GET on a loopback URL), off (-32021), mock, real",
+  },
+  {
+    name: "mock-storage",
+    type: "string",
+    value: "<fixture.jsonl>",
+    description: "Mock-answer file for storage/* and files/* (implies --storage mock)",
+  },
+  {
+    name: "storage-scopes",
+    type: "string",
+    value: "<list>",
+    description:
+      "Scopes the storage grant allows, from user,app,tool (default all); app only applies to invokes from an app, never to executa dev's own",
+  },
+  {
+    name: "no-image",
+    type: "boolean",
+    description: "image/* fails with -32101 (image not granted); the default",
+  },
+  {
+    name: "mock-image",
+    type: "string",
+    value: "<fixture.jsonl>",
+    description:
+      "Answer image/generate and image/edit from a mock-answer file; unmatched calls get a synthetic image",
+  },
+  {
+    name: "no-upload",
+    type: "boolean",
+    description: "host/uploadFile fails with -32201 (upload not granted); the default",
+  },
+  {
+    name: "mock-upload",
+    type: "string",
+    value: "<fixture.jsonl>",
+    description:
+      "Answer host/uploadFile from a mock-answer file; unmatched calls are stored and served on loopback",
+  },
+  {
+    name: "no-embeddings",
+    type: "boolean",
+    description: "embeddings/create fails with -32507 (default: deterministic synthetic vectors)",
+  },
+  {
+    name: "mock-embeddings",
+    type: "string",
+    value: "<fixture.jsonl>",
+    description: "Answer embeddings/create from a mock-answer file, synthetic vectors otherwise",
+  },
+  {
+    name: "grant",
+    type: "string",
+    multiple: true,
+    value: "<family>",
+    description:
+      "Simulate the user's grants: only the named families are granted (sampling, agent, storage, files, image, upload, embeddings; default all)",
+  },
+  {
+    name: "no-grant",
+    type: "string",
+    multiple: true,
+    value: "<family>",
+    description: "Simulate a withdrawn grant: the family's calls fail with its NOT_GRANTED code",
+  },
+  {
+    name: "app-slug",
+    type: "string",
+    value: "<slug>",
+    description: "Real mode through a dev AnnaApp (needs a Nexus server; not in this build)",
+  },
+  {
+    name: "sampling-account",
+    type: "string",
+    value: "<host>",
+    description: "Saved account for real sampling (not in this build)",
+  },
+  {
+    name: "agent-account",
+    type: "string",
+    value: "<host>",
+    description: "Saved account for real agent calls (not in this build)",
+  },
+  {
+    name: "storage-account",
+    type: "string",
+    value: "<host>",
+    description: "Saved account for --storage real (not in this build)",
+  },
+  {
+    name: "image-account",
+    type: "string",
+    value: "<host>",
+    description: "Saved account for real image calls (not in this build)",
+  },
+  {
+    name: "upload-account",
+    type: "string",
+    value: "<host>",
+    description: "Saved account for real uploads (not in this build)",
+  },
+];
