@@ -42,6 +42,8 @@ export {
   UploadError,
 } from "./errors.js";
 export type { HostCallErrorInit, HostFamily } from "./errors.js";
+// Re-exported so plugins throw the class the runtime (possibly bundled) recognises.
+export { RpcError, RpcLocalError } from "@anna-ai/jsonrpc";
 export type { HostPeer, ReverseChannel } from "./reverse/channel.js";
 export type { CallControl, HostClientOptions, StorageScope } from "./reverse/channel.js";
 export { SamplingClient, SAMPLING_TIMEOUT_MS } from "./reverse/llm-clients.js";

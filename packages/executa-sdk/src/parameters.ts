@@ -53,14 +53,14 @@ export type ArgsOf<S> = S extends readonly ParameterSpec[]
       >
     : Record<string, unknown>;
 
-interface CommonOptions<T> {
+export interface CommonOptions<T> {
   description?: string;
   /** Defaults to true, as on the wire. A parameter with a `default` is never missing. */
   required?: boolean;
   default?: T;
 }
 
-type OptionalFlag<O> = O extends { default: unknown }
+export type OptionalFlag<O> = O extends { default: unknown }
   ? false
   : O extends { required: false }
     ? true

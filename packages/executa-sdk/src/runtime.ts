@@ -103,6 +103,14 @@ interface InvokeResult {
   duration_ms: number;
 }
 
+function isForeignRpcError(value: unknown): value is Error & { code: number; data?: unknown } {
+  return (
+    value instanceof Error &&
+    value.name === "RpcError" &&
+    typeof (value as { code?: unknown }).code === "number"
+  );
+}
+
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return (
     value !== null &&
@@ -343,6 +351,9 @@ class Runtime implements PluginRuntime {
   /** A thrown RpcError stays a JSON-RPC error; anything else is an expected failure (T7). */
   private failure(error: unknown, ctx: InvokeContext, started: number): InvokeResult {
     if (error instanceof RpcError) throw error;
+    // The same class from another copy of @anna-ai/jsonrpc (the SDK may run bundled).
+    if (isForeignRpcError(error))
+      throw new RpcError(error.code, error.message, error.data, { cause: error });
     const message = error instanceof Error ? error.message : String(error);
     // A host refusal is routine (grant missing, quota): its code says enough, no stack needed.
     ctx.log.warn(
