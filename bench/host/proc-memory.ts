@@ -1,4 +1,4 @@
-// Memory figures straight from /proc: VmRSS of any pid and the peak (VmHWM) of this process,
+// Memory and CPU figures straight from /proc: VmRSS of any pid and the peak (VmHWM) of this process,
 // which clear_refs can reset so a peak belongs to one measured operation.
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -29,4 +29,18 @@ export function resetPeakRss(): boolean {
   } catch {
     return false;
   }
+}
+
+const CLOCK_TICKS_PER_S = 100;
+
+/**
+ * CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat. Resolution is one
+ * clock tick (10 ms), so only differences over long runs are meaningful.
+ */
+export function cpuTimeMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after "(comm)": state is field 3; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS_PER_S;
 }

@@ -116,7 +116,7 @@ interface RowReport {
   row: Row;
   summaries: Partial<Record<WorkerImpl, Summary>>;
   comparison: string;
-  verdict: "PASS" | "MISS" | "n/a";
+  verdict: "PASS" | "MISS" | "n/a" | "";
 }
 
 function figureSummary(results: Results, row: Row, impl: WorkerImpl): Summary | undefined {
@@ -145,7 +145,14 @@ function report(results: Results, options: Options): RowReport[] {
           ? `${(ours / base).toFixed(2)}× ${row.baseline}`
           : `${ours >= base ? "+" : ""}${formatNumber(ours - base)} ${row.unit} vs ${row.baseline}`;
     }
-    const verdict = !Number.isFinite(ours) ? "n/a" : row.pass(ours, base) ? "PASS" : "MISS";
+    const verdict =
+      row.pass === undefined
+        ? ""
+        : !Number.isFinite(ours)
+          ? "n/a"
+          : row.pass(ours, base)
+            ? "PASS"
+            : "MISS";
     return { row, summaries, comparison, verdict };
   });
 }
