@@ -153,6 +153,45 @@ export type { StorageLimits } from "./services/offline/storage-limits.js";
 export { canonicalJson, payloadEtag } from "./services/offline/storage-canonical.js";
 export { MOCK_NO_MATCH_REASON, createMockStorageService } from "./services/offline/storage-mock.js";
 export { createMockFilesService } from "./services/offline/files-mock.js";
+
+// Offline agent, image and upload services (off, mock with synthetic fallback, synthetic upload).
+export {
+  AGENT_HISTORY_LIMIT_MAX,
+  AGENT_LABEL_MAX_CHARS,
+  AGENT_LIST_LIMIT_DEFAULT,
+  AGENT_LIST_LIMIT_MAX,
+  AGENT_RECURSION_LIMIT_MAX,
+  AGENT_SESSION_MAX_LIFETIME_S,
+  createOfflineAgentService,
+} from "./services/offline/agent-offline.js";
+export type {
+  OfflineAgentCreateResult,
+  OfflineAgentOptions,
+  OfflineAgentRunResult,
+} from "./services/offline/agent-offline.js";
+export { AGENT_SESSION_CACHE_MAX_ENTRIES } from "./services/offline/agent-sessions.js";
+export { AGENT_MOCK_MODEL } from "./services/offline/agent-frames.js";
+export {
+  IMAGE_DAILY_WINDOW_MS,
+  IMAGE_DEFAULT_DAILY_QUOTA,
+  IMAGE_MOCK_MODEL,
+  createOfflineImageService,
+} from "./services/offline/image-offline.js";
+export type {
+  ImageBlobStore,
+  OfflineImageOptions,
+  OfflineImageResult,
+} from "./services/offline/image-offline.js";
+export { IMAGE_SYNTHETIC_MAX_SIDE_PX, pngSize, solidPng } from "./services/offline/image-png.js";
+export {
+  IMAGE_DEFAULT_SIZE,
+  IMAGE_MAX_SIDE_PX,
+  IMAGE_MIN_SIDE_PX,
+} from "./services/offline/image-validate.js";
+export { createOfflineUploadService } from "./services/offline/upload-offline.js";
+export type { OfflineUploadOptions, UploadBlobStore } from "./services/offline/upload-offline.js";
+export { UPLOAD_DEFAULT_ENV, UPLOAD_KEY_PREFIX } from "./services/offline/upload-keys.js";
+export { UPLOAD_DENIED_MIME_TYPES } from "./services/offline/upload-mime.js";
 export { createOfflineStorage } from "./services/offline/storage-offline.js";
 export type {
   OfflineStorage,
