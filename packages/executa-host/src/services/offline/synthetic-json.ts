@@ -3,7 +3,7 @@
 // same request always yields the same bytes.
 //
 // Honoured: `type` (also lists, the first non-null wins), `const`, `enum`, `properties` (all of
-// them, in schema order), `required`, `additionalProperties` and `minProperties` (filled with
+// them in schema order, only the required ones deep down), `required`, `additionalProperties` and `minProperties` (filled with
 // `extra_<n>` keys), `items` / `prefixItems` / tuple `items`, `minItems` / `maxItems` (one item
 // when nothing asks for more), `uniqueItems` for generated scalars, `minLength` / `maxLength`,
 // common `format`s, `minimum` / `maximum` / exclusive bounds (both drafts) / `multipleOf`, local
@@ -17,6 +17,11 @@ type Schema = Record<string, unknown>;
 
 /** Recursion guard for self-referencing `$ref`s: past it, the smallest valid-looking value. */
 const MAX_GENERATION_DEPTH = 24;
+/**
+ * Deeper than this, optional properties and optional array items are left out, so recursive
+ * schemas (trees, linked lists) end without hitting the guard.
+ */
+const OPTIONAL_MAX_DEPTH = 6;
 
 /** Tried in order when a string `pattern` rejects the default value. */
 const PATTERN_CANDIDATES: readonly string[] = [
@@ -77,8 +82,8 @@ function isSchema(value: unknown): value is Schema {
 function generate(schema: unknown, walk: Walk): unknown {
   if (schema === false) return null;
   if (!isSchema(schema)) return stringValue({}, walk);
-  if (walk.depth > MAX_GENERATION_DEPTH) return smallest(schema);
   const s = flatten(schema, walk);
+  if (walk.depth > MAX_GENERATION_DEPTH) return smallest(s);
   if ("const" in s) return structuredClone(s["const"]);
   if (Array.isArray(s["enum"]) && s["enum"].length > 0) {
     const options = s["enum"] as unknown[];
@@ -192,7 +197,8 @@ function objectValue(s: Schema, walk: Walk): Record<string, unknown> {
     : [];
   const max = typeof s["maxProperties"] === "number" ? s["maxProperties"] : Infinity;
   // Required keys first when maxProperties forces a choice; otherwise schema order.
-  const keys = [...new Set([...Object.keys(properties), ...required])];
+  const optional = walk.depth < OPTIONAL_MAX_DEPTH ? Object.keys(properties) : [];
+  const keys = [...new Set([...optional, ...required])];
   const chosen =
     keys.length <= max
       ? keys
@@ -224,7 +230,7 @@ function arrayValue(s: Schema, walk: Walk): unknown[] {
   const rest = Array.isArray(s["items"]) ? s["additionalItems"] : s["items"];
   const minItems = typeof s["minItems"] === "number" ? s["minItems"] : 0;
   const maxItems = typeof s["maxItems"] === "number" ? s["maxItems"] : Infinity;
-  let count = Math.max(minItems, prefix.length, 1);
+  let count = Math.max(minItems, prefix.length, walk.depth < OPTIONAL_MAX_DEPTH ? 1 : 0);
   if (rest === false) count = Math.min(count, prefix.length);
   count = Math.min(count, maxItems);
   const out: unknown[] = [];
