@@ -12,21 +12,19 @@ import type {
   FilesObject,
   FilesUploadBeginResult,
   FilesUploadCompleteResult,
-  StorageScope,
 } from "@anna-ai/app-schema";
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
 import type { Logger } from "@anna-ai/jsonrpc";
 import { NULL_LOGGER } from "@anna-ai/jsonrpc";
-import { DEFAULT_STORAGE_SCOPE } from "../../router/storage-scope.js";
 import type { FilesService } from "../files-service.js";
 import type { StorageGrant } from "../grants.js";
 import type { ServiceContext } from "../service-context.js";
 import { catalogError } from "../service-error.js";
-import { storageOwner } from "../storage-service.js";
 import type { LoopbackBlobServer } from "./blob-server.js";
 import { checkFilesPath, checkFilesPrefix } from "./files-path.js";
 import { compareCodePoints } from "./storage-canonical.js";
 import { decodeCursor, encodeCursor } from "./storage-cursor.js";
+import { namespaceId } from "./storage-namespace.js";
 import {
   DEFAULT_STORAGE_LIMITS,
   FILES_CONTENT_TYPE_MAX_CHARS,
@@ -132,15 +130,8 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
   const namespaces = new Map<string, Namespace>();
   let uploads = 0;
 
-  function namespace(scope: unknown, ctx: Ctx): Namespace {
-    const resolved = (scope ?? DEFAULT_STORAGE_SCOPE) as StorageScope;
-    if (resolved === "app" && ctx.app === undefined) {
-      throw catalogError(
-        STORAGE_ERRORS.NOT_GRANTED,
-        "storage scope 'app' is only available to invokes that come from an Anna App",
-      );
-    }
-    const id = JSON.stringify(storageOwner(resolved, ctx));
+  function namespace(scope: unknown, ctx: Ctx, method: string): Namespace {
+    const id = namespaceId(scope, ctx, method);
     let ns = namespaces.get(id);
     if (ns === undefined) {
       const tag = createHash("sha256").update(id).digest("hex").slice(0, 16);
@@ -278,7 +269,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       const contentType = readContentType(p["content_type"], method);
       const size = readSize(p["size_bytes"], ctx.grant, method);
       const metadata = readMetadata(p["metadata"], method);
-      const ns = namespace(p["scope"], ctx);
+      const ns = namespace(p["scope"], ctx, method);
       const existing = row(ns, path);
       const activeBytes = existing?.active?.sizeBytes ?? 0;
       const limit = effectiveQuota(quota.limitBytes, ctx.grant.quotaBytes);
@@ -352,7 +343,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       const method = "files/upload_complete";
       const p = params as Params;
       const path = checkFilesPath(p["path"], method);
-      const ns = namespace(p["scope"], ctx);
+      const ns = namespace(p["scope"], ctx, method);
       const current = row(ns, path);
       if (current === undefined) throw notFound(method, path);
       const pending = current.pending;
@@ -405,7 +396,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       const p = params as Params;
       const path = checkFilesPath(p["path"], method);
       const ttl = readDownloadTtl(p, method);
-      const ns = namespace(p["scope"], ctx);
+      const ns = namespace(p["scope"], ctx, method);
       const current = row(ns, path);
       if (current === undefined) throw notFound(method, path);
       const active = current.active;
@@ -447,7 +438,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
         }
         limit = rawLimit;
       }
-      const ns = namespace(p["scope"], ctx);
+      const ns = namespace(p["scope"], ctx, method);
       const paths: string[] = [];
       for (const path of [...ns.rows.keys()]) {
         if (!path.startsWith(prefix)) continue;
@@ -479,7 +470,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       const method = "files/delete";
       const p = params as Params;
       const path = checkFilesPath(p["path"], method);
-      const ns = namespace(p["scope"], ctx);
+      const ns = namespace(p["scope"], ctx, method);
       const current = row(ns, path);
       if (current === undefined) throw notFound(method, path);
       // Pending uploads can be deleted too; their soft reservation lapses on its own TTL, as

@@ -15,18 +15,16 @@ import type {
   StorageGetResult,
   StorageListItem,
   StorageListResult,
-  StorageScope,
   StorageSetResult,
 } from "@anna-ai/app-schema";
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
-import { DEFAULT_STORAGE_SCOPE } from "../../router/storage-scope.js";
 import type { StorageGrant } from "../grants.js";
 import type { ServiceContext } from "../service-context.js";
 import { catalogError } from "../service-error.js";
 import type { Scoped, StorageService } from "../storage-service.js";
-import { storageOwner } from "../storage-service.js";
 import { canonicalJson, compareCodePoints, payloadEtag } from "./storage-canonical.js";
 import { decodeCursor, encodeCursor } from "./storage-cursor.js";
+import { namespaceId } from "./storage-namespace.js";
 import { checkKvKey, checkKvPrefix } from "./storage-keys.js";
 import { DEFAULT_STORAGE_LIMITS, effectiveQuota, ownMetadata } from "./storage-limits.js";
 import type { StorageLimits } from "./storage-limits.js";
@@ -87,16 +85,8 @@ export function createMemoryStorageService(
   const quota = options.quota ?? new StorageQuota({ limitBytes: limits.quotaBytes, clock });
   const namespaces = new Map<string, Namespace>();
 
-  function namespace(scope: StorageScope | null | undefined, ctx: Ctx): Namespace {
-    const resolved = scope ?? DEFAULT_STORAGE_SCOPE;
-    if (resolved === "app" && ctx.app === undefined) {
-      throw catalogError(
-        STORAGE_ERRORS.NOT_GRANTED,
-        "storage scope 'app' is only available to invokes that come from an Anna App",
-      );
-    }
-    const owner = storageOwner(resolved, ctx);
-    const id = JSON.stringify(owner);
+  function namespace(scope: unknown, ctx: Ctx, method: string): Namespace {
+    const id = namespaceId(scope, ctx, method);
     let ns = namespaces.get(id);
     if (ns === undefined) {
       ns = { userId: ctx.userId, rows: new Map(), generations: new Map() };
@@ -220,7 +210,7 @@ export function createMemoryStorageService(
 
     async get(params, ctx) {
       const key = checkKvKey(params.key, "storage/get");
-      const ns = namespace(params.scope as StorageScope | undefined, ctx);
+      const ns = namespace(params.scope, ctx, "storage/get");
       const row = live(ns, key, clock());
       if (row === undefined) return { value: null, exists: false, etag: null };
       return {
@@ -265,7 +255,7 @@ export function createMemoryStorageService(
       const ttl = readTtl(p["ttl_seconds"], method);
       const metadata = readMetadata(p["metadata"], method);
       const tags = readTags(p["tags"], method);
-      const ns = namespace(p["scope"] as StorageScope | undefined, ctx);
+      const ns = namespace(p["scope"], ctx, method);
       const now = clock();
       const current = live(ns, key, now);
       checkIfMatch(p["if_match"], current, key, method);
@@ -291,7 +281,7 @@ export function createMemoryStorageService(
       const method = "storage/delete";
       const p = params as Params;
       const key = checkKvKey(p["key"], method);
-      const ns = namespace(p["scope"] as StorageScope | undefined, ctx);
+      const ns = namespace(p["scope"], ctx, method);
       const current = live(ns, key, clock());
       checkIfMatch(p["if_match"], current, key, method);
       if (current === undefined) {
@@ -317,7 +307,7 @@ export function createMemoryStorageService(
       const limit = clampStorageListLimit(
         (limitParam as number | null | undefined) ?? STORAGE_LIST_DEFAULT_LIMIT,
       );
-      const ns = namespace(p["scope"] as StorageScope | undefined, ctx);
+      const ns = namespace(p["scope"], ctx, method);
       const now = clock();
       const keys: string[] = [];
       for (const [key, row] of ns.rows) {

@@ -440,6 +440,12 @@ describe("createMemoryStorageService: scopes", () => {
 
   it("defaults an omitted scope to tool and refuses scope app outside an app (-32021)", async () => {
     const { storage, ctx } = setup();
+    await expectStorageError(
+      storage.get({ key: "k", scope: "global" } as never, ctx),
+      -32028,
+      E.INVALID_REQUEST.errorCode,
+      /'scope' must be/,
+    );
     await storage.set({ key: "k", value: 1 } as never, ctx);
     expect((await storage.get({ key: "k", scope: "tool" }, ctx)).value).toBe(1);
     await expectStorageError(
