@@ -27,12 +27,24 @@ export interface LineDecoderOptions {
    * Buffer-based decoder, which is faster for small frames.
    */
   decodeUtf8?: (bytes: Uint8Array) => string;
+  /**
+   * The producer overwrites a chunk's memory after push() returns (a reused read buffer): keep
+   * copies of partial lines instead of views.
+   */
+  reusedChunks?: boolean;
 }
 
 const textDecoder = new TextDecoder("utf-8");
 
 function defaultDecode(bytes: Uint8Array): string {
   return textDecoder.decode(bytes);
+}
+
+/** A copy of bytes[start, end). Not `slice`: on a Node Buffer that returns a view. */
+function copyBytes(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  const out = new Uint8Array(end - start);
+  out.set(bytes.subarray(start, end));
+  return out;
 }
 
 function concatParts(parts: readonly Uint8Array[], total: number): Uint8Array {
@@ -62,8 +74,9 @@ function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
 export class LineDecoder {
   readonly maxLineBytes: number;
   private readonly decode: (bytes: Uint8Array) => string;
+  private readonly reusedChunks: boolean;
 
-  /** Views of the current partial line (not copies: chunks are not reused by their producers). */
+  /** The current partial line: views of the producer's chunks, or copies when they are reused. */
   private parts: Uint8Array[] = [];
   private partBytes = 0;
 
@@ -71,16 +84,25 @@ export class LineDecoder {
   private discarding = false;
   private discardedBytes = 0;
   private head: Uint8Array | undefined;
-  private tail = new Uint8Array(0);
+  /** Last bytes of the line being discarded: tailBytes of tailBuffer (allocated on first use). */
+  private tailBuffer: Uint8Array | undefined;
+  private tailBytes = 0;
+  private peak = 0;
 
   constructor(options: LineDecoderOptions = {}) {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.decode = options.decodeUtf8 ?? defaultDecode;
+    this.reusedChunks = options.reusedChunks ?? false;
+  }
+
+  /** The most bytes ever held at once between two push() calls (for tests and diagnostics). */
+  get peakBufferedBytes(): number {
+    return this.peak;
   }
 
   /** Bytes currently held for an unfinished line (hint windows included). */
   get bufferedBytes(): number {
-    return this.partBytes + (this.head?.length ?? 0) + this.tail.length;
+    return this.partBytes + (this.head?.length ?? 0) + this.tailBytes;
   }
 
   /** Feeds one chunk; returns the lines (and dropped-line records) it completed, in order. */
@@ -91,6 +113,8 @@ export class LineDecoder {
       const newline = chunk.indexOf(LF, start);
       if (newline === -1) {
         if (start < chunk.length) this.append(chunk, start, chunk.length);
+        const buffered = this.bufferedBytes;
+        if (buffered > this.peak) this.peak = buffered;
         return out;
       }
       this.finishLine(chunk, start, newline, out);
@@ -124,7 +148,7 @@ export class LineDecoder {
       this.startDiscarding(chunk, start, end);
       return;
     }
-    this.parts.push(chunk.subarray(start, end));
+    this.parts.push(this.reusedChunks ? copyBytes(chunk, start, end) : chunk.subarray(start, end));
     this.partBytes += length;
   }
 
@@ -172,8 +196,9 @@ export class LineDecoder {
       return;
     }
     if (contentEnd - start > this.maxLineBytes) {
-      this.head = bytes.slice(start, Math.min(contentEnd, start + HINT_WINDOW_BYTES));
-      this.tail = bytes.slice(Math.max(start, contentEnd - HINT_WINDOW_BYTES), contentEnd);
+      this.head = copyBytes(bytes, start, Math.min(contentEnd, start + HINT_WINDOW_BYTES));
+      this.tailBytes = 0;
+      this.keepTail(bytes, Math.max(start, contentEnd - HINT_WINDOW_BYTES), contentEnd);
       this.discarding = true;
       this.discardedBytes = wireBytes;
       out.push(this.takeOversized(0));
@@ -197,7 +222,7 @@ export class LineDecoder {
     this.head = head;
     this.discarding = true;
     this.discardedBytes = this.partBytes + (end - start);
-    this.tail = new Uint8Array(0);
+    this.tailBytes = 0;
     // The tail must see the last parts too when this chunk is short.
     for (const part of this.parts) this.keepTail(part, 0, part.length);
     this.keepTail(chunk, start, end);
@@ -207,33 +232,34 @@ export class LineDecoder {
 
   /** Keeps the last HINT_WINDOW_BYTES of the discarded line (ids are sometimes written last). */
   private keepTail(chunk: Uint8Array, start: number, end: number): void {
+    // Runs for every chunk of a discarded line: no allocation, one fixed window.
+    const tail = (this.tailBuffer ??= new Uint8Array(HINT_WINDOW_BYTES));
     const length = end - start;
     if (length >= HINT_WINDOW_BYTES) {
-      this.tail = chunk.slice(end - HINT_WINDOW_BYTES, end);
+      tail.set(chunk.subarray(end - HINT_WINDOW_BYTES, end), 0);
+      this.tailBytes = HINT_WINDOW_BYTES;
       return;
     }
-    if (length === 0) return;
-    const keep = Math.min(this.tail.length, HINT_WINDOW_BYTES - length);
-    const next = new Uint8Array(keep + length);
-    next.set(this.tail.subarray(this.tail.length - keep), 0);
-    next.set(chunk.subarray(start, end), keep);
-    this.tail = next;
+    const keep = Math.min(this.tailBytes, HINT_WINDOW_BYTES - length);
+    tail.copyWithin(0, this.tailBytes - keep, this.tailBytes);
+    tail.set(chunk.subarray(start, end), keep);
+    this.tailBytes = keep + length;
   }
 
   private takeOversized(terminator: number): DecodedLine {
     const head = this.head === undefined ? "" : this.decode(this.head);
-    let tailBytes = this.tail;
-    if (tailBytes.length > 0 && tailBytes[tailBytes.length - 1] === CR) {
-      tailBytes = tailBytes.subarray(0, tailBytes.length - 1);
-    }
-    const hints = recoverFrameHints(head, this.decode(tailBytes));
+    let tailEnd = this.tailBytes;
+    if (tailEnd > 0 && this.tailBuffer?.[tailEnd - 1] === CR) tailEnd--;
+    const tail =
+      this.tailBuffer === undefined ? "" : this.decode(this.tailBuffer.subarray(0, tailEnd));
+    const hints = recoverFrameHints(head, tail);
     const dropped: DroppedLine = { reason: "oversized", bytes: this.discardedBytes + terminator };
     if (hints.idHint !== undefined) dropped.idHint = hints.idHint;
     if (hints.methodHint !== undefined) dropped.methodHint = hints.methodHint;
     this.discarding = false;
     this.discardedBytes = 0;
     this.head = undefined;
-    this.tail = new Uint8Array(0);
+    this.tailBytes = 0;
     return { kind: "dropped", dropped };
   }
 }

@@ -82,6 +82,38 @@ describe("LineDecoder properties", () => {
     );
   });
 
+  it("decodes the same messages when the producer reuses one buffer for every chunk", () => {
+    fc.assert(
+      fc.property(
+        fc.array(messageArb, { maxLength: 15 }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        fc.integer({ min: 16, max: 4096 }),
+        (messages, cuts, cap) => {
+          const lines = messages.map((m) => JSON.stringify(m));
+          const bytes = encoder.encode(lines.map((l) => `${l}\n`).join(""));
+          const decoder = new LineDecoder({ maxLineBytes: cap, reusedChunks: true });
+          const shared = new Uint8Array(bytes.length);
+          const out: DecodedLine[] = [];
+          for (const chunk of chunked(bytes, cuts)) {
+            shared.set(chunk);
+            out.push(...decoder.push(shared.subarray(0, chunk.length)));
+            shared.fill(0x7a);
+          }
+          out.push(...decoder.end());
+          const expected = lines.map((line, i) =>
+            encoder.encode(line).length > cap ? "dropped" : (messages[i] as unknown),
+          );
+          expect(
+            out.map((item) =>
+              item.kind === "line" ? (JSON.parse(item.text) as unknown) : "dropped",
+            ),
+          ).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("drops interleaved garbage lines without affecting the valid ones", () => {
     const garbageArb = fc
       .string({ unit: "binary", minLength: 1, maxLength: 60 })

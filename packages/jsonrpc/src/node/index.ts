@@ -1,9 +1,9 @@
 // @anna-ai/jsonrpc/node — transports over Node streams, child processes and this process's stdio,
 // file transport and file-backed recordings.
 
-export { StreamTransport } from "./stream-transport.js";
+export { CLOSE_FLUSH_TIMEOUT_MS, StreamTransport } from "./stream-transport.js";
 export type { FileTransportOptions, StreamTransportOptions } from "./stream-transport.js";
-export { ChildProcessTransport } from "./child-process-transport.js";
+export { ChildProcessTransport, STATIC_READ_BUFFER_BYTES } from "./child-process-transport.js";
 export type { ChildProcessTransportOptions } from "./child-process-transport.js";
 export { stdioTransport } from "./stdio-transport.js";
 export type { StdioTransportOptions } from "./stdio-transport.js";

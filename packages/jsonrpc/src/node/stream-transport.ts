@@ -5,6 +5,7 @@
 
 import type { Readable, Writable } from "node:stream";
 import { LineDecoder } from "../line-decoder.js";
+import { takeOverReads } from "./static-read.js";
 import type { DecodedLine } from "../line-decoder.js";
 import { NULL_LOGGER } from "../null-logger.js";
 import type {
@@ -56,6 +57,11 @@ export interface StreamTransportOptions {
   readableOnClose?: "drain" | "destroy";
   /** Bound on close(): after this the writable is destroyed with whatever it still holds. */
   closeFlushTimeoutMs?: number;
+  /**
+   * Read a piped socket into one reused buffer of this many bytes instead of a new Buffer per
+   * read (see static-read.ts). Ignored when the readable is not a pipe or already has a reader.
+   */
+  staticReadBufferBytes?: number;
 }
 
 const BATCH_IDLE = 0;
@@ -74,7 +80,8 @@ function decodeBufferUtf8(bytes: Uint8Array): string {
 }
 
 export class StreamTransport implements Transport {
-  private readonly readable: Readable;
+  /** What we listen to: the readable given, or the socket that took over its pipe. */
+  private readable: Readable;
   private readonly writable: Writable;
   private readonly decoder: LineDecoder;
   private readonly logger: Logger;
@@ -87,6 +94,7 @@ export class StreamTransport implements Transport {
   private readonly endWritableOnClose: boolean;
   private readonly readableOnClose: "drain" | "destroy";
   private readonly closeFlushTimeoutMs: number;
+  private readonly staticReadBufferBytes: number | undefined;
 
   private handlers: TransportHandlers | undefined;
   private closed = false;
@@ -99,6 +107,8 @@ export class StreamTransport implements Transport {
     this.decoder = new LineDecoder({
       maxLineBytes: options.maxLineBytes,
       decodeUtf8: decodeBufferUtf8,
+      // A reused read buffer is overwritten by the next read: partial lines must be copied.
+      reusedChunks: options.staticReadBufferBytes !== undefined,
     });
     this.logger = options.logger ?? NULL_LOGGER;
     this.name = options.name ?? "stream";
@@ -111,6 +121,7 @@ export class StreamTransport implements Transport {
     this.endWritableOnClose = options.endWritableOnClose ?? true;
     this.readableOnClose = options.readableOnClose ?? "drain";
     this.closeFlushTimeoutMs = options.closeFlushTimeoutMs ?? CLOSE_FLUSH_TIMEOUT_MS;
+    this.staticReadBufferBytes = options.staticReadBufferBytes;
     this.onData = this.onData.bind(this);
     this.onEnd = this.onEnd.bind(this);
     this.onReadError = this.onReadError.bind(this);
@@ -122,10 +133,24 @@ export class StreamTransport implements Transport {
     return this.decoder.bufferedBytes;
   }
 
+  /** The most bytes ever held for an unfinished incoming line. */
+  get peakBufferedBytes(): number {
+    return this.decoder.peakBufferedBytes;
+  }
+
   start(handlers: TransportHandlers): void {
     if (this.handlers !== undefined) throw new Error(`${this.name}: transport already started`);
     this.handlers = handlers;
-    this.readable.on("data", this.onData);
+    const reader =
+      this.staticReadBufferBytes === undefined
+        ? undefined
+        : takeOverReads(this.readable, this.staticReadBufferBytes, this.onData);
+    if (reader === undefined) {
+      this.readable.on("data", this.onData);
+    } else {
+      this.readable = reader.socket;
+      for (const chunk of reader.buffered) this.onData(chunk);
+    }
     this.readable.on("end", this.onEnd);
     this.readable.on("close", this.onEnd);
     this.readable.on("error", this.onReadError);
