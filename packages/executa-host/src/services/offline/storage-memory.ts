@@ -69,9 +69,12 @@ interface KvRow {
 interface Namespace {
   userId: string;
   rows: Map<string, KvRow>;
-  /** Last generation of every key ever written, so a re-created key keeps counting up. */
+  /** Last generation of recently deleted/expired keys, so a re-created key keeps counting up. */
   generations: Map<string, number>;
 }
+
+/** Deleted keys whose generation a namespace remembers; older ones restart at 1 if re-created. */
+const GENERATIONS_REMEMBERED = 10_000;
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -103,6 +106,12 @@ export function createMemoryStorageService(
   function drop(ns: Namespace, key: string, row: KvRow): void {
     ns.rows.delete(key);
     quota.charge(ns.userId, -row.sizeBytes);
+    ns.generations.delete(key);
+    ns.generations.set(key, row.generation);
+    if (ns.generations.size > GENERATIONS_REMEMBERED) {
+      const oldest = ns.generations.keys().next();
+      if (oldest.done !== true) ns.generations.delete(oldest.value);
+    }
   }
 
   /** The row if it is live; an expired row is reclaimed on sight (R42: behaves as missing). */
@@ -261,8 +270,8 @@ export function createMemoryStorageService(
       checkIfMatch(p["if_match"], current, key, method);
       // Quota first, so a refused write changes nothing.
       chargeWrite(ns.userId, sizeBytes - (current?.sizeBytes ?? 0), ctx);
-      const generation = (ns.generations.get(key) ?? 0) + 1;
-      ns.generations.set(key, generation);
+      const generation = (current?.generation ?? ns.generations.get(key) ?? 0) + 1;
+      ns.generations.delete(key);
       const row: KvRow = {
         payload,
         etag: payloadEtag(payload),
