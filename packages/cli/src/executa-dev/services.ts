@@ -6,20 +6,27 @@ import {
   GRANT_FAMILIES,
   LoopbackBlobServer,
   ReverseRpcRouter,
+  createDisabledServices,
   createMemoryFilesService,
   createMemoryStorageService,
   createMockFilesService,
   createMockStorageService,
+  createOfflineAgentService,
+  createOfflineEmbeddingsService,
+  createOfflineImageService,
+  createOfflineSamplingService,
+  createOfflineUploadService,
   type HostServices,
+  type MockFixture,
   type RouterSessionFactory,
 } from "@anna-ai/executa-host";
 import type { FlagValues } from "../cli/args.js";
 import { EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
+import { backgroundDevTokenIssuer } from "./dev-tokens.js";
 import { loadFixtures } from "./fixtures.js";
 import { parseGrantFlags } from "./grant-flags.js";
 import { lazyBlobServer, lazyService } from "./lazy-blob.js";
-import { offFilesService, offService } from "./off-services.js";
 import { REAL_MODE_FLAGS, type StorageMode } from "./service-flags.js";
 
 export { SERVICE_FLAGS } from "./service-flags.js";
@@ -63,86 +70,95 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
   const fixtures = await loadFixtures(flags, io.cwd);
 
   const blob = lazyBlobServer(() => new LoopbackBlobServer());
-  const services: Partial<HostServices> = {};
+  const disabled = createDisabledServices(
+    "off (--storage off); use --storage memory (the default)",
+  );
+  const mockLabel = (flag: string) => `mock (${String(flags[flag])})`;
   const summary = {} as Record<BannerFamily, string>;
   const hints: string[] = [];
-  const label = (file: string | undefined) => `mock (${file ?? "?"})`;
 
   // Sampling: off unless a fixture is given; there are no accounts (real mode) in this build.
-  if (fixtures.sampling) {
-    services.sampling = pending("sampling", "--mock-sampling");
-    summary.sampling = label(flags["mock-sampling"] as string);
-    if (flags["sampling-unsupported-format"] === true)
-      summary.sampling += " json_schema-unsupported";
-  } else {
-    services.sampling = offService("sampling", "pass --mock-sampling <fixture.jsonl> to answer it");
-    summary.sampling = "off";
-    if (flags["no-sampling"] !== true) {
-      hints.push("sampling is off: --mock-sampling <fixture.jsonl> answers it offline");
-    }
+  const sampling = createOfflineSamplingService(
+    fixtures.sampling
+      ? {
+          mode: "mock",
+          fixture: fixtures.sampling,
+          unsupportedFormat: flags["sampling-unsupported-format"] === true,
+        }
+      : { mode: "off" },
+  );
+  summary.sampling = fixtures.sampling ? mockLabel("mock-sampling") : "off";
+  if (flags["sampling-unsupported-format"] === true) summary.sampling += ", no json_schema";
+  if (!fixtures.sampling && flags["no-sampling"] !== true) {
+    hints.push("sampling is off: --mock-sampling <fixture.jsonl> answers it offline");
   }
 
-  if (fixtures.agent) {
-    services.agent = pending("agent", "--mock-agent");
-    summary.agent = label(flags["mock-agent"] as string);
-  } else {
-    services.agent = offService("agent", "pass --mock-agent <fixture.jsonl> to answer it");
-    summary.agent = "off";
-  }
+  const agent = createOfflineAgentService(
+    fixtures.agent ? { mode: "mock", fixture: fixtures.agent } : { mode: "off" },
+  );
+  summary.agent = fixtures.agent ? mockLabel("mock-agent") : "off";
 
+  let storage: HostServices["storage"];
+  let files: HostServices["files"];
   switch (storageMode) {
     case "memory": {
-      const storage = createMemoryStorageService();
-      services.storage = storage;
-      services.files = lazyService<HostServices["files"]>(blob, FILES_METHODS, (server) =>
-        createMemoryFilesService({ blobServer: server, storage }),
+      const memory = createMemoryStorageService();
+      storage = memory;
+      files = lazyService<HostServices["files"]>(blob, FILES_METHODS, (server) =>
+        createMemoryFilesService({ blobServer: server, storage: memory }),
       );
       summary.storage = "memory";
       break;
     }
-    case "mock":
-      services.storage = createMockStorageService(fixtures.storage!);
-      services.files = createMockFilesService(fixtures.storage!);
-      summary.storage = label(flags["mock-storage"] as string);
+    case "mock": {
+      const fixture = fixtures.storage as MockFixture;
+      storage = createMockStorageService(fixture);
+      files = createMockFilesService(fixture);
+      summary.storage = mockLabel("mock-storage");
       break;
+    }
     default:
-      services.storage = offService("storage", "use --storage memory (the default)");
-      services.files = offFilesService("use --storage memory (the default)");
+      storage = disabled.storage;
+      files = disabled.files;
       summary.storage = "off";
   }
 
-  if (fixtures.image) {
-    services.image = pending("image", "--mock-image");
-    summary.image = label(flags["mock-image"] as string);
-  } else {
-    services.image = offService("image", "pass --mock-image <fixture.jsonl> to answer it");
-    summary.image = "off";
-  }
+  const image = fixtures.image
+    ? lazyService<HostServices["image"]>(blob, ["generate", "edit"], (server) =>
+        createOfflineImageService({ mode: "mock", fixture: fixtures.image, blobServer: server }),
+      )
+    : createOfflineImageService({ mode: "off" });
+  summary.image = fixtures.image ? mockLabel("mock-image") : "off";
 
-  if (fixtures.upload) {
-    services.upload = pending("upload", "--mock-upload");
-    summary.upload = label(flags["mock-upload"] as string);
-  } else {
-    services.upload = offService("upload", "pass --mock-upload <fixture.jsonl> to answer it");
-    summary.upload = "off";
-  }
+  const upload = fixtures.upload
+    ? lazyService<HostServices["upload"]>(blob, ["inline", "negotiate", "confirm"], (server) =>
+        createOfflineUploadService({ mode: "mock", fixture: fixtures.upload, blobServer: server }),
+      )
+    : createOfflineUploadService({ mode: "off" });
+  summary.upload = fixtures.upload ? mockLabel("mock-upload") : "off";
 
-  if (flags["no-embeddings"] === true) {
-    services.embeddings = offService("embeddings", "drop --no-embeddings for synthetic vectors");
-    summary.embeddings = "off";
-  } else if (fixtures.embeddings) {
-    services.embeddings = pending("embeddings", "--mock-embeddings");
-    summary.embeddings = label(flags["mock-embeddings"] as string);
-  } else {
-    services.embeddings = offService(
-      "embeddings",
-      "synthetic vectors arrive with the offline services",
-    );
-    summary.embeddings = "synthetic";
-  }
+  // Embeddings have no upstream flag: synthetic vectors by default (decisions.md).
+  const embeddings = createOfflineEmbeddingsService(
+    flags["no-embeddings"] === true
+      ? { mode: "off" }
+      : fixtures.embeddings
+        ? { mode: "mock", fixture: fixtures.embeddings }
+        : { mode: "synthetic" },
+  );
+  summary.embeddings =
+    flags["no-embeddings"] === true
+      ? "off"
+      : fixtures.embeddings
+        ? mockLabel("mock-embeddings")
+        : "synthetic";
 
+  const services: HostServices = { sampling, agent, storage, files, image, upload, embeddings };
   const notGranted = GRANT_FAMILIES.filter((f) => !grants.granted.has(f));
-  const router = new ReverseRpcRouter({ services, grants: grants.policy });
+  const router = new ReverseRpcRouter({
+    services,
+    grants: grants.policy,
+    tokens: backgroundDevTokenIssuer(),
+  });
   return {
     factory: router,
     summary,
@@ -153,11 +169,6 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
 }
 
 const FILES_METHODS = ["uploadBegin", "uploadComplete", "downloadUrl", "list", "delete"] as const;
-
-/** Placeholder until the offline service of this family lands in @anna-ai/executa-host. */
-function pending(family: string, flag: string): never {
-  throw new ExitError(EXIT_USAGE, `${flag} (${family}) is not available in this build yet`);
-}
 
 function storageModeOf(flags: FlagValues): StorageMode {
   const given = flags.storage as StorageMode | undefined;
