@@ -129,6 +129,18 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
   const logger = options.logger ?? NULL_LOGGER;
   const namespaces = new Map<string, Namespace>();
   let uploads = 0;
+  /** Uploads begun and maybe never completed; swept so abandoned bytes do not pile up. */
+  const begun = new Map<PendingUpload, { ns: Namespace; path: string }>();
+
+  /** Reaps every upload whose reservation lapsed, wherever it is (called on each begin). */
+  function sweepAbandoned(): void {
+    const now = clock();
+    for (const [pending, { ns, path }] of begun) {
+      if (pending.reservation.expiresAtMs > now) continue;
+      begun.delete(pending);
+      if (ns.rows.get(path)?.pending === pending) row(ns, path);
+    }
+  }
 
   function namespace(scope: unknown, ctx: Ctx, method: string): Namespace {
     const id = namespaceId(scope, ctx, method);
@@ -266,6 +278,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       const method = "files/upload_begin";
       const p = params as Params;
       const path = checkFilesPath(p["path"], method);
+      sweepAbandoned();
       const contentType = readContentType(p["content_type"], method);
       const size = readSize(p["size_bytes"], ctx.grant, method);
       const metadata = readMetadata(p["metadata"], method);
@@ -308,6 +321,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       };
       target.pending = pending;
       ns.rows.set(path, target);
+      begun.set(pending, { ns, path });
       let presigned;
       try {
         presigned = await blobs.presignPut(blobKey, {

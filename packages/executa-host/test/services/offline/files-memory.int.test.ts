@@ -385,6 +385,20 @@ describe("createMemoryFilesService: concurrency and failures", () => {
   });
 });
 
+describe("createMemoryFilesService: abandoned uploads anywhere", () => {
+  it("frees the bytes of uploads PUT but never completed at the next begin after 600 s", async () => {
+    const { files, ctx, clock, blobServer } = await setup();
+    const other = storageCtx({ toolId: "tool-b" });
+    const started = await begin(files, "left/behind.txt", "12345", other);
+    await put(started.put_url, "12345");
+    expect(blobServer.storedBytes).toBe(5);
+    clock.advance(600_000);
+    await begin(files, "fresh.txt", "x", ctx);
+    await expect.poll(() => blobServer.storedBytes, { timeout: 1_000 }).toBe(0);
+    expect(files.quota.usage("user-1").reservedBytes).toBe(1);
+  });
+});
+
 describe("createMemoryFilesService: download_url", () => {
   it("defaults to 300 s, honours ttl_seconds up to 3600 and expires_in, rejects bad ttl_seconds (-32028)", async () => {
     const { files, ctx, clock } = await setup();
