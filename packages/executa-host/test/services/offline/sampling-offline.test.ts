@@ -1,6 +1,8 @@
 import type { SamplingCreateMessageResult } from "@anna-ai/app-schema";
 import { SAMPLING_ERRORS } from "@anna-ai/app-schema/errors";
 import { describe, expect, it } from "vitest";
+import { InvokeBudget } from "../../../src/router/invoke-budget.js";
+import { DEFAULT_ROUTER_LIMITS } from "../../../src/router/limits.js";
 import type { SamplingGrant } from "../../../src/services/grants.js";
 import { MockFixture } from "../../../src/services/offline/mock-fixture.js";
 import {
@@ -226,6 +228,19 @@ describe("offline sampling, a model without json_schema (--sampling-unsupported-
       SAMPLING_ERRORS.INVALID_REQUEST.code,
       SAMPLING_ERRORS.INVALID_REQUEST.errorCode,
     );
+  });
+});
+
+describe("offline sampling, usage and the router's token budget", () => {
+  it("settles the per-invoke budget on usage.totalTokens", async () => {
+    const budget = new InvokeBudget(DEFAULT_ROUTER_LIMITS);
+    const params = request("count me", { systemPrompt: "system" });
+    const reservation = budget.sampling(params.maxTokens, {});
+    const result = await mock().createMessage(params, ctx);
+    reservation.settle(result);
+    expect(Number.isInteger(result.usage.totalTokens)).toBe(true);
+    expect(budget.usage().samplingTokens).toBe(result.usage.totalTokens);
+    expect(result.usage.totalTokens).toBeGreaterThan(0);
   });
 });
 
