@@ -4,9 +4,7 @@
 
 import {
   INVALID_PARAMS,
-  INVALID_REQUEST,
   METHOD_NOT_FOUND,
-  PARSE_ERROR,
   RpcError,
   RpcPeer,
   type Logger,
@@ -16,6 +14,7 @@ import type { Manifest, Plugin } from "./define-plugin.js";
 import { HostCallError } from "./errors.js";
 import { runBound } from "./invoke-binding.js";
 import { StderrLogger } from "./logger.js";
+import { PluginTransport } from "./plugin-transport.js";
 import { ArgumentError, validateArguments } from "./parameters.js";
 import type { HostPeer, ReverseChannel } from "./reverse/channel.js";
 import { InvokeContext } from "./tool-context.js";
@@ -75,6 +74,11 @@ export interface PluginRuntimeOptions {
   logger?: StderrLogger;
   /** Called after the `shutdown` reply has been written. */
   onShutdown?: () => void;
+  /**
+   * Send frames larger than this through `__file_transport` (serve(): 512 KiB, H2), unless the
+   * host's `initialize` declines it. Unset: always inline (memory pairs in tests).
+   */
+  fileTransportAboveBytes?: number;
 }
 
 export interface PluginRuntime {
@@ -137,39 +141,6 @@ function readString(o: Record<string, unknown>, key: string): string | undefined
   return typeof value === "string" ? value : undefined;
 }
 
-/**
- * Answers lines the peer would only log, like the spec's samples do: a non-JSON line gets a
- * -32700 with id null (L470–L480), a JSON value that is not an object a -32600.
- */
-function answerUnreadableLines(transport: Transport): Transport {
-  return {
-    start(handlers) {
-      transport.start({
-        onMessage: handlers.onMessage,
-        onClose: handlers.onClose,
-        onDropped(line) {
-          if (line.reason === "not_json") {
-            transport.send({
-              jsonrpc: "2.0",
-              id: null,
-              error: { code: PARSE_ERROR, message: "Parse error" },
-            });
-          } else if (line.reason === "not_object") {
-            transport.send({
-              jsonrpc: "2.0",
-              id: null,
-              error: { code: INVALID_REQUEST, message: "Invalid Request" },
-            });
-          }
-          handlers.onDropped?.(line);
-        },
-      });
-    },
-    send: (message) => transport.send(message),
-    close: () => transport.close(),
-  };
-}
-
 class ToolChannel implements ReverseChannel {
   enabled = true;
   constructor(readonly peer: HostPeer) {}
@@ -185,6 +156,7 @@ class Runtime implements PluginRuntime {
   private readonly logger: StderrLogger;
   private readonly onShutdown: (() => void) | undefined;
   private readonly running = new Set<InvokeContext>();
+  private readonly transport: PluginTransport;
   private closing = false;
 
   constructor(plugin: Plugin, transport: Transport, options: PluginRuntimeOptions) {
@@ -193,7 +165,8 @@ class Runtime implements PluginRuntime {
     this.logger =
       options.logger ?? new StderrLogger({ fields: { plugin: pluginLabel(this.manifest) } });
     this.onShutdown = options.onShutdown;
-    this.peer = new RpcPeer(answerUnreadableLines(transport), {
+    this.transport = new PluginTransport(transport, options.fileTransportAboveBytes);
+    this.peer = new RpcPeer(this.transport, {
       name: pluginLabel(this.manifest),
       logger: this.logger as Logger,
       nextId: randomHexId,
@@ -235,6 +208,7 @@ class Runtime implements PluginRuntime {
     const p = asRecord(params);
     // Hosts in the wild send `capabilities` or `client_capabilities` (Z4).
     this.hostCapabilities = asRecord(p.capabilities ?? p.client_capabilities);
+    this.transport.fileTransport = this.hostCapabilities.fileTransport !== false;
     // Real v2 plugins compare the string exactly; anything else switches the clients off and
     // is echoed back (real-world-plugins.md, "initialize").
     this.channel.enabled = offered === PROTOCOL_VERSION;

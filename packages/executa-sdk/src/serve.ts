@@ -78,11 +78,13 @@ export async function serve(plugin: Plugin, options: ServeOptions = {}): Promise
   const transport = stdioTransport({
     logger,
     name: "host",
-    fileTransport: { resolveIncoming: true, writeAboveBytes: FILE_TRANSPORT_ABOVE_BYTES },
+    // Outgoing file transport is decided per frame by the runtime (the host may decline it).
+    fileTransport: { resolveIncoming: true },
   });
   const runtime = createPluginRuntime(plugin, transport, {
     logger,
     onShutdown: () => void exitAfterFlush(0),
+    fileTransportAboveBytes: FILE_TRANSPORT_ABOVE_BYTES,
   });
   setDefaultChannel(runtime.channel);
   // A host that closed our stderr must not turn the next log line into a crash (EPIPE).

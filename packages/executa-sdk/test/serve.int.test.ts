@@ -91,6 +91,21 @@ describe("serve() over real stdio", () => {
     expect(small.__viaFile).toBeUndefined();
   });
 
+  it("sends the 1 MiB result inline when the host's initialize declines file transport", async () => {
+    const plugin = spawnProbe();
+    await plugin.request(
+      "initialize",
+      { protocolVersion: "2.0", capabilities: { fileTransport: false } },
+      0,
+    );
+    const response = await plugin.request("invoke", {
+      tool: "big",
+      arguments: { bytes: 1024 * 1024 },
+    });
+    expect(response.__viaFile).toBeUndefined();
+    expect((response.result as { data: { blob: string } }).data.blob.length).toBe(1024 * 1024);
+  });
+
   it("makes reverse requests with string ids and the invoke stamped, and reads the host's reply", async () => {
     const plugin = spawnProbe();
     plugin.onRequest("sampling/createMessage", (params) => ({
