@@ -63,7 +63,14 @@ function invalid(message: string, data: Record<string, unknown>): never {
  * `text` and `json_object` carry nothing to check.
  */
 export function checkResponseFormat(format: ResponseFormat | undefined): void {
-  if (format === undefined || format.type !== "json_schema") return;
+  if (format === undefined) return;
+  const type: unknown = (format as { type?: unknown }).type;
+  if (type !== "text" && type !== "json_object" && type !== "json_schema") {
+    invalid(`responseFormat.type must be "text", "json_object" or "json_schema"`, {
+      field: "responseFormat.type",
+    });
+  }
+  if (format.type !== "json_schema") return;
   const spec = (format as { json_schema?: unknown }).json_schema;
   if (spec === null || typeof spec !== "object") {
     invalid("responseFormat.json_schema must be an object {name, strict?, schema}", {

@@ -71,6 +71,14 @@ describe("offline embeddings, synthetic", () => {
     expect(JSON.stringify(await again.create(params(["déjà vu", "🙂"]), ctx))).toBe(first);
   });
 
+  it("matches the pinned vector for 'hello' (the recipe reproduces in any language)", async () => {
+    // sha256("anna-managed-v1\0hello") → sha256(seed ‖ u32be(block)) → u32 / 2³² · 2 − 1 → unit.
+    const [first] = (await service.create(params(["hello"]), ctx)).data;
+    expect(first?.embedding.slice(0, 3)).toEqual([
+      0.014381574084970353, -0.002738621394196148, -0.03675497992550612,
+    ]);
+  });
+
   it("refuses more than 64 inputs, as Nexus does", async () => {
     await service.create(params(Array.from({ length: 64 }, (_, i) => `t${i}`)), ctx);
     await expectRpcError(

@@ -91,11 +91,17 @@ describe("checkResponseFormat", () => {
     expect(error.data).toMatchObject({ limit: "schema_nodes" });
   });
 
-  it("refuses a bad name or a missing schema with -32004", async () => {
+  it("refuses an unknown type, a bad name or a missing schema with -32004", async () => {
     for (const name of ["", "a".repeat(65), "has space", "dot.ted"]) {
       await expectRpcError(check(jsonSchema({}, name)), INVALID.code, INVALID.errorCode, /name/);
     }
     await expectRpcError(check(jsonSchema([])), INVALID.code, INVALID.errorCode, /schema/);
+    await expectRpcError(
+      check({ type: "xml" } as unknown as ResponseFormat),
+      INVALID.code,
+      INVALID.errorCode,
+      /responseFormat.type/,
+    );
     await expectRpcError(
       check({ type: "json_schema" } as ResponseFormat),
       INVALID.code,

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { syntheticJson } from "../../../src/services/offline/synthetic-json.js";
 import { schemaIssues } from "./sampling-helpers.js";
@@ -212,5 +213,82 @@ describe("syntheticJson", () => {
   it("returns null for the false schema and a string for the true schema", () => {
     expect(syntheticJson(false)).toBeNull();
     expect(typeof syntheticJson(true)).toBe("string");
+  });
+});
+
+/** Random schemas from the keywords the generator promises to honour. */
+const scalarSchema = fc.oneof(
+  fc.record(
+    {
+      type: fc.constant("string"),
+      minLength: fc.nat(10),
+      maxLength: fc.integer({ min: 10, max: 40 }),
+    },
+    { requiredKeys: ["type"] },
+  ),
+  fc.constantFrom<Schema>(
+    { type: "string", format: "email" },
+    { type: "string", format: "date-time" },
+    { type: "string", format: "uuid" },
+    { type: "boolean" },
+    { type: "null" },
+  ),
+  fc
+    .record(
+      {
+        type: fc.constantFrom("integer", "number"),
+        minimum: fc.integer({ min: -50, max: 50 }),
+        span: fc.nat(100),
+      },
+      { requiredKeys: ["type"] },
+    )
+    .map(({ span, ...s }): Schema =>
+      s.minimum === undefined ? s : { ...s, maximum: s.minimum + (span ?? 0) },
+    ),
+  fc.record({ type: fc.constant("integer"), multipleOf: fc.integer({ min: 1, max: 9 }) }),
+  fc.record({
+    enum: fc.uniqueArray(fc.oneof(fc.string(), fc.integer()), { minLength: 1, maxLength: 4 }),
+  }),
+  fc.record({ const: fc.oneof(fc.string(), fc.integer(), fc.boolean()) }),
+);
+
+const { schema: randomSchema } = fc.letrec<{ schema: Schema }>((tie) => ({
+  schema: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    scalarSchema,
+    fc
+      .record({
+        properties: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), tie("schema"), { maxKeys: 4 }),
+        closed: fc.boolean(),
+        requireAll: fc.boolean(),
+      })
+      .map(({ properties, closed, requireAll }): Schema => ({
+        type: "object",
+        properties,
+        ...(requireAll ? { required: Object.keys(properties) } : {}),
+        ...(closed ? { additionalProperties: false } : {}),
+      })),
+    fc
+      .record({ items: tie("schema"), minItems: fc.nat(3), extra: fc.nat(3) })
+      .map(({ items, minItems, extra }): Schema => ({
+        type: "array",
+        items,
+        minItems,
+        maxItems: minItems + extra,
+      })),
+    fc
+      .array(tie("schema"), { minLength: 1, maxLength: 3 })
+      .map((branches): Schema => ({ anyOf: branches })),
+  ),
+}));
+
+describe("syntheticJson over random schemas", () => {
+  it("always makes a value that validates", () => {
+    fc.assert(
+      fc.property(randomSchema, (schema) => {
+        expect(schemaIssues(schema, syntheticJson(schema))).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
