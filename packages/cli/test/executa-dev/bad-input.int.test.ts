@@ -1,0 +1,187 @@
+// Bad input: each case is one line on stderr naming the problem, the right exit code, no stack
+// trace, and nothing on stdout.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { FIXTURES, example, runCli, type CliResult } from "./helpers.js";
+
+const NOTES = example("ts-notes");
+const work = mkdtempSync(path.join(tmpdir(), "executa-dev-bad-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function folder(name: string, files: Record<string, string>): string {
+  const dir = path.join(work, name);
+  mkdirSync(dir, { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+  return dir;
+}
+
+/** Exit 2, nothing on stdout, exactly one `error:` line on stderr, no stack frames. */
+function expectOneLineError(r: CliResult, pattern: RegExp, code = 2): void {
+  expect(r.code).toBe(code);
+  expect(r.stdout).toBe("");
+  const lines = r.stderr.split("\n").filter((l) => l !== "");
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^error: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+}
+
+const dev = (...args: string[]) => runCli(["executa", "dev", ...args]);
+
+describe.concurrent("executa dev bad input", () => {
+  it("malformed --args JSON", async () => {
+    const r = await dev("--dir", NOTES, "--invoke", "echo", "--args", "{text:");
+    expectOneLineError(r, /--args is not valid JSON/);
+  });
+
+  it("--args that is not an object", async () => {
+    const r = await dev("--dir", NOTES, "--invoke", "echo", "--args", "[1]");
+    expectOneLineError(r, /must be a JSON object of tool arguments, got an array/);
+  });
+
+  it("--args @file that does not exist", async () => {
+    const r = await dev("--dir", NOTES, "--invoke", "echo", "--args", "@/nonexistent/args.json");
+    expectOneLineError(r, /not found/);
+  });
+
+  it("an unknown tool names the tools there are", async () => {
+    const r = await dev("--dir", NOTES, "--invoke", "nope", "--json");
+    expectOneLineError(
+      r,
+      /has no tool 'nope'; its tools are: add_note, list_notes, summarize_notes, echo/,
+    );
+  });
+
+  it("an unknown flag suggests the closest one", async () => {
+    const r = await dev("--dir", NOTES, "--mock-sampeling", "x.jsonl");
+    expectOneLineError(r, /unknown option '--mock-sampeling'; did you mean '--mock-sampling'\?/);
+  });
+
+  it("a missing directory", async () => {
+    const r = await dev("--dir", path.join(work, "does-not-exist"), "--describe");
+    expectOneLineError(r, /does-not-exist: no such directory/);
+  });
+
+  it("a go.mod-only directory asks for executa.json", async () => {
+    const dir = folder("gomod-only", { "go.mod": "module example.com/x\n\ngo 1.19\n" });
+    const r = await dev("--dir", dir, "--describe");
+    expectOneLineError(r, /go\.mod alone does not name the tool; add .*executa\.json/);
+  });
+
+  it("an executa.json without tool_id", async () => {
+    const dir = folder("no-tool-id", { "executa.json": '{"type":"node"}' });
+    const r = await dev("--dir", dir, "--describe");
+    expectOneLineError(r, /tool_id/);
+  });
+
+  it("an executa.json without type", async () => {
+    const dir = folder("no-type", { "executa.json": '{"tool_id":"tool-x"}' });
+    const r = await dev("--dir", dir, "--describe");
+    expectOneLineError(r, /missing "type"/);
+  });
+
+  it("a fixture file with a broken line names the file and the line", async () => {
+    const r = await dev(
+      "--dir",
+      NOTES,
+      "--mock-sampling",
+      path.join(FIXTURES, "broken.jsonl"),
+      "--describe",
+    );
+    expectOneLineError(r, /broken\.jsonl:3: not valid JSON/);
+  });
+
+  it("a fixture file that does not exist", async () => {
+    const r = await dev(
+      "--dir",
+      NOTES,
+      "--mock-agent",
+      path.join(work, "none.jsonl"),
+      "--describe",
+    );
+    expectOneLineError(r, /--mock-agent .*none\.jsonl: file not found/);
+  });
+
+  it("a plugin that dies at start shows its last stderr lines", async () => {
+    const dir = folder("dies", {
+      "executa.json": '{"tool_id":"tool-dies","type":"node","command":"node die.js"}',
+      "die.js":
+        'console.error("loading config");\nconsole.error("boom: missing DB_URL");\nprocess.exit(3);\n',
+    });
+    const r = await dev("--dir", dir, "--invoke", "anything", "--json");
+    expectOneLineError(r, /tool-dies .*did not start: .*exited with code 3.*boom: missing DB_URL/);
+  });
+
+  it("an unknown --grant family lists the families", async () => {
+    const r = await dev("--dir", NOTES, "--grant", "telepathy", "--describe");
+    expectOneLineError(
+      r,
+      /'telepathy' is not a reverse-RPC family; use one of sampling, agent, storage, files, image, upload, embeddings/,
+    );
+  });
+
+  it("--grant and --no-grant of the same family contradict", async () => {
+    const r = await dev(
+      "--dir",
+      NOTES,
+      "--grant",
+      "storage",
+      "--no-grant",
+      "storage",
+      "--describe",
+    );
+    expectOneLineError(r, /contradict/);
+  });
+
+  it("an unknown storage scope", async () => {
+    const r = await dev("--dir", NOTES, "--storage-scopes", "user,global", "--describe");
+    expectOneLineError(r, /--storage-scopes 'global' is not a storage scope/);
+  });
+
+  it("an unknown --storage mode", async () => {
+    const r = await dev("--dir", NOTES, "--storage", "disk", "--describe");
+    expectOneLineError(r, /must be one of off, memory, mock, real/);
+  });
+
+  it("--storage mock without a fixture", async () => {
+    const r = await dev("--dir", NOTES, "--storage", "mock", "--describe");
+    expectOneLineError(r, /--storage mock needs --mock-storage/);
+  });
+
+  it("--storage real needs Nexus", async () => {
+    const r = await dev("--dir", NOTES, "--storage", "real", "--describe");
+    expectOneLineError(
+      r,
+      /--storage real needs a Nexus server and `anna-app login`, not available in this build/,
+    );
+  });
+
+  it.each([
+    "app-slug",
+    "sampling-account",
+    "agent-account",
+    "storage-account",
+    "image-account",
+    "upload-account",
+  ])("--%s (real mode) needs Nexus", async (flag) => {
+    const r = await dev("--dir", NOTES, `--${flag}`, "x", "--describe");
+    expectOneLineError(r, new RegExp(`--${flag} needs a Nexus server`));
+  });
+
+  it("--no-X with --mock-X contradict", async () => {
+    const r = await dev("--dir", NOTES, "--no-image", "--mock-image", "x.jsonl", "--describe");
+    expectOneLineError(r, /either --no-image or --mock-image/);
+  });
+
+  it("two one-shot modes at once", async () => {
+    const r = await dev("--dir", NOTES, "--describe", "--health");
+    expectOneLineError(r, /only one of --describe, --health, --invoke/);
+  });
+
+  it("--credential without NAME=VALUE", async () => {
+    const r = await dev("--dir", NOTES, "--credential", "NOTES_API_KEY", "--describe");
+    expectOneLineError(r, /must be NAME=VALUE/);
+  });
+});

@@ -1,0 +1,132 @@
+// Drives the built CLI (`node packages/cli/bin/anna-app.js`) as a child process in a temp dir,
+// the way a developer or a CI script runs it. Every process is killed if a test leaves it behind.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { onTestFinished } from "vitest";
+
+export const REPO = path.resolve(fileURLToPath(import.meta.url), "../../../../..");
+export const CLI = path.join(REPO, "packages/cli/bin/anna-app.js");
+export const EXAMPLES = path.join(REPO, "examples/executas");
+export const FIXTURES = path.join(REPO, "packages/cli/test/executa-dev/fixtures");
+export const example = (name: string): string => path.join(EXAMPLES, name);
+
+/** A CLI run that takes longer than this failed (the whole suite should stay fast). */
+export const CLI_TIMEOUT_MS = 20_000;
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd?: string;
+  /** Written to stdin, which is then closed. Without it stdin is closed at once. */
+  stdin?: string | Buffer;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+}
+
+/** A fresh temp dir, removed when the test ends. */
+export function tempDir(prefix = "executa-dev-"): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Environment for the CLI: no colour, no inherited credentials of the example plugins. */
+export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+  delete env.FORCE_COLOR;
+  for (const name of ["NOTES_API_KEY", "KITCHEN_TOKEN", "WEATHER_API_KEY", "GREETING_PREFIX"]) {
+    delete env[name];
+  }
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? tmpdir(),
+    env: cliEnv(options.env),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return collect(child, options);
+}
+
+function collect(child: ChildProcess, options: CliOptions): Promise<CliResult> {
+  const timeoutMs = options.timeoutMs ?? CLI_TIMEOUT_MS;
+  return new Promise<CliResult>((resolve, reject) => {
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout?.on("data", (c: Buffer) => stdout.push(c));
+    child.stderr?.on("data", (c: Buffer) => stderr.push(c));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(
+        new Error(
+          `CLI did not exit within ${timeoutMs}ms; stderr so far: ${Buffer.concat(stderr).toString()}`,
+        ),
+      );
+    }, timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr: Buffer.concat(stderr).toString("utf8"),
+      });
+    });
+    // A plugin that exits early closes the pipe; the CLI may not read everything.
+    child.stdin?.on("error", () => undefined);
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+    else child.stdin?.end();
+  });
+}
+
+/** Parses the one JSON line `--json` prints, failing loudly when there is anything else. */
+export function jsonLine(result: CliResult): unknown {
+  const lines = result.stdout.split("\n").filter((l) => l !== "");
+  if (lines.length !== 1) {
+    throw new Error(
+      `expected exactly one stdout line, got ${lines.length}: ${result.stdout}\nstderr: ${result.stderr}`,
+    );
+  }
+  return JSON.parse(lines[0] as string);
+}
+
+const goPath = (): string | undefined => {
+  const found = spawnSync("go", ["version"], { encoding: "utf8" });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+};
+
+/** `go version`, or undefined when Go is not installed (Go tests skip with this reason). */
+export const GO_VERSION = goPath();
+export const GO_SKIP_REASON = "go is not installed (CI installs golang-go)";
+
+/**
+ * Builds a Go example once per test file into `outDir` (offline: module mode, local toolchain),
+ * so tests launch the binary with --spec instead of paying `go run` each time.
+ */
+export function buildGo(exampleName: string, outDir: string, file?: string): string {
+  const out = path.join(outDir, file ? path.basename(file, ".go") : exampleName);
+  const built = spawnSync("go", ["build", "-o", out, ...(file ? [file] : ["."])], {
+    cwd: example(exampleName),
+    env: { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" },
+    encoding: "utf8",
+  });
+  if (built.status !== 0) throw new Error(`go build ${exampleName} failed: ${built.stderr}`);
+  return out;
+}
