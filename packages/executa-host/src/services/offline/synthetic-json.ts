@@ -205,17 +205,23 @@ function objectValue(s: Schema, walk: Walk): Record<string, unknown> {
       : [...required, ...keys.filter((k) => !required.includes(k))].slice(0, max);
   const out: Record<string, unknown> = {};
   const child = (key: string, schema: unknown, index: number) => {
-    out[key] = generate(schema, { ...walk, depth: walk.depth + 1, label: key, index });
+    // defineProperty: a `__proto__` property must become a key, not the object's prototype.
+    Object.defineProperty(out, key, {
+      value: generate(schema, { ...walk, depth: walk.depth + 1, label: key, index }),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   };
   const extraSchema = s["additionalProperties"] ?? true;
   for (const key of keys) {
     if (!chosen.includes(key)) continue;
     // The parent's index flows down so the objects of one array differ (uniqueItems).
-    child(key, key in properties ? properties[key] : extraSchema, walk.index);
+    child(key, Object.hasOwn(properties, key) ? properties[key] : extraSchema, walk.index);
   }
   const min = typeof s["minProperties"] === "number" ? s["minProperties"] : 0;
   for (let n = 1; Object.keys(out).length < min && extraSchema !== false; n++) {
-    if (!(`extra_${n}` in out)) child(`extra_${n}`, extraSchema, walk.index);
+    if (!Object.hasOwn(out, `extra_${n}`)) child(`extra_${n}`, extraSchema, walk.index);
   }
   return out;
 }

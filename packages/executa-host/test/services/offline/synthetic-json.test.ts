@@ -210,6 +210,15 @@ describe("syntheticJson", () => {
     expect(depth).toBeLessThan(5);
   });
 
+  it("treats __proto__ and constructor as ordinary property names", () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"integer"}},"required":["__proto__","constructor"],"additionalProperties":{"type":"boolean"}}',
+    ) as Schema;
+    const value = syntheticJson(schema);
+    expect(JSON.stringify(value)).toBe('{"__proto__":0,"constructor":true}');
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+  });
+
   it("returns null for the false schema and a string for the true schema", () => {
     expect(syntheticJson(false)).toBeNull();
     expect(typeof syntheticJson(true)).toBe("string");
