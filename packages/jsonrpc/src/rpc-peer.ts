@@ -50,6 +50,9 @@ export type AnyRequestHandler = (
 ) => unknown;
 export type AnyNotificationHandler = (method: string, params: unknown, meta: FrameMeta) => void;
 
+/** setTimeout's largest delay (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Longest preview of an unexpected frame put in a log line. */
 const LOG_PREVIEW_CHARS = 200;
 
@@ -219,7 +222,10 @@ export class RpcPeer {
     // The write may have found the transport closed and torn everything down synchronously.
     if (this.pending.get(id) !== pending) return promise;
     const timeoutMs = opts?.timeoutMs ?? this.defaultTimeoutMs;
-    if (timeoutMs > 0) pending.timer = setTimeout(onTimeout, timeoutMs, pending, timeoutMs);
+    // Past the timer range Node would fire after 1 ms: treat such values as "no timeout".
+    if (timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS) {
+      pending.timer = setTimeout(onTimeout, timeoutMs, pending, timeoutMs);
+    }
     signal?.addEventListener("abort", pending, { once: true });
     return promise;
   }

@@ -179,6 +179,19 @@ describe("RpcPeer", () => {
     );
   });
 
+  it("treats a timeout beyond the timer range as no timeout", async () => {
+    const { peer, raw, next } = peerWithRaw();
+    peer.start();
+    const call = peer.request("invoke", {}, { timeoutMs: Number.POSITIVE_INFINITY });
+    const other = peer.request("invoke", {}, { timeoutMs: 2 ** 31 });
+    await next();
+    await next();
+    raw.send({ jsonrpc: "2.0", id: 1, result: "done" });
+    raw.send({ jsonrpc: "2.0", id: 2, result: "done" });
+    await expect(call).resolves.toBe("done");
+    await expect(other).resolves.toBe("done");
+  });
+
   it("applies the default timeout to requests without their own", async () => {
     const { peer } = peerWithRaw({ defaultTimeoutMs: 10 });
     peer.start();
