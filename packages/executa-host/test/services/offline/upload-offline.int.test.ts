@@ -290,6 +290,8 @@ describe("createOfflineUploadService", () => {
   it("answers from fixture lines matched on mode and falls back to real uploads", async () => {
     const fixture = [
       '{"ns":"host","method":"uploadFile","match":{"mode":"inline","filename":"canned.txt"},"result":{"r2_key":"exec-uploads/dev/fixture","download_url":"https://r2.example/c","url":"https://r2.example/c","mime_type":"text/plain","size_bytes":1,"bytes":1,"expires_at":"2026-01-01T00:30:00.000Z","expires_in":1800,"_meta":{"mode":"inline"}}}',
+      '{"ns":"upload","method":"negotiate","match":{"mode":"negotiate","filename":"canned.bin"},"result":{"r2_key":"exec-uploads/dev/canned","put_url":"https://r2.example/put","headers":{"Content-Type":"application/octet-stream"},"expires_in":300,"expires_at":"2026-01-01T00:05:00.000Z","_meta":{"mode":"presigned-put"}}}',
+      '{"ns":"upload","method":"confirm","match":{"mode":"confirm","r2_key":"exec-uploads/dev/canned"},"result":{"r2_key":"exec-uploads/dev/canned","download_url":"https://r2.example/get","url":"https://r2.example/get","mime_type":"application/octet-stream","size_bytes":3,"bytes":3,"expires_at":"2026-01-01T00:30:00.000Z","expires_in":1800,"_meta":{"mode":"confirm"}}}',
       '{"ns":"upload","method":"negotiate","match":{"mode":"negotiate"},"error":{"code":-32202,"message":"quota_exceeded"}}',
     ].join("\n");
     const upload = newService(fixture);
@@ -304,6 +306,19 @@ describe("createOfflineUploadService", () => {
       UPLOAD_ERRORS.QUOTA_EXCEEDED,
       "quota_exceeded",
     );
+    const canned = await upload.negotiate(
+      {
+        mode: "negotiate",
+        filename: "canned.bin",
+        mime_type: "application/octet-stream",
+        purpose: "user_artifact",
+      },
+      ctx,
+    );
+    expect(await upload.confirm({ mode: "confirm", r2_key: canned.r2_key }, ctx)).toMatchObject({
+      download_url: "https://r2.example/get",
+      _meta: { mode: "confirm" },
+    });
     const real = await upload.inline(inline("real.txt", "text/plain", b64("real")), ctx);
     expect(await (await fetch(real.download_url)).text()).toBe("real");
     // Validation still comes first: the fixture plays the object store, not the host.
