@@ -91,6 +91,26 @@ describe("offline sampling, synthetic answers", () => {
     expect(textOf(result)).toBe(`[mock] ${"é".repeat(200)}`);
   });
 
+  it("reads only the text blocks of a message, for the echo and the input count", async () => {
+    const result = await mock().createMessage(
+      {
+        ...request(""),
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "image", data: "AAAA" },
+              { type: "text", text: "caption this" },
+            ],
+          },
+        ],
+      },
+      ctx,
+    );
+    expect(textOf(result)).toBe("[mock] caption this");
+    expect(result.usage.inputTokens).toBe(Math.ceil("caption this".length / 4));
+  });
+
   it("names the model after the first hint", async () => {
     const result = await mock().createMessage(
       request("hi", { modelPreferences: { hints: [{ name: "" }, { name: "claude-sonnet" }] } }),
@@ -262,6 +282,20 @@ describe("offline sampling, determinism", () => {
 });
 
 describe("offline sampling, deadlines", () => {
+  it("fails with -32005 when the invoke was already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await expectRpcError(
+      mock().createMessage(
+        request("gone"),
+        serviceCtx<SamplingGrant>({ signal: controller.signal }),
+      ),
+      SAMPLING_ERRORS.TIMEOUT.code,
+      SAMPLING_ERRORS.TIMEOUT.errorCode,
+    );
+    expect(error.data).toMatchObject({ reason: "ABORTED" });
+  });
+
   it("fails with -32005 when the invoke's deadline has passed by the clock", async () => {
     const service = createOfflineSamplingService({ mode: "mock", clock: () => T0_MS + 60_001 });
     await expectRpcError(
