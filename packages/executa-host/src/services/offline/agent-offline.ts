@@ -232,7 +232,7 @@ export function createOfflineAgentService(options: OfflineAgentOptions): AgentSe
           runId,
           threadId: session.threadId,
           content: params.content,
-          grantedTools: session.grantedTools,
+          grantedTools: runTools(session.grantedTools, params.allowed_tools),
           recursionLimit,
         });
       }
@@ -451,6 +451,17 @@ function grantedTools(params: AgentSessionCreateParams, grant: AgentGrant): stri
   if (inherit) return whitelist ?? ["*"];
   const requested = [...new Set(caps?.allowed_tools ?? [])];
   return whitelist === undefined ? requested : requested.filter((t) => whitelist.includes(t));
+}
+
+/**
+ * The tools one run may use (R33): a per-run `allowed_tools` narrows a sandbox session's list
+ * (`[]` means none) but not a session that inherits the host's tools (L10145).
+ */
+function runTools(sessionTools: readonly string[], allowed: readonly string[] | null | undefined) {
+  if (allowed === undefined || allowed === null || sessionTools.includes("*")) {
+    return [...sessionTools];
+  }
+  return sessionTools.filter((tool) => allowed.includes(tool));
 }
 
 function checkComplete(params: AgentCompleteParams, method: string): void {

@@ -138,11 +138,24 @@ describe("agent/session.create", () => {
       ctxWith<AgentGrant>({ grantedTools: ["search", "calendar"] }),
     );
     expect(restricted.granted_tools).toEqual(["search"]);
+    const narrowed = await run(
+      agent,
+      { app_session_uuid: restricted.app_session_uuid, content: "x", allowed_tools: ["mail"] },
+      ctxWith<AgentGrant>({ grantedTools: ["search", "calendar"] }),
+    );
+    expect(narrowed.frames[0]).toMatchObject({ event: "run_meta", granted_tools: [] });
     const inherited = await agent.sessionCreate(
       {},
       ctxWith<AgentGrant>({ grantedTools: ["search"] }),
     );
     expect(inherited.granted_tools).toEqual(["search"]);
+    const everything = await agent.sessionCreate({}, ctx);
+    const wide = await run(agent, {
+      app_session_uuid: everything.app_session_uuid,
+      content: "x",
+      allowed_tools: ["mail"],
+    });
+    expect(wide.frames[0]).toMatchObject({ granted_tools: ["*"] });
   });
 });
 
