@@ -156,14 +156,16 @@ export { createMockFilesService } from "./services/offline/files-mock.js";
 
 // Offline agent, image and upload services (off, mock with synthetic fallback, synthetic upload).
 export {
-  AGENT_HISTORY_LIMIT_MAX,
-  AGENT_LABEL_MAX_CHARS,
   AGENT_LIST_LIMIT_DEFAULT,
   AGENT_LIST_LIMIT_MAX,
-  AGENT_RECURSION_LIMIT_MAX,
   AGENT_SESSION_MAX_LIFETIME_S,
   createOfflineAgentService,
 } from "./services/offline/agent-offline.js";
+export {
+  AGENT_HISTORY_LIMIT_MAX,
+  AGENT_LABEL_MAX_CHARS,
+  AGENT_RECURSION_LIMIT_MAX,
+} from "./services/offline/agent-checks.js";
 export type {
   OfflineAgentCreateResult,
   OfflineAgentOptions,

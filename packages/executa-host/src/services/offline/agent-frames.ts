@@ -1,7 +1,7 @@
 // Frames of an offline `agent/session.run`: the synthetic run used when no fixture line answers,
 // the frames of a fixture line's `events`, the host's `seq`/`stream_id` tags (R33), the
-// 4096-frame cap, and the transcript a run leaves in the session history.
-import type { AgentFrame, AgentHistoryMessage } from "@anna-ai/app-schema";
+// 4096-frame cap.
+import type { AgentFrame } from "@anna-ai/app-schema";
 import { AGENT_ERRORS } from "@anna-ai/app-schema/errors";
 import type { RpcError } from "@anna-ai/jsonrpc";
 import { catalogError } from "../service-error.js";
@@ -115,46 +115,6 @@ export function finalText(frames: readonly FrameDraft[]): string | null {
     .map((f) => (typeof f["text"] === "string" ? f["text"] : ""))
     .join("");
   return streamed === "" ? null : streamed;
-}
-
-/**
- * What a run adds to the checkpoint: the user turn, an assistant `tool_use` and a `tool`
- * `tool_result` per tool call (R35: "1 + 2N" per turn), and the assistant's answer.
- */
-export function transcriptOf(
-  content: string,
-  frames: readonly FrameDraft[],
-): AgentHistoryMessage[] {
-  const messages: AgentHistoryMessage[] = [
-    { role: "user", content: { type: "text", text: content } },
-  ];
-  for (const frame of frames) {
-    if (frame.event === "tool_call") {
-      messages.push({
-        role: "assistant",
-        content: {
-          type: "tool_use",
-          id: frame["call_id"] ?? null,
-          name: frame["name"] ?? null,
-          input: frame["args"] ?? {},
-        },
-      });
-    } else if (frame.event === "tool_result") {
-      messages.push({
-        role: "tool",
-        content: {
-          type: "tool_result",
-          tool_use_id: frame["call_id"] ?? null,
-          is_error: frame["ok"] === false,
-          content: frame["data"] ?? null,
-        },
-      });
-    }
-  }
-  const answer = finalText(frames);
-  if (answer !== null)
-    messages.push({ role: "assistant", content: { type: "text", text: answer } });
-  return messages;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

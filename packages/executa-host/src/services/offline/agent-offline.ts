@@ -5,32 +5,30 @@
 // `error` answers the call, a `session.run` line's `events` become the run's frames, and without
 // a matching line a deterministic synthetic run or completion answers. Validation happens
 // before the fixture is asked, with the codes the Reference's bridge uses (R32–R37).
-import {
-  AGENT_HISTORY_LIMIT_DEFAULT,
-  AGENT_RECURSION_LIMIT_DEFAULT,
-  AGENT_RUN_MAX_FRAMES,
-  AGENT_SESSION_TTL_MAX_S,
-  AGENT_SESSION_UUID_PREFIX,
-  normalizeAgentSessionCreate,
-} from "@anna-ai/app-schema";
+import { AGENT_RUN_MAX_FRAMES, AGENT_SESSION_UUID_PREFIX } from "@anna-ai/app-schema";
 import type {
-  AgentCompleteParams,
   AgentCompleteResult,
   AgentSessionCancelResult,
-  AgentSessionCreateParams,
   AgentSessionCreateResult,
   AgentSessionHistoryResult,
   AgentSessionListResult,
   AgentSessionRefreshResult,
   AgentSessionRunResult,
   AgentSessionSummary,
-  AgentSubmode,
 } from "@anna-ai/app-schema";
 import { AGENT_ERRORS } from "@anna-ai/app-schema/errors";
 import type { AgentService } from "../agent-service.js";
 import type { AgentGrant } from "../grants.js";
 import type { ServiceContext } from "../service-context.js";
 import { catalogError } from "../service-error.js";
+import {
+  checkComplete,
+  checkCreate,
+  checkHistoryLimit,
+  checkRecursionLimit,
+  checkTtl,
+  runTools,
+} from "./agent-checks.js";
 import { syntheticCompletion } from "./agent-complete.js";
 import type { FrameDraft } from "./agent-frames.js";
 import {
@@ -39,20 +37,14 @@ import {
   fixtureFrames,
   syntheticFrames,
   tagFrames,
-  transcriptOf,
 } from "./agent-frames.js";
+import { decodeHistoryCursor, encodeHistoryCursor, transcriptOf } from "./agent-history.js";
 import { canonicalCallParams, hashHex } from "./agent-ids.js";
 import { AGENT_SESSION_CACHE_MAX_ENTRIES, AgentSessionTable } from "./agent-sessions.js";
 import type { AgentSessionOwner, AgentSessionRecord } from "./agent-sessions.js";
 import { fixtureError } from "./agent-mock-answer.js";
 import type { MockFixture } from "./mock-fixture.js";
 
-/** `label` length the server accepts (R32); longer is a 422, surfaced as -32046. */
-export const AGENT_LABEL_MAX_CHARS = 120;
-/** `recursion_limit` range the server accepts (`Field(ge=1, le=32)`, R33). */
-export const AGENT_RECURSION_LIMIT_MAX = 32;
-/** `history` page size range (R35), rejected (not clamped) outside. */
-export const AGENT_HISTORY_LIMIT_MAX = 200;
 /** `list` page size: default 50, clamped to 1..100 (L10253). */
 export const AGENT_LIST_LIMIT_DEFAULT = 50;
 export const AGENT_LIST_LIMIT_MAX = 100;
@@ -83,8 +75,6 @@ export type OfflineAgentRunResult = AgentSessionRunResult & { stream_id: string 
 
 type Ctx = ServiceContext<AgentGrant>;
 type Params = Record<string, unknown>;
-
-const HISTORY_CURSOR_TAG = "h1:";
 
 const WIRE_METHODS = {
   sessionCreate: "agent/session.create",
@@ -191,19 +181,7 @@ export function createOfflineAgentService(options: OfflineAgentOptions): AgentSe
           `${method}: 'content' must be a non-empty string (whitespace-only is rejected)`,
         );
       }
-      const recursionLimit = params.recursion_limit ?? AGENT_RECURSION_LIMIT_DEFAULT;
-      if (
-        !Number.isInteger(recursionLimit) ||
-        recursionLimit < 1 ||
-        recursionLimit > AGENT_RECURSION_LIMIT_MAX
-      ) {
-        // The bridge forwards it unchecked; the server's 422 surfaces as PROVIDER_ERROR (R33).
-        throw catalogError(
-          AGENT_ERRORS.PROVIDER_ERROR,
-          `${method}: 'recursion_limit' must be an integer from 1 to ${AGENT_RECURSION_LIMIT_MAX} (the server answered 422)`,
-          { status: 422, field: "recursion_limit" },
-        );
-      }
+      const recursionLimit = checkRecursionLimit(params.recursion_limit, method);
       const session = live(params.app_session_uuid, ctx, method);
       runCounter += 1;
       const runId =
@@ -265,13 +243,7 @@ export function createOfflineAgentService(options: OfflineAgentOptions): AgentSe
 
     async sessionHistory(params, ctx) {
       const method = WIRE_METHODS.sessionHistory;
-      const limit = params.limit ?? AGENT_HISTORY_LIMIT_DEFAULT;
-      if (!Number.isInteger(limit) || limit < 1 || limit > AGENT_HISTORY_LIMIT_MAX) {
-        throw catalogError(
-          AGENT_ERRORS.INVALID_REQUEST,
-          `${method}: 'limit' must be an integer from 1 to ${AGENT_HISTORY_LIMIT_MAX}, got ${String(limit)}`,
-        );
-      }
+      const limit = checkHistoryLimit(params.limit, method);
       const offset = decodeHistoryCursor(params.cursor, method);
       const session = live(params.app_session_uuid, ctx, method);
       const answered = fromFixture(method, params);
@@ -355,152 +327,6 @@ export function createOfflineAgentService(options: OfflineAgentOptions): AgentSe
   }
 
   return service;
-}
-
-interface CreateRequest {
-  kind: string;
-  submode: AgentSubmode;
-  fixedClientId?: string;
-  label: string;
-  systemPrompt?: string;
-  ttlSeconds: number;
-  grantedTools: string[];
-}
-
-/** Both documented shapes (V2) to one request, with the bridge's and the server's checks (R32). */
-function checkCreate(params: AgentSessionCreateParams, ctx: Ctx, method: string): CreateRequest {
-  const kind = params.kind ?? "agent";
-  if (!["agent", "fixed", "complete"].includes(kind)) {
-    throw catalogError(
-      AGENT_ERRORS.INVALID_REQUEST,
-      `${method}: 'kind' must be "agent" or "fixed", got ${JSON.stringify(kind)}`,
-    );
-  }
-  const submode = params.agent_submode;
-  if (submode !== undefined && submode !== null && submode !== "auto" && submode !== "fixed") {
-    throw catalogError(
-      AGENT_ERRORS.INVALID_REQUEST,
-      `${method}: 'agent_submode' must be "auto" or "fixed", got ${JSON.stringify(submode)}`,
-    );
-  }
-  if (kind === "fixed" && submode === "auto") {
-    throw catalogError(
-      AGENT_ERRORS.SUBMODE_MISMATCH,
-      `${method}: kind "fixed" cannot run with agent_submode "auto"; drop agent_submode or use kind "agent"`,
-    );
-  }
-  const request = normalizeAgentSessionCreate(params);
-  if (request.submode === "fixed") {
-    if (request.fixedClientId === undefined) {
-      throw catalogError(
-        AGENT_ERRORS.INVALID_REQUEST,
-        `${method}: the fixed submode needs 'fixed_client_id' (the client_id of the tool to pin)`,
-      );
-    }
-    const allowed = ctx.grant.allowedFixedClientIds ?? [];
-    if (!allowed.includes(request.fixedClientId)) {
-      throw catalogError(
-        AGENT_ERRORS.NOT_GRANTED,
-        `${method}: fixed_client_id '${request.fixedClientId}' is not in the user's allowed fixed clients`,
-        { allowedFixedClientIds: [...allowed] },
-      );
-    }
-  }
-  const label = params.label ?? (ctx.pluginName !== "" ? ctx.pluginName : ctx.toolId);
-  if ([...label].length > AGENT_LABEL_MAX_CHARS) {
-    throw catalogError(
-      AGENT_ERRORS.PROVIDER_ERROR,
-      `${method}: 'label' is over ${AGENT_LABEL_MAX_CHARS} characters (the server answered 422)`,
-      { status: 422, field: "label" },
-    );
-  }
-  checkTtl(request.ttlSeconds, method);
-  return {
-    kind,
-    submode: request.submode,
-    ...(request.fixedClientId !== undefined ? { fixedClientId: request.fixedClientId } : {}),
-    label,
-    ...(request.systemPrompt !== undefined ? { systemPrompt: request.systemPrompt } : {}),
-    ttlSeconds: request.ttlSeconds,
-    grantedTools: grantedTools(params, ctx.grant),
-  };
-}
-
-/** `0 < ttl ≤ 7200`; the bridge does not check, so the server's 422 is -32046 (R32). */
-function checkTtl(ttl: number, method: string): void {
-  if (!Number.isInteger(ttl) || ttl <= 0 || ttl > AGENT_SESSION_TTL_MAX_S) {
-    throw catalogError(
-      AGENT_ERRORS.PROVIDER_ERROR,
-      `${method}: 'ttl_seconds' must be an integer with 0 < ttl_seconds ≤ ${AGENT_SESSION_TTL_MAX_S}, got ${String(ttl)} (the server answered 422)`,
-      { status: 422, field: "ttl_seconds", max: AGENT_SESSION_TTL_MAX_S },
-    );
-  }
-}
-
-/**
- * `granted_tools` (R32): `["*"]` when the session inherits the host's tools (the default),
- * else the requested `allowed_tools`; both intersected with the user's whitelist when it has one.
- */
-function grantedTools(params: AgentSessionCreateParams, grant: AgentGrant): string[] {
-  const whitelist =
-    grant.grantedTools === undefined || grant.grantedTools.includes("*")
-      ? undefined
-      : [...grant.grantedTools];
-  const caps = params.quota_caps;
-  const inherit = caps?.inherit_host_tools ?? (caps?.allowed_tools ? false : true);
-  if (inherit) return whitelist ?? ["*"];
-  const requested = [...new Set(caps?.allowed_tools ?? [])];
-  return whitelist === undefined ? requested : requested.filter((t) => whitelist.includes(t));
-}
-
-/**
- * The tools one run may use (R33): a per-run `allowed_tools` narrows a sandbox session's list
- * (`[]` means none) but not a session that inherits the host's tools (L10145).
- */
-function runTools(sessionTools: readonly string[], allowed: readonly string[] | null | undefined) {
-  if (allowed === undefined || allowed === null || sessionTools.includes("*")) {
-    return [...sessionTools];
-  }
-  return sessionTools.filter((tool) => allowed.includes(tool));
-}
-
-function checkComplete(params: AgentCompleteParams, method: string): void {
-  if (!Array.isArray(params.messages) || params.messages.length === 0) {
-    throw catalogError(
-      AGENT_ERRORS.INVALID_REQUEST,
-      `${method}: 'messages' must be a non-empty list of {role, content}`,
-    );
-  }
-  const maxTokens = params.maxTokens ?? params.max_tokens;
-  if (
-    maxTokens !== undefined &&
-    maxTokens !== null &&
-    (!Number.isInteger(maxTokens) || maxTokens <= 0)
-  ) {
-    throw catalogError(
-      AGENT_ERRORS.INVALID_REQUEST,
-      `${method}: 'maxTokens' must be a positive integer`,
-    );
-  }
-}
-
-function encodeHistoryCursor(offset: number): string {
-  return Buffer.from(`${HISTORY_CURSOR_TAG}${offset}`, "utf8").toString("base64url");
-}
-
-function decodeHistoryCursor(cursor: unknown, method: string): number {
-  if (cursor === undefined || cursor === null || cursor === "") return 0;
-  if (typeof cursor === "string" && /^[A-Za-z0-9_-]+$/.test(cursor)) {
-    const text = Buffer.from(cursor, "base64url").toString("utf8");
-    const offset = text.startsWith(HISTORY_CURSOR_TAG)
-      ? Number(text.slice(HISTORY_CURSOR_TAG.length))
-      : NaN;
-    if (Number.isSafeInteger(offset) && offset >= 0) return offset;
-  }
-  throw catalogError(
-    AGENT_ERRORS.INVALID_REQUEST,
-    `${method}: 'cursor' is not one this host returned; pass next_cursor verbatim or omit it`,
-  );
 }
 
 function summary(row: AgentSessionRecord, now: number): AgentSessionSummary {
