@@ -1,7 +1,7 @@
 // The synthetic `agent/complete` answer: the MCP completion shape of sampling and the App
 // `llm.complete` (R37), with a deterministic echo of the last user message, cut at `maxTokens`.
 import type { AgentCompleteParams, AgentCompleteResult } from "@anna-ai/app-schema";
-import { AGENT_MOCK_MODEL, estimateTokens, tokenize } from "./agent-frames.js";
+import { AGENT_MOCK_MODEL, echoOf, estimateTokens, tokenize } from "./agent-frames.js";
 
 /** The readable text of one message's content: a string, a text block or a list of blocks. */
 export function contentText(content: unknown): string {
@@ -21,8 +21,8 @@ export function contentText(content: unknown): string {
 export function syntheticCompletion(params: AgentCompleteParams): AgentCompleteResult {
   const messages = params.messages;
   const lastUser = [...messages].reverse().find((m) => m.role === "user") ?? messages.at(-1);
-  const prompt = contentText(lastUser?.content).trim();
-  const full = `Mock completion: ${prompt}`;
+  const prompt = contentText(lastUser?.content);
+  const full = `Mock completion: ${echoOf(prompt)}`;
   const maxTokens = params.maxTokens ?? params.max_tokens ?? undefined;
 
   let text = full;

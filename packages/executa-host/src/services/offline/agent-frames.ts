@@ -22,9 +22,24 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
+/**
+ * Characters of the caller's text a synthetic answer echoes: long inputs (a document to
+ * summarise) must not turn into thousands of frames and hit the run cap only offline.
+ */
+export const SYNTHETIC_ECHO_MAX_CHARS = 200;
+
+/** The caller's text, trimmed and cut to SYNTHETIC_ECHO_MAX_CHARS (marked with `…`). */
+export function echoOf(text: string): string {
+  const trimmed = text.trim();
+  const chars = [...trimmed];
+  return chars.length <= SYNTHETIC_ECHO_MAX_CHARS
+    ? trimmed
+    : `${chars.slice(0, SYNTHETIC_ECHO_MAX_CHARS).join("")}…`;
+}
+
 /** The reply a synthetic run gives: an echo, so tests can tell turns apart. */
 export function syntheticReply(content: string): string {
-  return `Mock agent reply: ${content.trim()}`;
+  return `Mock agent reply: ${echoOf(content)}`;
 }
 
 /**

@@ -183,6 +183,15 @@ describe("agent/session.run", () => {
     expect(result.frames.at(-2)).toMatchObject({ usage: { totalTokens: expect.any(Number) } });
   });
 
+  it("echoes at most 200 characters, so long inputs stay far below the frame cap", async () => {
+    const { agent } = newService();
+    const { app_session_uuid } = await createSession(agent);
+    const content = Array.from({ length: 6000 }, (_, i) => `w${i}`).join(" ");
+    const result = await run(agent, { app_session_uuid, content });
+    expect(result.frames.length).toBeLessThan(100);
+    expect(result.final).toBe(`Mock agent reply: ${content.slice(0, 200)}…`);
+  });
+
   it("echoes a caller's run_id and is byte-identical across fresh services", async () => {
     const results: string[] = [];
     for (let i = 0; i < 2; i++) {
