@@ -29,7 +29,11 @@ const spec: CommandSpec = {
   description:
     "Starts the plugin exactly as the Anna Agent does (initialize, describe, invoke, shutdown) and " +
     "answers its reverse calls (sampling, storage, files, agent, image, upload, embeddings) with " +
-    "offline services. Without --describe, --health or --invoke it opens a REPL.",
+    "offline services. Without --describe, --health or --invoke it opens a REPL (describe, health, " +
+    "invoke <tool> [json-args], tools, trace on|off, restart, quit; piped input works line by " +
+    "line). With --json, --invoke prints one line: the tool's data, or the error object. Defaults: " +
+    "storage in memory, embeddings synthetic, sampling/agent/image/upload off. Exit codes: 0 " +
+    "success, 1 the invoke failed (success:false or a JSON-RPC error), 2 usage, launch or fixture error.",
   flags: [
     {
       name: "dir",
@@ -58,7 +62,11 @@ const spec: CommandSpec = {
       value: "<json|@file|->",
       description: "Tool arguments: inline JSON, @file.json, or - for stdin",
     },
-    { name: "json", type: "boolean", description: "One compact JSON line on stdout, no banner" },
+    {
+      name: "json",
+      type: "boolean",
+      description: "One compact JSON line on stdout: data on success, the error object otherwise",
+    },
     {
       name: "credential",
       type: "string",
@@ -79,12 +87,27 @@ const spec: CommandSpec = {
     },
     ...SERVICE_FLAGS,
   ],
+  // Every flag appears in at least one example (a test holds the list to that).
   examples: [
     "anna-app executa dev --dir examples/executas/ts-notes",
     "anna-app executa dev --dir ./my-plugin --describe",
+    "anna-app executa dev --dir ./my-plugin --health --json",
     'anna-app executa dev --dir ./my-plugin --invoke echo --args \'{"text":"hi"}\' --json',
     "anna-app executa dev --dir ./my-plugin --invoke summarize --args @args.json --mock-sampling fixtures/sampling.jsonl",
+    "generate-args | anna-app executa dev --dir ./my-plugin --invoke ingest --args -",
     "anna-app executa dev --spec 'tool_id=my-tool,type=node,command=\"node dist/server.js\"'",
+    "anna-app executa dev --dir examples/executas/go-multi --plugin credential_plugin.go",
+    "anna-app executa dev --dir ./my-plugin --credential API_KEY=sk_test_123 --trace --record session.jsonl",
+    "anna-app executa dev --dir ./my-plugin --mock-sampling s.jsonl --sampling-unsupported-format",
+    "anna-app executa dev --dir ./my-plugin --no-sampling --no-agent --no-image --no-upload --no-embeddings",
+    "anna-app executa dev --dir ./my-plugin --mock-agent agent.jsonl --mock-image image.jsonl --mock-upload upload.jsonl",
+    "anna-app executa dev --dir ./my-plugin --mock-embeddings embeddings.jsonl",
+    "anna-app executa dev --dir ./my-plugin --storage mock --mock-storage storage.jsonl",
+    "anna-app executa dev --dir ./my-plugin --storage off",
+    "anna-app executa dev --dir ./my-plugin --storage memory --storage-scopes tool",
+    "anna-app executa dev --dir ./my-plugin --grant storage --grant sampling --no-grant files",
+    "anna-app executa dev --dir ./my-plugin --storage real --storage-account nexus.example.com  # exits 2: needs Nexus",
+    "anna-app executa dev --dir ./my-plugin --app-slug my-app --sampling-account h --agent-account h --image-account h --upload-account h  # exits 2",
     'echo \'invoke echo {"text":"hi"}\' | anna-app executa dev --dir ./my-plugin',
   ],
 };
@@ -113,6 +136,13 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       : {};
   const launch = await resolveLaunch(flags, io);
   const router = await buildDevRouter(flags, io);
+
+  // `| head` closing a pipe must not crash the CLI with an unhandled EPIPE.
+  const ignorePipeError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  };
+  io.stdout.on("error", ignorePipeError);
+  io.stderr.on("error", ignorePipeError);
 
   const tracer = new FrameTracer(io.errStyle);
   let tracing = flags.trace === true;
@@ -189,6 +219,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   } finally {
     await session.close();
     await router.close();
+    io.stdout.off("error", ignorePipeError);
+    io.stderr.off("error", ignorePipeError);
   }
 }
 

@@ -20,6 +20,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "Run one Tool plugin in isolation: REPL or one-shot describe/health/invoke",
     load: async () => (await import("./executa-dev.js")).command,
   },
+  {
+    path: ["executa", "init"],
+    summary: "Scaffold a standalone Executa plugin (python, node, go or ts template)",
+    load: async () => (await import("./executa-init.js")).command,
+  },
+  {
+    path: ["doctor"],
+    summary: "Check Node, Python, uv, Go and the dev key; say what each missing piece disables",
+    load: async () => (await import("./doctor.js")).command,
+  },
 ];
 
 /** The longest command path that prefixes argv, and the rest of argv. */

@@ -92,11 +92,8 @@ export function formatOutcome(tool: string, outcome: InvokeOutcome, style: Style
 export function outcomeJson(outcome: InvokeOutcome): string {
   if (outcome.ok) return JSON.stringify(outcome.data ?? null);
   if (outcome.kind === "tool_failed") {
-    return JSON.stringify({
-      success: false,
-      error: outcome.error,
-      duration_ms: Math.round(outcome.durationMs),
-    });
+    // No duration: the line is a contract, identical for identical runs.
+    return JSON.stringify({ success: false, error: outcome.error });
   }
   return JSON.stringify(outcome.error.toJSON());
 }

@@ -63,6 +63,7 @@ export function startRepl(io: CliIo, handlers: ReplHandlers, prompt: string): Re
 
   const printTo = (stream: CliIo["stdout"], text: string) => {
     const line = text.endsWith("\n") ? text : text + "\n";
+    if (stream.destroyed || stream.writableEnded) return;
     if (!interactive || closed) {
       stream.write(line);
       return;
@@ -122,6 +123,11 @@ export function startRepl(io: CliIo, handlers: ReplHandlers, prompt: string): Re
     }
     finish();
   });
+
+  // A reader that went away (`| head`) ends the session instead of crashing it with EPIPE.
+  const onOutputError = () => finish();
+  io.stdout.on("error", onOutputError);
+  void done.then(() => io.stdout.off("error", onOutputError));
 
   rl.setPrompt(prompt);
   if (interactive) rl.prompt();

@@ -1,0 +1,31 @@
+// One row of `anna-app doctor`.
+
+/**
+ * `ok` ✓; `warn` ! (an optional piece is missing or old: something specific is disabled);
+ * `fail` ✗ (a required piece is missing or too old: the command exits non-zero).
+ */
+export type CheckStatus = "ok" | "warn" | "fail";
+
+export interface CheckResult {
+  /** Stable key for --json consumers: `node`, `npm`, `python`, `uv`, `go`, `dev-key`, `nexus`. */
+  id: string;
+  /** What the table shows in its first column. */
+  label: string;
+  status: CheckStatus;
+  /** Whether a failure makes doctor exit non-zero (docs/decisions.md, "doctor"). */
+  required: boolean;
+  /** The table's second column: a version, "missing", "not set", … */
+  found: string;
+  /** Version found, e.g. "20.19.2"; absent when the piece is missing. */
+  version?: string;
+  /** Where it was found (executable or folder). */
+  path?: string;
+  /** One line: what was found, or what is missing and what that disables. */
+  detail: string;
+}
+
+export interface DoctorReport {
+  /** False when a required check failed. */
+  ok: boolean;
+  checks: CheckResult[];
+}

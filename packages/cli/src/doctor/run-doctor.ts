@@ -1,0 +1,55 @@
+// `runDoctor`: every check at once (the probes run in parallel), in table order.
+import { createDevTokenIssuer, createWhich, TOKEN_AUDIENCES } from "@anna-ai/executa-host";
+import type { CheckResult, DoctorReport } from "./check.js";
+import {
+  checkDevKey,
+  checkGo,
+  checkNexus,
+  checkNode,
+  checkNpm,
+  checkPython,
+  checkUv,
+  type DevKeyProbe,
+  type ToolFinder,
+} from "./checks.js";
+import { createVersionProbe, type VersionProbe } from "./probe.js";
+
+export interface DoctorOptions {
+  /** The environment whose PATH is searched and which the probes run with. */
+  env: NodeJS.ProcessEnv;
+  /** Version of the Node running the CLI; default `process.versions.node`. */
+  nodeVersion?: string;
+  nodePath?: string;
+  /** PATH lookup; default over `env.PATH`. */
+  which?: (command: string) => string | undefined;
+  versionOf?: VersionProbe;
+  devKey?: DevKeyProbe;
+  /** `--matrix-nexus-root`; default `env.ANNA_NEXUS_ROOT`. */
+  nexusRoot?: string;
+}
+
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const tools: ToolFinder = {
+    which: options.which ?? createWhich({ env: options.env }),
+    versionOf: options.versionOf ?? createVersionProbe(options.env),
+  };
+  const checks: CheckResult[] = await Promise.all([
+    checkNode(options.nodeVersion ?? process.versions.node, options.nodePath ?? process.execPath),
+    checkNpm(tools),
+    checkPython(tools),
+    checkUv(tools),
+    checkGo(tools),
+    checkDevKey(options.devKey ?? mintWithDevKey),
+    checkNexus(options.nexusRoot ?? options.env.ANNA_NEXUS_ROOT),
+  ]);
+  return { ok: checks.every((c) => !c.required || c.status !== "fail"), checks };
+}
+
+/** What `executa dev` does per invoke: a fresh Ed25519 key, a token minted and verified. */
+const mintWithDevKey: DevKeyProbe = async () => {
+  const issuer = await createDevTokenIssuer();
+  const binding = { userId: "doctor", toolId: "doctor", invokeId: "doctor" };
+  const token = await issuer.mint({ audience: TOKEN_AUDIENCES.sampling, ...binding });
+  await issuer.verify(token, TOKEN_AUDIENCES.sampling, binding);
+  return "Ed25519";
+};

@@ -1,0 +1,3 @@
+module {{slug}}
+
+go 1.19

@@ -1,0 +1,33 @@
+// `--help` documents every flag, and every flag appears in at least one example.
+import { describe, expect, it } from "vitest";
+import { renderHelp } from "../../src/cli/args.js";
+import { command } from "../../src/commands/executa-dev.js";
+
+describe("executa dev --help", () => {
+  const help = renderHelp(command.spec);
+  const examples = help.slice(help.indexOf("Examples:"));
+
+  it.each(command.spec.flags.map((f) => f.name))("documents --%s with an example", (name) => {
+    expect(help).toMatch(new RegExp(`^  --${name}\\b`, "m"));
+    expect(examples).toMatch(new RegExp(`--${name}(\\s|$)`, "m"));
+  });
+
+  it("lists the REPL commands and the exit codes", () => {
+    for (const word of [
+      "describe",
+      "health",
+      "invoke <tool>",
+      "tools",
+      "trace on|off",
+      "restart",
+      "quit",
+    ]) {
+      expect(help).toContain(word);
+    }
+    expect(help).toMatch(/0 success, 1 the invoke failed .*, 2 usage, launch or fixture error/s);
+  });
+
+  it("says the app scope only applies to app invokes", () => {
+    expect(help).toMatch(/app only applies to invokes from an app/);
+  });
+});
