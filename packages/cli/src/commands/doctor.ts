@@ -1,5 +1,6 @@
 // `anna-app doctor`: checks the toolchain the CLI and Executa plugins need (Reference L11723,
 // R173) and says what each missing piece disables. Exit 1 when a required piece is missing.
+import path from "node:path";
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import { EXIT_OK, EXIT_RUNTIME, usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
@@ -41,7 +42,7 @@ export function createDoctorCommand(
       const report = await runDoctor({
         ...overrides,
         env: io.env,
-        ...(typeof root === "string" ? { nexusRoot: root } : {}),
+        ...(typeof root === "string" ? { nexusRoot: path.resolve(io.cwd, root) } : {}),
       });
       io.stdout.write(
         args.flags.json === true ? JSON.stringify(report) + "\n" : renderDoctor(report, io.style),

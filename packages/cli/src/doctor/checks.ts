@@ -48,7 +48,7 @@ export async function checkNpm(tools: ToolFinder): Promise<CheckResult> {
       found: "missing",
       ...(found === undefined ? {} : { path: found }),
       detail:
-        "npm missing: the ts template cannot be installed or built (npm install, npm run build); plain Node plugins still run",
+        "the ts template cannot be installed or built (npm install, npm run build); plain Node plugins still run",
     };
   }
   return {
@@ -70,7 +70,7 @@ export async function checkPython(tools: ToolFinder): Promise<CheckResult> {
       ...base,
       status: "warn",
       found: "missing",
-      detail: "python3 missing: Python plugins cannot run",
+      detail: "Python plugins cannot run",
     };
   }
   const version = await tools.versionOf(found, ["--version"]);
@@ -106,7 +106,7 @@ export async function checkUv(tools: ToolFinder): Promise<CheckResult> {
       found: "missing",
       ...(found === undefined ? {} : { path: found }),
       detail:
-        "uv missing: Python plugins start with python3 directly (fine for stdlib plugins); dependencies in pyproject.toml are not installed",
+        "Python plugins start with python3 directly (fine for stdlib plugins); dependencies in pyproject.toml are not installed",
     };
   }
   return {
@@ -129,7 +129,7 @@ export async function checkGo(tools: ToolFinder): Promise<CheckResult> {
       status: "warn",
       found: "missing",
       ...(found === undefined ? {} : { path: found }),
-      detail: "go missing: Go plugins cannot run (go run .) and the go template cannot be tested",
+      detail: "Go plugins cannot run (go run .) and the go template cannot be tested",
     };
   }
   const where = { found: version, version, path: found };
