@@ -100,25 +100,33 @@ export function createOfflineImageService(options: OfflineImageOptions): ImageSe
       );
     }
 
-    const entry = fixture?.find(method, params);
-    if (entry?.error !== undefined) throw fixtureError(entry, "image");
-    let result: ImageResult;
-    if (entry?.result !== undefined) {
-      result = fixtureResult(entry) as ImageResult;
-    } else {
-      const mask = params["mask_url"];
-      if (method === "image/edit" && typeof mask === "string" && mask !== "") {
-        // No synthetic model can do masks; a fixture line can play one that does.
-        throw catalogError(
-          IMAGE_ERRORS.MASK_UNSUPPORTED,
-          `${method}: no available model supports mask editing (mock images); drop mask_url or answer this call from the --mock-image fixture`,
-        );
+    // Reserve before awaiting anything, so concurrent calls cannot overshoot the quota together.
+    const reservation = { atMs: now, count: checked.n };
+    daily.set(ctx.userId, [...(daily.get(ctx.userId) ?? []), reservation]);
+    try {
+      const entry = fixture?.find(method, params);
+      if (entry?.error !== undefined) throw fixtureError(entry, "image");
+      let result: ImageResult;
+      if (entry?.result !== undefined) {
+        result = fixtureResult(entry) as ImageResult;
+      } else {
+        const mask = params["mask_url"];
+        if (method === "image/edit" && typeof mask === "string" && mask !== "") {
+          // No synthetic model can do masks; a fixture line can play one that does.
+          throw catalogError(
+            IMAGE_ERRORS.MASK_UNSUPPORTED,
+            `${method}: no available model supports mask editing (mock images); drop mask_url or answer this call from the --mock-image fixture`,
+          );
+        }
+        result = await synthetic(method, checked, imageUrl, ctx, before, quota);
       }
-      result = await synthetic(method, checked, imageUrl, ctx, before, quota);
+      // A fixture may answer with another number of images than asked: count what was made.
+      if (Array.isArray(result.images)) reservation.count = result.images.length;
+      return result;
+    } catch (error) {
+      reservation.count = 0;
+      throw error;
     }
-    const made = Array.isArray(result.images) ? result.images.length : checked.n;
-    daily.set(ctx.userId, [...(daily.get(ctx.userId) ?? []), { atMs: now, count: made }]);
-    return result;
   }
 
   async function synthetic(

@@ -241,6 +241,29 @@ describe("createOfflineImageService", () => {
       { prompt: "b", n: 2 },
       ctxWith<ImageGrant>({ maxImagesPerDay: 3 }, { userId: "user-2" }),
     );
+    // Failed calls give their reservation back; concurrent ones cannot overshoot together.
+    const other = ctxWith<ImageGrant>({ maxImagesPerDay: 3 }, { userId: "user-3" });
+    await expectCatalogError(
+      image.edit(
+        {
+          prompt: "x",
+          n: 1,
+          image_url: "https://cdn.example.com/a.png",
+          mask_url: "https://cdn.example.com/m.png",
+        },
+        other,
+      ),
+      IMAGE_ERRORS.MASK_UNSUPPORTED,
+    );
+    const settled = await Promise.allSettled([
+      image.generate({ prompt: "c", n: 2 }, other),
+      image.generate({ prompt: "d", n: 2 }, other),
+    ]);
+    expect(settled.map((s) => s.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect((await image.generate({ prompt: "e", n: 1 }, other)).quota_used).toEqual({
+      images_today: 3,
+      images_quota: 3,
+    });
     clock.advance(24 * 3600 * 1000);
     expect((await image.generate({ prompt: "b", n: 2 }, small)).quota_used).toEqual({
       images_today: 2,
