@@ -1,0 +1,41 @@
+// `node packages/cli/scripts/bundle-executa-dev.mjs`: the compiled `executa dev` implementation
+// with the host, JSON-RPC and schema packages as one ESM file, dist/bundle/executa-dev.js. One
+// file instead of a few hundred modules is most of the one-shot overhead target (≤ 150 ms over a
+// bare spawn; bench/executa-dev). dist/executa-dev/load-runner.js uses it only while it is newer
+// than the builds it was made from. The CLI framework (`src/cli/*`) stays external so the
+// ExitError that main() checks with instanceof is the same class.
+import { build } from "esbuild";
+import { statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const outfile = `${root}dist/bundle/executa-dev.js`;
+
+/** `../cli/x.js` from dist/executa-dev/ is `../cli/x.js` from dist/bundle/ too: keep the path. */
+const keepCliFramework = {
+  name: "keep-cli-framework",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/cli\/[a-z-]+\.js$/ }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+  },
+};
+
+await build({
+  entryPoints: [`${root}dist/executa-dev/run.js`],
+  outfile,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  plugins: [keepCliFramework],
+  // Whitespace and syntax only: names stay readable in stack traces (ANNA_DEBUG=1).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: "none",
+  sourcemap: "linked",
+  logLevel: "warning",
+});
+
+process.stderr.write(`cli: wrote ${outfile} (${Math.round(statSync(outfile).size / 1024)} KiB)\n`);

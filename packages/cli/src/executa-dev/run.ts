@@ -1,0 +1,189 @@
+// The implementation of `anna-app executa dev` (flags in commands/executa-dev.ts): resolve the
+// launch, build the services, then a REPL or one describe/health/invoke.
+import path from "node:path";
+import {
+  LaunchError,
+  detectLaunchSpec,
+  resolveSpecString,
+  type LaunchSpec,
+} from "@anna-ai/executa-host";
+import type { FlagValues, ParsedArgs } from "../cli/args.js";
+import { EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
+import type { CliIo } from "../cli/io.js";
+import { colorJson } from "../cli/style.js";
+import { readArgsFlag } from "./args-input.js";
+import { runRepl } from "./dev-repl.js";
+import { formatOutcome, outcomeJson } from "./format.js";
+import { FrameTracer } from "./frame-trace.js";
+import { buildDevRouter } from "./services.js";
+import { DevSession } from "./session.js";
+
+const NAME = "executa dev";
+/** Plugin stderr lines quoted when it fails to start. */
+const START_STDERR_LINES = 10;
+
+export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number> {
+  const flags = args.flags;
+  if (args.positionals.length > 0) {
+    throw usageError(
+      `unexpected argument '${args.positionals[0]}'; use --dir <dir> for the plugin folder`,
+      NAME,
+    );
+  }
+  const oneShot = [flags.describe, flags.health, flags.invoke !== undefined].filter(Boolean).length;
+  if (oneShot > 1) throw usageError("use only one of --describe, --health, --invoke", NAME);
+  if (flags.args !== undefined && flags.invoke === undefined) {
+    throw usageError("--args goes with --invoke <tool>", NAME);
+  }
+  if (flags.json === true && !oneShot) {
+    throw usageError("--json goes with --describe, --health or --invoke", NAME);
+  }
+  const json = flags.json === true;
+  const credentials = parseCredentials(flags.credential as string[] | undefined);
+  const toolArgs =
+    flags.invoke !== undefined
+      ? await readArgsFlag(flags.args as string | undefined, io.cwd, io.stdin)
+      : {};
+  const launch = await resolveLaunch(flags, io);
+  const router = await buildDevRouter(flags, io);
+
+  // `| head` closing a pipe must not crash the CLI with an unhandled EPIPE.
+  const ignorePipeError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  };
+  io.stdout.on("error", ignorePipeError);
+  io.stderr.on("error", ignorePipeError);
+
+  const tracer = new FrameTracer(io.errStyle);
+  let tracing = flags.trace === true;
+  // Where trace and plugin lines go: straight to stderr in one-shot mode, above the prompt in
+  // the REPL. Plugin stderr waits until the plugin has started: if it fails, its last lines
+  // are part of the one-line error instead.
+  const out: { err: (line: string) => void } = {
+    err: (line) => void io.stderr.write(line + "\n"),
+  };
+  let started = false;
+  const session = new DevSession(
+    {
+      spec: launch,
+      router: router.factory,
+      env: io.env,
+      credentials,
+      ...(typeof flags.record === "string"
+        ? { recordPath: path.resolve(io.cwd, flags.record) }
+        : {}),
+    },
+    {
+      frame: (dir, msg, meta) => {
+        const line = tracer.line(dir, msg, meta);
+        if (tracing) out.err(line);
+      },
+      stderr: (line) => {
+        if (started && !json) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
+      },
+    },
+  );
+
+  try {
+    if (!oneShot) {
+      return await runRepl(session, io, {
+        launch,
+        router,
+        setTrace: (on) => (tracing = on),
+        isTracing: () => tracing,
+        setErrorSink: (sink) => (out.err = sink),
+        onStarted: () => (started = true),
+      });
+    }
+    const manifest = await startOrExplain(session, launch);
+    started = true;
+    if (!json) {
+      for (const line of session.stderrTail()) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
+    }
+    if (flags.describe) {
+      io.stdout.write((json ? JSON.stringify(manifest) : colorJson(manifest, io.style)) + "\n");
+      return EXIT_OK;
+    }
+    if (flags.health) {
+      const report = await session.health();
+      const body = {
+        status: report.status,
+        state: report.state,
+        ...(report.detail ? { detail: report.detail } : {}),
+        raw: report.raw,
+      };
+      io.stdout.write((json ? JSON.stringify(body) : colorJson(body, io.style)) + "\n");
+      return report.status === "unhealthy" ? EXIT_RUNTIME : EXIT_OK;
+    }
+    const tool = flags.invoke as string;
+    if (!manifest.tools.some((t) => t.name === tool)) {
+      const names = manifest.tools.map((t) => t.name);
+      throw new ExitError(
+        EXIT_USAGE,
+        `${launch.toolId} has no tool '${tool}'; its tools are: ${names.join(", ") || "(none)"}`,
+      );
+    }
+    const outcome = await session.invoke(tool, toolArgs);
+    io.stdout.write((json ? outcomeJson(outcome) : formatOutcome(tool, outcome, io.style)) + "\n");
+    return outcome.ok ? EXIT_OK : EXIT_RUNTIME;
+  } finally {
+    await session.close();
+    await router.close();
+    io.stdout.off("error", ignorePipeError);
+    io.stderr.off("error", ignorePipeError);
+  }
+}
+
+async function resolveLaunch(flags: FlagValues, io: CliIo): Promise<LaunchSpec> {
+  const dir = path.resolve(io.cwd, typeof flags.dir === "string" ? flags.dir : ".");
+  try {
+    if (typeof flags.spec === "string") {
+      if (flags.plugin !== undefined)
+        throw usageError("use --plugin with --dir, not with --spec", NAME);
+      return await resolveSpecString(flags.spec, {
+        flag: "--spec",
+        cwd: io.cwd,
+        defaultDir: dir,
+        env: io.env,
+      });
+    }
+    return await detectLaunchSpec(dir, {
+      env: io.env,
+      ...(typeof flags.plugin === "string" ? { pluginFile: flags.plugin } : {}),
+    });
+  } catch (error) {
+    if (error instanceof LaunchError)
+      throw new ExitError(EXIT_USAGE, error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** Starting is where most plugins fail: name the plugin and show its last stderr lines. */
+async function startOrExplain(session: DevSession, launch: LaunchSpec) {
+  try {
+    return await session.describe();
+  } catch (error) {
+    const tail = session.stderrTail(START_STDERR_LINES);
+    const message = error instanceof Error ? error.message : String(error);
+    // Process errors already quote stderr; add the tail only when they do not.
+    const stderr =
+      tail.length && !message.includes("stderr:") ? `; last stderr: ${tail.join(" | ")}` : "";
+    throw new ExitError(
+      EXIT_USAGE,
+      `${launch.toolId} (${launch.command.join(" ")}) did not start: ${message}${stderr}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+function parseCredentials(values: string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const value of values ?? []) {
+    const eq = value.indexOf("=");
+    if (eq <= 0) throw usageError(`--credential '${value}' must be NAME=VALUE`, NAME);
+    out[value.slice(0, eq)] = value.slice(eq + 1);
+  }
+  return out;
+}
