@@ -152,11 +152,8 @@ function readEntry(value: unknown, file: string, line: number): MockEntry {
   if (answers.length === 0) {
     throw new MockFixtureError(file, line, 'needs one of "result", "error" or "events"');
   }
-  const entry: MockEntry = {
-    line,
-    method: canonicalMethod(obj.ns as string | undefined, obj.method),
-    match: match as Record<string, unknown>,
-  };
+  const method = canonicalMethod(obj.ns as string | undefined, obj.method);
+  const entry: MockEntry = { line, method, match: withImpliedMatch(obj, method, match) };
   if (obj.result !== undefined) entry.result = obj.result;
   if (obj.error !== undefined) entry.error = readError(obj.error, file, line);
   if (obj.events !== undefined) {
@@ -165,6 +162,20 @@ function readEntry(value: unknown, file: string, line: number): MockEntry {
     entry.events = obj.events;
   }
   return entry;
+}
+
+/** `{ns:"upload", method:"inline"}` answers only inline uploads: the method names the mode. */
+function withImpliedMatch(
+  obj: Record<string, unknown>,
+  method: string,
+  match: object,
+): Record<string, unknown> {
+  const written = `${typeof obj.ns === "string" ? obj.ns + "/" : ""}${obj.method as string}`;
+  const mode = /^upload\/(inline|negotiate|confirm)$/.exec(written)?.[1];
+  if (method !== "host/uploadFile" || mode === undefined || "mode" in match) {
+    return match as Record<string, unknown>;
+  }
+  return { ...match, mode };
 }
 
 function readError(value: unknown, file: string, line: number): MockError {
