@@ -380,3 +380,222 @@ export {
   generateExecutaJsonSchemas,
   JSON_SCHEMA_ID_BASE,
 } from "./json-schema/registry.js";
+// App file formats (manifest.json schema 1/2, app.json, executa.json rules, SKILL.md frontmatter),
+// the Host API method table and the AnnaAppEvent union.
+export {
+  type AppDevConfig,
+  AppDevConfigSchema,
+  DEFAULT_DEV_USER_ID,
+  stripDevBlock,
+} from "./app/dev-block.js";
+export {
+  ANNA_APP_EVENT_KINDS,
+  ANNA_APP_EVENT_PAYLOADS,
+  ANNA_APP_EVENT_TYPE,
+  type AnnaAppEvent,
+  type AnnaAppEventKind,
+  type AnnaAppEventParse,
+  AnnaAppEventSchema,
+  isAnnaAppEventKind,
+  type KnownAnnaAppEvent,
+  KnownAnnaAppEventSchema,
+  parseAnnaAppEvent,
+  type UnknownAnnaAppEvent,
+  UnknownAnnaAppEventSchema,
+  type WindowGeometry,
+  WindowGeometrySchema,
+} from "./app/events.js";
+export {
+  BINARY_ARTIFACT_FORMATS,
+  BINARY_ASSET_FORMATS,
+  BINARY_PLATFORM_KEYS,
+  BINARY_PLATFORM_WILDCARDS,
+  DISTRIBUTION_TYPES,
+  type ExecutaJsonOptions,
+  validateExecutaJson,
+} from "./app/executa-json.js";
+export {
+  EXECUTA_REF_LATEST,
+  EXECUTA_REF_MIN_VERSION_MAX_CHARS,
+  EXECUTA_REF_TOOL_ID_MAX_CHARS,
+  type ExecutaRef,
+  type ExecutaRefObject,
+  ExecutaRefObjectSchema,
+  ExecutaRefSchema,
+  normalizeExecutaRef,
+} from "./app/executa-ref.js";
+export {
+  ACL_BYPASS_METHODS,
+  AGENT_SANDBOX_TOOLS,
+  ALWAYS_GRANTED_NAMESPACES,
+  expandHostApiGrant,
+  HOST_API_GRANT_ALIASES,
+  HOST_API_METHOD_SPELLINGS,
+  HOST_API_METHODS,
+  HOST_API_NAMESPACES,
+  type HostApiMethod,
+  type HostApiNamespace,
+  isHostApiGrantToken,
+  isHostApiMethod,
+  isHostApiNamespace,
+  NON_METHOD_GRANT_NAMESPACES,
+} from "./app/host-api-methods.js";
+export {
+  type AppIssue,
+  appIssue,
+  type AppIssueSeverity,
+  type AppValidation,
+  errorsOf,
+  formatAppIssue,
+  hasErrors,
+  issuePointer,
+  warningsOf,
+} from "./app/issues.js";
+export {
+  APP_JSON_SCHEMA_ID_BASE,
+  APP_JSON_SCHEMAS,
+  generateAppJsonSchemas,
+} from "./app/json-schemas.js";
+export {
+  APP_CATEGORIES,
+  APP_DESCRIPTION_MAX_CHARS,
+  APP_LISTING_KEYS,
+  APP_NAME_MAX_CHARS,
+  APP_SCREENSHOTS_MAX,
+  APP_SLUG_PATTERN,
+  APP_TAGLINE_MAX_CHARS,
+  APP_URL_MAX_CHARS,
+  type AppCategory,
+  type AppListing,
+  AppListingSchema,
+  type BundledExecuta,
+  bundledExecutasOf,
+  BundledExecutaSchema,
+  validateAppListing,
+} from "./app/listing.js";
+export {
+  APP_MANIFEST_KEYS,
+  APP_MANIFEST_SCHEMA_VERSIONS,
+  type AppManifest,
+  type AppManifestInput,
+  AppManifestSchema,
+  type AppManifestSchemaVersion,
+  countUserMessagePlaceholders,
+  SYSTEM_PROMPT_ADDENDUM_MAX_CHARS,
+  USER_MESSAGE_PLACEHOLDER,
+  USER_MESSAGE_PREFIX_TEMPLATE_MAX_CHARS,
+} from "./app/manifest.js";
+export {
+  APP_PERMISSIONS,
+  type AppPermission,
+  isAppPermission,
+  PERMISSION_FOR_METHOD,
+  permissionForMethod,
+} from "./app/permissions.js";
+export {
+  formatSpecMessage,
+  SPEC_MESSAGES,
+  type SpecMessage,
+  type SpecMessageId,
+} from "./app/spec-messages.js";
+export { didYouMean, editDistance, suggestClosest } from "./app/suggest.js";
+export { boundedString, codePointLength } from "./app/text.js";
+export {
+  BUNDLED_REF_PREFIX,
+  bundledHandle,
+  parseToolRef,
+  type ToolRef,
+  toolRefAllows,
+} from "./app/tool-refs.js";
+export {
+  BUNDLE_PATH_PATTERN,
+  bundlePathFile,
+  bundlePathProblem,
+  BundlePathSchema,
+  ExternalOriginSchema,
+  DEFAULT_UI_BUNDLE_FORMAT,
+  UI_BUNDLE_FORMATS,
+  type UiBundle,
+  UiBundleSchema,
+} from "./app/ui-bundle.js";
+export {
+  BASE_CSP,
+  buildBundleCsp,
+  CSP_OVERRIDABLE_DIRECTIVES,
+  CSP_RESTRICTED_DIRECTIVES,
+  CSP_RESTRICTED_SOURCE_PATTERN,
+  type CspOverridableDirective,
+  type CspOverrides,
+  CspOverridesSchema,
+  serializeCsp,
+} from "./app/ui-csp.js";
+export {
+  AgentFixedGrantSchema,
+  type AgentHostApiSpec,
+  AgentHostApiSpecSchema,
+  ToolRefListSchema,
+  type UiHostApi,
+  UiHostApiSchema,
+} from "./app/ui-host-api.js";
+export {
+  DEFAULT_FORM_FACTORS,
+  DEFAULT_STATE_MERGE,
+  FORM_FACTORS,
+  type FormFactor,
+  formFactorsOf,
+  STATE_MERGE_POLICIES,
+  type UiSection,
+  UiSectionSchema,
+} from "./app/ui-section.js";
+export {
+  UI_SIZE_MAX_PX,
+  UI_SIZE_MIN_PX,
+  UI_VIEWS_MAX,
+  UI_VIEWS_MIN,
+  type UiSize,
+  UiSizeSchema,
+  type UiView,
+  UiViewSchema,
+  VIEW_NAME_PATTERN,
+  VIEW_SUMMARY_TEMPLATE_MAX_CHARS,
+  VIEW_TITLE_MAX_CHARS,
+} from "./app/ui-view.js";
+export { validateAppManifest } from "./app/validate-manifest.js";
+export { describeValue, fromZodIssues, type ZodIssueOptions } from "./app/zod-issues.js";
+export {
+  type NormalizedSkillFrontmatter,
+  SKILL_FRONTMATTER_KEYS,
+  SKILL_NAME_PATTERN,
+  type SkillFrontmatter,
+  type SkillFrontmatterOptions,
+  SkillFrontmatterSchema,
+  validateSkillFrontmatter,
+} from "./skill/frontmatter.js";
+export {
+  DEFAULT_SKILL_EXECUTION_MODE,
+  normalizeSkillMetadata,
+  SKILL_EXECUTION_MODES,
+  SKILL_METADATA_KEYS,
+  SKILL_METADATA_NAMESPACES,
+  type SkillExecutionMode,
+  type SkillMetadata,
+  SkillMetadataSchema,
+  type SkillMetadataSource,
+  type SkillRequires,
+  SkillRequiresSchema,
+  type UnwrappedSkillMetadata,
+} from "./skill/metadata.js";
+export {
+  INSTALL_RECIPE_KINDS,
+  type InstallRecipe,
+  type InstallRecipeKind,
+  InstallRecipeSchema,
+  RECIPE_KEYS,
+  recipeTargetField,
+  SKILL_OS_VALUES,
+  type SkillOs,
+  UNINSTALL_RECIPE_KINDS,
+  type UninstallRecipe,
+  type UninstallRecipeKind,
+  UninstallRecipeSchema,
+} from "./skill/recipes.js";

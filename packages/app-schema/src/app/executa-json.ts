@@ -1,0 +1,223 @@
+import {
+  type Distribution,
+  EXECUTA_TYPES,
+  type ExecutaJson,
+  ExecutaJsonSchema,
+} from "../executa/executa-json.js";
+import { type AppIssue, type AppValidation, appIssue, hasErrors } from "./issues.js";
+import { formatSpecMessage } from "./spec-messages.js";
+import { didYouMean } from "./suggest.js";
+import { fromZodIssues } from "./zod-issues.js";
+
+/**
+ * Rules for an `executa.json` beside a plugin (L11575–L11583, T31, T37, R74–R76, R165). The
+ * schema (`ExecutaJsonSchema`) is liberal — extra keys such as `transport` and `_comment` pass —
+ * and this adds what `anna-app dev` and the publish pipeline check.
+ */
+
+export const DISTRIBUTION_TYPES = Object.freeze([
+  "uv",
+  "npm",
+  "pipx",
+  "homebrew",
+  "binary",
+  "local",
+] as const);
+/** `{system}-{machine}` keys the installer knows (R75) plus its wildcards (R76). */
+export const BINARY_PLATFORM_KEYS = Object.freeze([
+  "darwin-arm64",
+  "darwin-x86_64",
+  "linux-x86_64",
+  "linux-aarch64",
+  "linux-armv7l",
+  "windows-x86_64",
+  "windows-arm64",
+] as const);
+export const BINARY_PLATFORM_WILDCARDS = Object.freeze(["*", "any", "universal"] as const);
+export const BINARY_ASSET_FORMATS = Object.freeze(["tar.gz", "tgz", "zip", "raw"] as const);
+/** Pushed artifacts must be archives: bare executables are rejected (T37). */
+export const BINARY_ARTIFACT_FORMATS = Object.freeze(["tar.gz", "tgz", "zip"] as const);
+const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+
+export interface ExecutaJsonOptions {
+  /** The folder name, for the messages `anna-app dev` prints (`⚠ skipping executa <name>: …`). */
+  readonly dirName?: string;
+}
+
+type Path = (string | number)[];
+
+function platformKeyIssue(key: string, path: Path, out: AppIssue[]): void {
+  if ((BINARY_PLATFORM_KEYS as readonly string[]).includes(key)) return;
+  if ((BINARY_PLATFORM_WILDCARDS as readonly string[]).includes(key)) return;
+  out.push(
+    appIssue(
+      "warning",
+      "executa_json.platform_key",
+      path,
+      `platform key "${key}" is not one the installer resolves.${didYouMean(key, BINARY_PLATFORM_KEYS)} Known: ${BINARY_PLATFORM_KEYS.join(", ")}, or * for any`,
+    ),
+  );
+}
+
+function distributionRules(
+  distribution: Distribution,
+  type: string | null | undefined,
+  path: Path,
+  out: AppIssue[],
+): void {
+  const kind = distribution.distribution_type ?? distribution.type;
+  if (typeof kind === "string" && !(DISTRIBUTION_TYPES as readonly string[]).includes(kind)) {
+    out.push(
+      appIssue(
+        "warning",
+        "executa_json.distribution_type",
+        [...path, distribution.distribution_type === undefined ? "type" : "distribution_type"],
+        `distribution type "${kind}" is not one of ${DISTRIBUTION_TYPES.join(", ")}.${didYouMean(kind, DISTRIBUTION_TYPES)}`,
+      ),
+    );
+  }
+  const urls = distribution.binary_urls ?? undefined;
+  const artifacts = distribution.binary_artifacts ?? undefined;
+  if (urls !== undefined && artifacts !== undefined && type === "binary") {
+    out.push(
+      appIssue(
+        "error",
+        "executa_json.binary_source_both",
+        path,
+        "declare exactly one of binary_artifacts (uploaded by anna-app) or binary_urls (mirrored from public URLs), not both",
+      ),
+    );
+  }
+  for (const [key, value] of Object.entries(urls ?? {})) {
+    const at: Path = [...path, "binary_urls", key];
+    platformKeyIssue(key, at, out);
+    if (typeof value === "string") continue;
+    if (value.sha256 !== undefined && value.sha256 !== null && !SHA256_PATTERN.test(value.sha256)) {
+      out.push(
+        appIssue(
+          "error",
+          "executa_json.sha256",
+          [...at, "sha256"],
+          "sha256 must be 64 lowercase hex characters (the installer compares it byte for byte)",
+        ),
+      );
+    }
+    if (
+      value.format !== undefined &&
+      value.format !== null &&
+      !(BINARY_ASSET_FORMATS as readonly string[]).includes(value.format)
+    ) {
+      out.push(
+        appIssue(
+          "error",
+          "executa_json.asset_format",
+          [...at, "format"],
+          `format "${value.format}" must be one of ${BINARY_ASSET_FORMATS.join(", ")} (or omitted to infer it from the URL)`,
+        ),
+      );
+    }
+  }
+  for (const [key, value] of Object.entries(artifacts ?? {})) {
+    const at: Path = [...path, "binary_artifacts", key];
+    platformKeyIssue(key, at, out);
+    const format = value.format ?? inferFormat(value.path);
+    if (!(BINARY_ARTIFACT_FORMATS as readonly string[]).includes(format)) {
+      out.push(
+        appIssue(
+          "error",
+          "executa_json.artifact_format",
+          [...at, value.format === undefined || value.format === null ? "path" : "format"],
+          `binary artifacts must be archives (${BINARY_ARTIFACT_FORMATS.join(", ")}); bare executables are rejected — pack "${value.path}" into a .tar.gz or .zip`,
+        ),
+      );
+    }
+  }
+}
+
+function inferFormat(path: string): string {
+  if (path.endsWith(".tar.gz")) return "tar.gz";
+  if (path.endsWith(".tgz")) return "tgz";
+  if (path.endsWith(".zip")) return "zip";
+  return "raw";
+}
+
+/** Validates a parsed `executa.json`. */
+export function validateExecutaJson(
+  raw: unknown,
+  options: ExecutaJsonOptions = {},
+): AppValidation<ExecutaJson> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return {
+      ok: false,
+      issues: [
+        appIssue(
+          "error",
+          "schema.invalid_type",
+          [],
+          'executa.json must hold a JSON object, e.g. {"tool_id": "tool-dev-my-app", "type": "python"}',
+        ),
+      ],
+    };
+  }
+  const parsed = ExecutaJsonSchema.safeParse(raw, { reportInput: true });
+  if (!parsed.success) return { ok: false, issues: fromZodIssues(parsed.error.issues) };
+  const json = parsed.data;
+  const issues: AppIssue[] = [];
+  const name = options.dirName ?? "<dir>";
+  if (json.tool_id === undefined || json.tool_id === null) {
+    issues.push(
+      appIssue(
+        "warning",
+        "executa_json.tool_id_missing",
+        ["tool_id"],
+        'no tool_id: anna-app dev skips this executa and every tools.invoke of it fails; add "tool_id" (the manifest\'s ref, e.g. "tool-dev-my-app")',
+        formatSpecMessage("executaMissingToolId", { name }).text,
+      ),
+    );
+  }
+  if (json.type === undefined || json.type === null) {
+    issues.push(
+      appIssue(
+        "warning",
+        "executa_json.type_missing",
+        ["type"],
+        `no type: anna-app dev skips this executa; add "type": one of ${EXECUTA_TYPES.join(", ")}`,
+      ),
+    );
+  } else if (!(EXECUTA_TYPES as readonly string[]).includes(json.type)) {
+    issues.push(
+      appIssue(
+        "error",
+        "executa_json.type",
+        ["type"],
+        `type "${json.type}" must be one of ${EXECUTA_TYPES.join(", ")}.${didYouMean(json.type, EXECUTA_TYPES)}`,
+      ),
+    );
+  }
+  const distribution = json.distribution ?? undefined;
+  if (distribution !== undefined) {
+    distributionRules(distribution, json.type, ["distribution"], issues);
+    const profiles = distribution.profiles ?? undefined;
+    if (profiles !== undefined) {
+      const names = Object.keys(profiles).filter((key) => key !== "active");
+      const active = profiles.active ?? undefined;
+      if (active !== undefined && !names.includes(active)) {
+        issues.push(
+          appIssue(
+            "error",
+            "executa_json.profile_active",
+            ["distribution", "profiles", "active"],
+            `active profile "${active}" is not defined; profiles are: ${names.join(", ") || "(none)"}`,
+          ),
+        );
+      }
+      for (const profile of names) {
+        const value = profiles[profile];
+        if (typeof value === "object" && value !== null)
+          distributionRules(value, json.type, ["distribution", "profiles", profile], issues);
+      }
+    }
+  }
+  const ok = !hasErrors(issues);
+  return ok ? { ok, value: json, issues } : { ok, issues };
+}
