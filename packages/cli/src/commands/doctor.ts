@@ -25,7 +25,11 @@ const spec: CommandSpec = {
     },
     { name: "json", type: "boolean", description: "One JSON line: {ok, checks:[…]}" },
   ],
-  examples: ["anna-app doctor", "anna-app doctor --json"],
+  examples: [
+    "anna-app doctor",
+    "anna-app doctor --json",
+    "anna-app doctor --matrix-nexus-root ../nexus",
+  ],
 };
 
 /** The command, with the machine facts injectable for tests (Node version, PATH lookups). */
