@@ -30,6 +30,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "Check Node, Python, uv, Go and the dev key; say what each missing piece disables",
     load: async () => (await import("./doctor.js")).command,
   },
+  {
+    path: ["validate"],
+    summary: "Check an app project: manifest schema, UI, tool ids, and (--strict) bundle grants",
+    load: async () => (await import("./validate.js")).command,
+  },
 ];
 
 /** The longest command path that prefixes argv, and the rest of argv. */

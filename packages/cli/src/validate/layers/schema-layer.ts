@@ -1,0 +1,98 @@
+// Layer 1, JSON Schema (L4666): manifest.json, app.json and every executas/<name>/executa.json
+// through the validators of @anna-ai/app-schema — the same definitions the server uses.
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import {
+  type AppIssue,
+  validateAppListing,
+  validateAppManifest,
+  validateExecutaJson,
+} from "@anna-ai/app-schema";
+import { isIgnoredFolder } from "@anna-ai/executa-host";
+import type { ValidateContext } from "../context.js";
+import type { ValidateLayer } from "../diagnostic.js";
+import { layerOfIssue, type ProjectState } from "../project-state.js";
+
+export const APP_JSON = "app.json";
+export const EXECUTAS_DIR = "executas";
+
+function emit(ctx: ValidateContext, layer: ValidateLayer, file: string, issue: AppIssue): void {
+  ctx.report(layer, file, issue.pointer, {
+    severity: issue.severity,
+    code: issue.code,
+    message: issue.message,
+    ...(issue.specMessage === undefined ? {} : { specMessage: issue.specMessage }),
+  });
+}
+
+export async function runSchemaLayer(ctx: ValidateContext, state: ProjectState): Promise<void> {
+  const manifestFile = ctx.paths.manifest;
+  const doc = await ctx.readJson(manifestFile, {
+    layer: "parse",
+    required: true,
+    what: "the app manifest",
+  });
+  if (doc !== undefined) {
+    state.manifestRaw = doc.value;
+    const result = validateAppManifest(doc.value);
+    for (const issue of result.issues) {
+      const layer = layerOfIssue(issue.code);
+      if (layer === "schema") emit(ctx, "schema", manifestFile, issue);
+      else {
+        const list = state.pending.get(layer) ?? [];
+        list.push({ file: manifestFile, issue });
+        state.pending.set(layer, list);
+      }
+    }
+    if (result.ok && result.value !== undefined) state.manifest = result.value;
+  }
+
+  const listingFile = path.join(ctx.paths.root, APP_JSON);
+  const listingDoc = await ctx.readJson(listingFile, {
+    layer: "parse",
+    required: false,
+    what: "the app listing",
+  });
+  if (listingDoc !== undefined) {
+    const result = validateAppListing(listingDoc.value);
+    for (const issue of result.issues) emit(ctx, "schema", listingFile, issue);
+    state.listingFile = listingFile;
+    if (result.value !== undefined) state.listing = result.value;
+  }
+
+  for (const file of await executaJsonFiles(path.join(ctx.paths.root, EXECUTAS_DIR))) {
+    const executaDoc = await ctx.readJson(file, {
+      layer: "parse",
+      required: false,
+      what: "executa.json",
+    });
+    if (executaDoc === undefined) continue;
+    const dirName = path.basename(path.dirname(file));
+    // tool_id/type missing only makes `anna-app dev` skip the folder; discovery reports that
+    // (layer 3) with the same verbatim warning, so it is not repeated here.
+    const result = validateExecutaJson(executaDoc.value, { dirName });
+    for (const issue of result.issues) {
+      if (
+        issue.code === "executa_json.tool_id_missing" ||
+        issue.code === "executa_json.type_missing"
+      )
+        continue;
+      emit(ctx, "schema", file, issue);
+    }
+  }
+}
+
+/** `executas/<name>/executa.json` for each folder discovery would look at. */
+async function executaJsonFiles(executasDir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(executasDir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => entry.isDirectory() && !isIgnoredFolder(entry.name))
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => path.join(executasDir, name, "executa.json"));
+}
