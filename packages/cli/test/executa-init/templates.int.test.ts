@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   GO_SKIP_REASON,
   GO_VERSION,
+  PYTHON_VERSION,
   jsonLine,
   run,
   runCli,
@@ -42,52 +43,55 @@ async function invokeHello(dir: string, extra: string[] = []): Promise<unknown> 
   return jsonLine(result);
 }
 
-describe("python template", () => {
-  const root = suiteDir();
-  let project: InitJson;
-  beforeAll(async () => {
-    project = await generate(root, "python", "py-greeter");
-  });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-  it("writes the plugin, pyproject, executa.json, test and README with the names filled in", async () => {
-    expect(project.files).toEqual([
-      ".gitignore",
-      "README.md",
-      "executa.json",
-      "py_greeter_plugin.py",
-      "pyproject.toml",
-      "tests/__init__.py",
-      "tests/test_plugin.py",
-    ]);
-    const pyproject = await readFile(path.join(project.dir, "pyproject.toml"), "utf8");
-    expect(pyproject).toContain('tool-dev-py-greeter = "py_greeter_plugin:main"');
-    const executa = JSON.parse(await readFile(path.join(project.dir, "executa.json"), "utf8"));
-    expect(executa).toEqual({ tool_id: "tool-dev-py-greeter", type: "python" });
-    const mode = (await stat(path.join(project.dir, "py_greeter_plugin.py"))).mode;
-    expect(mode & 0o111).not.toBe(0);
-  });
-
-  it("passes its own unittest suite", async () => {
-    const result = await run("python3", ["-m", "unittest"], { cwd: project.dir });
-    expect(result.stderr).toMatch(/\nOK\s*$/);
-    expect(result.code).toBe(0);
-  });
-
-  it("answers hello through executa dev", async () => {
-    expect(await invokeHello(project.dir)).toEqual({
-      message: "Hello, Ada!",
-      greeting_source: "default",
+describe.skipIf(PYTHON_VERSION === undefined)(
+  `python template (${PYTHON_VERSION ?? "python3 is not installed"})`,
+  () => {
+    const root = suiteDir();
+    let project: InitJson;
+    beforeAll(async () => {
+      project = await generate(root, "python", "py-greeter");
     });
-  });
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it("greets with a credential given to executa dev --credential", async () => {
-    expect(await invokeHello(project.dir, ["--credential", "HELLO_GREETING=Howdy"])).toEqual({
-      message: "Howdy, Ada!",
-      greeting_source: "context",
+    it("writes the plugin, pyproject, executa.json, test and README with the names filled in", async () => {
+      expect(project.files).toEqual([
+        ".gitignore",
+        "README.md",
+        "executa.json",
+        "py_greeter_plugin.py",
+        "pyproject.toml",
+        "tests/__init__.py",
+        "tests/test_plugin.py",
+      ]);
+      const pyproject = await readFile(path.join(project.dir, "pyproject.toml"), "utf8");
+      expect(pyproject).toContain('tool-dev-py-greeter = "py_greeter_plugin:main"');
+      const executa = JSON.parse(await readFile(path.join(project.dir, "executa.json"), "utf8"));
+      expect(executa).toEqual({ tool_id: "tool-dev-py-greeter", type: "python" });
+      const mode = (await stat(path.join(project.dir, "py_greeter_plugin.py"))).mode;
+      expect(mode & 0o111).not.toBe(0);
     });
-  });
-});
+
+    it("passes its own unittest suite", async () => {
+      const result = await run("python3", ["-m", "unittest"], { cwd: project.dir });
+      expect(result.stderr).toMatch(/\nOK\s*$/);
+      expect(result.code).toBe(0);
+    });
+
+    it("answers hello through executa dev", async () => {
+      expect(await invokeHello(project.dir)).toEqual({
+        message: "Hello, Ada!",
+        greeting_source: "default",
+      });
+    });
+
+    it("greets with a credential given to executa dev --credential", async () => {
+      expect(await invokeHello(project.dir, ["--credential", "HELLO_GREETING=Howdy"])).toEqual({
+        message: "Howdy, Ada!",
+        greeting_source: "context",
+      });
+    });
+  },
+);
 
 describe("node template", () => {
   const root = suiteDir();
