@@ -9,10 +9,10 @@ export const DEFAULT_TEMPLATE: ExecutaTemplate = "python";
 
 /** One line per template for `--help`. */
 export const TEMPLATE_SUMMARIES: Readonly<Record<ExecutaTemplate, string>> = {
-  python: "stdlib Python, pyproject.toml for uv run (python3 fallback), unittest",
-  node: "plain ESM JavaScript, no dependencies, node:test",
-  go: "stdlib Go (go 1.19), executa.json type go, go test",
-  ts: "TypeScript on @anna-ai/executa-sdk; needs npm install + build",
+  python: "stdlib Python, pyproject.toml for uv run with a python3 fallback, unittest",
+  node: "plain ESM JavaScript without dependencies, node:test",
+  go: "stdlib Go 1.19, executa.json of type go, go test",
+  ts: "TypeScript on @anna-ai/executa-sdk, built with npm install + npm run build",
 };
 
 /**
