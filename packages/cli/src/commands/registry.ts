@@ -26,6 +26,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./executa-init.js")).command,
   },
   {
+    path: ["init"],
+    summary: "Scaffold an Anna App: manifest, app.json, UI bundle and a bundled executa",
+    load: async () => (await import("./init.js")).command,
+  },
+  {
     path: ["doctor"],
     summary: "Check Node, Python, uv, Go and the dev key; say what each missing piece disables",
     load: async () => (await import("./doctor.js")).command,

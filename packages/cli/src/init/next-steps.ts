@@ -1,0 +1,37 @@
+// The exact commands to run after `anna-app init`, per template, from where init ran.
+import path from "node:path";
+import { shellQuote } from "../executa-init/next-steps.js";
+import type { ExecutaTemplate } from "../executa-init/templates.js";
+
+/** The executa's own checks, run from its folder. ts: the host never installs or builds (R167). */
+export const EXECUTA_CHECKS: Readonly<Record<ExecutaTemplate, readonly string[]>> = {
+  python: ["python3 -m unittest"],
+  node: ["npm test"],
+  go: ["go test ./..."],
+  ts: ["npm install", "npm run build", "npm test"],
+};
+
+/** The executa's checks as one line run from the project folder, e.g. in a README. */
+export function executaCheckLine(template: ExecutaTemplate, executaDir: string): string {
+  return `(cd ${shellQuote(executaDir)} && ${EXECUTA_CHECKS[template].join(" && ")})`;
+}
+
+export function appNextSteps(options: {
+  dir: string;
+  cwd: string;
+  handle: string;
+  executaTemplate: ExecutaTemplate;
+}): string[] {
+  const executaDir = `executas/${options.handle}`;
+  const steps = [
+    "anna-app validate --strict",
+    executaCheckLine(options.executaTemplate, executaDir),
+    `anna-app executa dev --dir ${shellQuote(executaDir)} --invoke hello --args '{"name":"Ada"}'`,
+    "npm install && npm test",
+  ];
+  const relative = path.relative(options.cwd, options.dir);
+  if (relative !== "") {
+    steps.unshift(`cd ${shellQuote(relative.startsWith("..") ? options.dir : relative)}`);
+  }
+  return steps;
+}

@@ -1,0 +1,226 @@
+// `scaffoldApp`: checks the names and the target, renders the app layers in memory, writes them,
+// then generates the bundled executa with `executa init`'s scaffolder into executas/<handle>/.
+// Every refusal happens before the first write, so a refused init leaves no debris.
+import { lstat, mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { toolIdProblem } from "../executa-init/names.js";
+import { scaffoldExecuta, ScaffoldError } from "../executa-init/scaffold.js";
+import type { ExecutaTemplate } from "../executa-init/templates.js";
+import {
+  APP_TEMPLATE_SPECS,
+  appTemplatesRoot,
+  type AppTemplate,
+  type AppTemplateSpec,
+} from "./app-templates.js";
+import {
+  appDisplayName,
+  appSlugProblem,
+  appToolId,
+  executaHandle,
+  skillName,
+  suggestAppSlug,
+} from "./names.js";
+import { EXECUTA_CHECKS } from "./next-steps.js";
+import type { AppPlaceholders } from "./placeholders.js";
+import { renderLayers } from "./render-layers.js";
+
+/** Entries that do not make a folder "non-empty": a fresh `git init` is fine to scaffold into. */
+const IGNORED_ENTRIES = new Set([".git", ".DS_Store"]);
+const FILE_MODE = 0o644;
+
+export type InitErrorCode = "INVALID_SLUG" | "TARGET_NOT_EMPTY" | "TARGET_NOT_DIR";
+
+/** A refusal the user can fix: the CLI prints the message as its one line (exit 2). */
+export class InitError extends Error {
+  readonly code: InitErrorCode;
+
+  constructor(code: InitErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "InitError";
+    this.code = code;
+  }
+}
+
+export interface ScaffoldAppOptions {
+  /** Target folder; created when missing. */
+  dir: string;
+  template: AppTemplate;
+  /** Default: the folder's base name (R164). */
+  slug?: string;
+  /** Write into a non-empty folder, overwriting files of the same name (others are kept). */
+  force?: boolean;
+  /** Where the app layers live; default the CLI package's `templates/app`. */
+  templatesDir?: string;
+  /** Passed to the executa scaffolder (ts template's SDK dependency). */
+  sdkDependency?: string;
+}
+
+export interface ScaffoldAppResult {
+  dir: string;
+  template: AppTemplate;
+  slug: string;
+  /** The `bundled_executas` handle and folder name under `executas/`. */
+  handle: string;
+  toolId: string;
+  executaTemplate: ExecutaTemplate;
+  /** `executas/<handle>`, relative to `dir`. */
+  executaDir: string;
+  /** The bundled skill's name (skill template), else undefined. */
+  skill: string | undefined;
+  /** Written files, relative to `dir`, `/`-separated, sorted. */
+  files: string[];
+  /** Files that existed and were overwritten (with --force). */
+  overwritten: string[];
+}
+
+export async function scaffoldApp(options: ScaffoldAppOptions): Promise<ScaffoldAppResult> {
+  const dir = path.resolve(options.dir);
+  const spec = APP_TEMPLATE_SPECS[options.template];
+  const slug = options.slug ?? path.basename(dir);
+  const problem = appSlugProblem(slug);
+  if (problem !== undefined) {
+    const origin = options.slug === undefined ? " (the folder name)" : "";
+    const guess = suggestAppSlug(slug);
+    throw new InitError(
+      "INVALID_SLUG",
+      `slug '${slug}'${origin} ${problem}; pass --slug ${guess ?? "<slug>"}`,
+    );
+  }
+  const handle = executaHandle(slug);
+  const toolId = appToolId(handle);
+  // Derived from a valid slug, so this only fails on a bug in executaHandle.
+  const toolIdIssue = toolIdProblem(toolId);
+  if (toolIdIssue !== undefined) throw new Error(`derived tool_id '${toolId}' ${toolIdIssue}`);
+
+  const existing = await existingEntries(dir);
+  if (existing.length > 0 && options.force !== true) {
+    throw new InitError(
+      "TARGET_NOT_EMPTY",
+      `${dir} is not empty (${describeEntries(existing)}); pass --force to write the template into it`,
+    );
+  }
+
+  const executaDir = `executas/${handle}`;
+  const skill = spec.skill ? skillName(handle) : undefined;
+  const values = placeholders({ slug, handle, toolId, skill, spec, executaDir });
+  const rendered = await renderLayers(
+    options.templatesDir ?? appTemplatesRoot(),
+    spec.layers,
+    values,
+  );
+
+  const files: string[] = [];
+  const overwritten: string[] = [];
+  for (const file of rendered) {
+    const target = path.join(dir, ...file.relative.split("/"));
+    if (await exists(target)) overwritten.push(file.relative);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, file.content, { mode: FILE_MODE });
+    files.push(file.relative);
+  }
+
+  let executa;
+  try {
+    executa = await scaffoldExecuta({
+      dir: path.join(dir, ...executaDir.split("/")),
+      template: spec.executa,
+      slug: handle,
+      toolId,
+      // The project folder was checked above; the executa folder is part of what init writes.
+      force: true,
+      ...(options.sdkDependency !== undefined ? { sdkDependency: options.sdkDependency } : {}),
+    });
+  } catch (error) {
+    if (error instanceof ScaffoldError) {
+      throw new InitError("TARGET_NOT_DIR", error.message, { cause: error });
+    }
+    throw error;
+  }
+  files.push(...executa.files.map((f) => `${executaDir}/${f}`));
+  overwritten.push(...executa.overwritten.map((f) => `${executaDir}/${f}`));
+
+  return {
+    dir,
+    template: options.template,
+    slug,
+    handle,
+    toolId,
+    executaTemplate: spec.executa,
+    executaDir,
+    skill,
+    files: files.sort(compare),
+    overwritten: overwritten.sort(compare),
+  };
+}
+
+function placeholders(input: {
+  slug: string;
+  handle: string;
+  toolId: string;
+  skill: string | undefined;
+  spec: AppTemplateSpec;
+  executaDir: string;
+}): AppPlaceholders {
+  const { slug, handle, toolId, skill, spec, executaDir } = input;
+  const name = appDisplayName(slug);
+  return {
+    slug,
+    display_name: name,
+    handle,
+    tool_id: toolId,
+    // Only the skill layer names a file after it; the others never reference it.
+    skill_name: skill ?? "",
+    executa_kind:
+      spec.executa === "ts" ? "TypeScript on @anna-ai/executa-sdk" : "Python, standard library",
+    executa_steps: [`cd ${executaDir}`, ...EXECUTA_CHECKS[spec.executa]].join("\n"),
+    skill_row:
+      skill === undefined
+        ? ""
+        : `| \`executas/${skill}/SKILL.md\` | a skill that teaches the assistant when and how to use the app |\n`,
+    skill_section:
+      skill === undefined
+        ? ""
+        : [
+            "",
+            "## The skill",
+            "",
+            `\`executas/${skill}/SKILL.md\` is loaded into the assistant's prompt while the app is in use.`,
+            "`anna-app dev` skips folders that hold only a `SKILL.md`; `anna-app validate` checks it.",
+            "Skills are published on their own: mint a skill id and paste the body in the console.",
+            "",
+          ].join("\n"),
+  };
+}
+
+/** Entries of the target that make it non-empty; [] when it does not exist yet. */
+async function existingEntries(dir: string): Promise<string[]> {
+  let info;
+  try {
+    info = await lstat(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  if (!info.isDirectory() && !(info.isSymbolicLink() && (await stat(dir)).isDirectory())) {
+    throw new InitError("TARGET_NOT_DIR", `${dir} exists and is not a directory`);
+  }
+  return (await readdir(dir)).filter((e) => !IGNORED_ENTRIES.has(e)).sort();
+}
+
+function describeEntries(entries: string[]): string {
+  const shown = entries.slice(0, 3).join(", ");
+  return entries.length > 3 ? `${shown} and ${entries.length - 3} more` : shown;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
