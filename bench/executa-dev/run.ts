@@ -165,8 +165,17 @@ async function hostThroughput(mode: "router" | "bare"): Promise<number> {
   return rate(count, first, last);
 }
 
+/** Whether the CLI will load its single-file bundle (stale after any later `tsc -b`). */
+async function bundleState(): Promise<string> {
+  const loader = (await import(join(REPO, "packages/cli/dist/executa-dev/load-runner.js"))) as {
+    bundleIsFresh(): boolean;
+  };
+  return loader.bundleIsFresh() ? "bundle" : "modules (bundle missing or stale)";
+}
+
 async function main(): Promise<void> {
   const load = loadavg();
+  const loaderAtStart = await bundleState();
   process.stdout.write(
     `executa dev benchmark — node ${process.version}, ${cpus().length} CPUs, load ${load.map((l) => l.toFixed(2)).join(" ")}\n`,
   );
@@ -259,8 +268,13 @@ async function main(): Promise<void> {
       renderTable(["figure", "baseline", "executa dev", "comparison", "target", "verdict"], rows) +
       "\n",
   );
+  const loaderAtEnd = await bundleState();
   process.stdout.write(
-    `\nmedians (min–max) over ${oneShotRounds} one-shot rounds and ${throughputRounds} throughput rounds\n`,
+    `\nmedians (min–max) over ${oneShotRounds} one-shot rounds and ${throughputRounds} throughput rounds; ` +
+      `CLI loaded from: ${loaderAtStart}${loaderAtEnd === loaderAtStart ? "" : ` → ${loaderAtEnd} (a build ran meanwhile)`}; ` +
+      `load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}\n`,
   );
   if (jsonPath !== undefined) {
     mkdirSync(dirname(jsonPath), { recursive: true });
@@ -270,6 +284,7 @@ async function main(): Promise<void> {
         {
           generatedAt: new Date().toISOString(),
           machine: { node: process.version, cpus: cpus().length, loadAtStart: load },
+          cliLoader: { atStart: loaderAtStart, atEnd: loaderAtEnd },
           rounds: { oneShot: oneShotRounds, throughput: throughputRounds, invokes },
           figures,
           info: { hostNoRouter: summaryJson(hostBareS) },
