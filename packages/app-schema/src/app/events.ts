@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fromZodIssues } from "./zod-issues.js";
 
 /**
  * `AnnaAppEvent`, the window event stream (SSE `event: data_model/AnnaAppEvent`, L6035–L6069,
@@ -154,15 +155,17 @@ export function parseAnnaAppEvent(raw: unknown): AnnaAppEventParse {
     typeof raw === "object" && raw !== null ? (raw as { kind?: unknown }).kind : undefined;
   if (typeof kind !== "string") return { ok: false, reason: "event has no string kind" };
   if (isAnnaAppEventKind(kind)) {
-    const parsed = KnownAnnaAppEventSchema.safeParse(raw);
+    const parsed = KnownAnnaAppEventSchema.safeParse(raw, { reportInput: true });
     if (parsed.success) return { ok: true, known: true, event: parsed.data };
-    const first = parsed.error.issues[0];
-    return {
-      ok: false,
-      reason: `${kind}: ${first?.path.join(".") ?? ""} ${first?.message ?? "invalid"}`.trim(),
-    };
+    return { ok: false, reason: `${kind} event: ${reasonOf(parsed.error.issues)}` };
   }
-  const parsed = UnknownAnnaAppEventSchema.safeParse(raw);
+  const parsed = UnknownAnnaAppEventSchema.safeParse(raw, { reportInput: true });
   if (parsed.success) return { ok: true, known: false, event: parsed.data };
-  return { ok: false, reason: `envelope: ${parsed.error.issues[0]?.message ?? "invalid"}` };
+  return { ok: false, reason: `${kind} event: ${reasonOf(parsed.error.issues)}` };
+}
+
+function reasonOf(issues: readonly z.core.$ZodIssue[]): string {
+  return fromZodIssues(issues)
+    .map((issue) => `${issue.pointer || "/"} ${issue.message}`)
+    .join("; ");
 }

@@ -103,7 +103,8 @@ function genericMessage(issue: ZodIssue, input: unknown): string {
             )
           : "";
       const list = allowed.length === 1 ? allowed[0] : `one of ${allowed.join(", ")}`;
-      return `must be ${list ?? "a listed value"}, not ${describeValue(input)}.${hint}`;
+      if (input === undefined) return `is required and must be ${list ?? "a listed value"}`;
+      return `must be ${list ?? "a listed value"}, not ${describeValue(input)}${hint === "" ? "" : `.${hint}`}`;
     }
     case "invalid_format":
       if (issue.format === "regex" && "pattern" in issue && typeof issue.pattern === "string") {
@@ -126,14 +127,16 @@ function collect(issue: ZodIssue, prefix: Path, options: ZodIssueOptions, out: A
       return;
     }
     const input = (issue as { input?: unknown }).input;
-    out.push(
-      appIssue(
-        "error",
-        "schema.invalid_union",
-        path,
-        `${describeValue(input)} is not an allowed form here`,
-      ),
-    );
+    const expected = issue.errors.every(isTypeMismatchAtRoot)
+      ? [...new Set(issue.errors.map((branch) => expectedOf(branch[0])))]
+      : [];
+    const message =
+      expected.length === 0
+        ? `${describeValue(input)} is not an allowed form here`
+        : input === undefined
+          ? `is required and must be ${expected.map(expectedText).join(" or ")}`
+          : `must be ${expected.map(expectedText).join(" or ")}, not ${describeValue(input)}`;
+    out.push(appIssue("error", "schema.invalid_union", path, message));
     return;
   }
   if (issue.code === "unrecognized_keys") {
@@ -166,6 +169,10 @@ function collect(issue: ZodIssue, prefix: Path, options: ZodIssueOptions, out: A
   );
 }
 
+function expectedOf(issue: ZodIssue | undefined): string {
+  return issue?.code === "invalid_type" ? issue.expected : "a valid value";
+}
+
 /** Converts a failed parse. Union failures are unfolded to the one branch that explains them. */
 export function fromZodIssues(
   issues: readonly ZodIssue[],
@@ -174,5 +181,12 @@ export function fromZodIssues(
 ): AppIssue[] {
   const out: AppIssue[] = [];
   for (const issue of issues) collect(issue, [...prefix], options, out);
-  return out;
+  // zod still runs a schema's checks after its type check fails (an array's max on a string);
+  // a wrong type is the whole story for that value.
+  const wrongType = new Set(
+    out.filter((issue) => issue.code === "schema.invalid_type").map((issue) => issue.pointer),
+  );
+  return out.filter(
+    (issue) => issue.code === "schema.invalid_type" || !wrongType.has(issue.pointer),
+  );
 }
