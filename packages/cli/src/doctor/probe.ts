@@ -12,12 +12,15 @@ export type VersionProbe = (
 ) => Promise<string | undefined>;
 
 export function createVersionProbe(env: NodeJS.ProcessEnv): VersionProbe {
+  // Go ≥ 1.21 would download the toolchain a go.mod in the current folder asks for: doctor
+  // reports the Go that is installed, offline.
+  const probeEnv = { ...env, GOTOOLCHAIN: "local" };
   return (executable, args) =>
     new Promise((resolve) => {
       execFile(
         executable,
         [...args],
-        { env, timeout: VERSION_PROBE_TIMEOUT_MS, windowsHide: true },
+        { env: probeEnv, timeout: VERSION_PROBE_TIMEOUT_MS, windowsHide: true },
         (error, stdout, stderr) => {
           if (error) {
             resolve(undefined);
