@@ -45,7 +45,7 @@ async function walk(
   if (nearMiss !== undefined) {
     onIssue({
       severity: "warning",
-      code: "skill_file_case",
+      code: "skill.skill_file_case",
       message: `"${nearMiss.name}" is not loaded: the file must be named exactly SKILL.md`,
       file: join(dir, nearMiss.name),
     });

@@ -10,7 +10,7 @@ export function hostSkillOs(platform: NodeJS.Platform = process.platform): Skill
 
 /** S20: no `os` list means everywhere; otherwise the host must be listed. */
 export function isAvailableOn(
-  os: readonly SkillOs[] | undefined,
+  os: readonly string[] | undefined,
   host: SkillOs | undefined,
 ): boolean {
   if (os === undefined) return true;

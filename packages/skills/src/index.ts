@@ -5,7 +5,6 @@ export {
   checkFrontmatter,
   METADATA_NAMESPACES,
   SKILL_NAME_PATTERN,
-  unwrapMetadata,
 } from "./frontmatter-checks.js";
 export { hostSkillOs, isAvailableOn } from "./host-os.js";
 export {

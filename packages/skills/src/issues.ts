@@ -6,7 +6,7 @@ export type SkillIssueSeverity = "error" | "warning";
 
 export interface SkillIssue {
   severity: SkillIssueSeverity;
-  /** Stable, snake_case: `no_frontmatter`, `yaml_syntax`, `name_not_kebab`, … (README lists them). */
+  /** Stable rule id: `skill.no_frontmatter`, `skill.yaml_tag`, `skill.name_not_kebab`, … (README lists them). */
   code: string;
   /** What is wrong and, where we know it, what would be right. One line. */
   message: string;
@@ -18,6 +18,8 @@ export interface SkillIssue {
   column?: number;
   /** JSON pointer into the frontmatter as parsed (`/metadata/matrix/install/0/kind`). */
   pointer?: string;
+  /** The platform's own wording, verbatim, when the spec quotes one (ruling A11). */
+  specMessage?: string;
 }
 
 /** `SKILL.md:3:5: error yaml_syntax: …` — the one-line form the CLI prints. */
@@ -54,7 +56,8 @@ export class IssueSink {
     path: readonly (string | number)[] = [],
     line?: number,
   ): void {
-    this.errors.push(this.make("error", code, message, path, line));
+    const issue = this.make("error", code, message, path, line);
+    if (!this.isDuplicate(this.errors, issue)) this.errors.push(issue);
   }
 
   warn(
@@ -63,7 +66,19 @@ export class IssueSink {
     path: readonly (string | number)[] = [],
     line?: number,
   ): void {
-    this.warnings.push(this.make("warning", code, message, path, line));
+    const issue = this.make("warning", code, message, path, line);
+    if (!this.isDuplicate(this.warnings, issue)) this.warnings.push(issue);
+  }
+
+  /** Parsers may report one problem from two angles; keep one line per problem. */
+  private isDuplicate(list: readonly SkillIssue[], issue: SkillIssue): boolean {
+    return list.some(
+      (i) =>
+        i.code === issue.code &&
+        i.line === issue.line &&
+        i.message === issue.message &&
+        i.pointer === issue.pointer,
+    );
   }
 
   private make(

@@ -59,14 +59,14 @@ export function parseSkillHead(
     const sink = new IssueSink(file);
     if (split.kind === "no_frontmatter") {
       sink.error(
-        "no_frontmatter",
+        "skill.no_frontmatter",
         "SKILL.md must start with YAML frontmatter: a line `---`, then `name:` and `description:`, then a closing `---`",
         [],
         1,
       );
     } else {
       sink.error(
-        "frontmatter_unclosed",
+        "skill.frontmatter_unclosed",
         "the frontmatter opened with `---` on line 1 is never closed: add a line `---` after the last key",
         [],
         1,
@@ -78,7 +78,8 @@ export function parseSkillHead(
   let lineOf: (path: readonly (string | number)[]) => number | undefined = () => undefined;
   const sink = new IssueSink(file, (path) => lineOf(path));
   const read = readFrontmatterYaml(split.yaml, split.yamlFirstLine, sink);
-  lineOf = read.lineOf;
+  // A missing key has no line of its own: point at the opening fence.
+  lineOf = (path) => read.lineOf(path) ?? 1;
   if (read.data === undefined) {
     return { kind: "parsed", ok: false, warnings: sink.warnings, errors: sink.errors };
   }

@@ -124,7 +124,7 @@ function readFull(yaml: string, firstLine: number, sink: IssueSink): YamlRead {
     const pos = at(err.pos[0]);
     if (err.code === "DUPLICATE_KEY") {
       sink.warn(
-        "duplicate_key",
+        "skill.duplicate_key",
         "a key appears twice in the frontmatter; the last value is used (remove the other one)",
         [],
         pos?.line,
@@ -135,7 +135,7 @@ function readFull(yaml: string, firstLine: number, sink: IssueSink): YamlRead {
     pushWithColumn(
       sink,
       "error",
-      "yaml_syntax",
+      "skill.yaml_syntax",
       `invalid YAML: ${firstSentence(err.message)}`,
       pos,
     );
@@ -148,13 +148,13 @@ function readFull(yaml: string, firstLine: number, sink: IssueSink): YamlRead {
       pushWithColumn(
         sink,
         "error",
-        "yaml_tag",
+        "skill.yaml_tag",
         `YAML tag ${shortTag(tag)} is not allowed: frontmatter is plain data (strings, numbers, booleans, lists, mappings); remove the tag`,
         pos,
       );
       continue;
     }
-    pushWithColumn(sink, "warning", "yaml_warning", firstSentence(warning.message), pos);
+    pushWithColumn(sink, "warning", "skill.yaml_warning", firstSentence(warning.message), pos);
   }
   if (fatal) return { data: undefined, lineOf };
 
@@ -163,7 +163,7 @@ function readFull(yaml: string, firstLine: number, sink: IssueSink): YamlRead {
     js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (cause) {
     sink.error(
-      "yaml_alias",
+      "skill.yaml_alias",
       `YAML aliases expand too far (${cause instanceof Error ? firstSentence(cause.message) : "alias error"}); write the values out`,
     );
     return { data: undefined, lineOf };
@@ -171,7 +171,7 @@ function readFull(yaml: string, firstLine: number, sink: IssueSink): YamlRead {
   const problem = findCycleOrDepth(js, 0, new Set());
   if (problem !== undefined) {
     sink.error(
-      "yaml_alias",
+      "skill.yaml_alias",
       problem === "cycle"
         ? "a YAML alias refers to the node that contains it; frontmatter must be a tree"
         : `frontmatter nests deeper than ${MAX_DEPTH} levels`,
@@ -181,7 +181,7 @@ function readFull(yaml: string, firstLine: number, sink: IssueSink): YamlRead {
   if (js === null || js === undefined) return { data: {}, lineOf };
   if (typeof js !== "object" || Array.isArray(js)) {
     sink.error(
-      "frontmatter_not_mapping",
+      "skill.frontmatter_type",
       "the frontmatter must be a YAML mapping of keys (`name: …`, `description: …`), not a single value or a list",
       [],
       firstLine,

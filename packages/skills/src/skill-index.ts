@@ -180,7 +180,7 @@ export class SkillIndex {
         if (first !== undefined) {
           onIssue({
             severity: "warning",
-            code: "duplicate_skill",
+            code: "skill.duplicate_skill",
             message: `skill "${summary.id}" is also defined in ${first}; this one is ignored`,
             file,
           });
@@ -235,7 +235,7 @@ async function readHead(file: string): Promise<HeadResult> {
       errors: [
         {
           severity: "error",
-          code: "read_failed",
+          code: "skill.read_failed",
           message: `cannot read the file: ${cause instanceof Error ? cause.message : String(cause)}`,
           file,
         },

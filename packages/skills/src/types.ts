@@ -1,16 +1,25 @@
+import {
+  INSTALL_RECIPE_KINDS,
+  SKILL_EXECUTION_MODES,
+  SKILL_OS_VALUES,
+  UNINSTALL_RECIPE_KINDS,
+  type SkillExecutionMode,
+  type SkillOs as SchemaSkillOs,
+  type UninstallRecipeKind,
+} from "@anna-ai/app-schema";
+
 /** `execution_mode` values (S7). A hint shown to the LLM, never an interpreter choice. */
-export const EXECUTION_MODES = ["prompt", "bash", "python", "api", "hybrid"] as const;
-export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+export const EXECUTION_MODES = SKILL_EXECUTION_MODES;
+export type ExecutionMode = SkillExecutionMode;
 
 /** `os` values (S6, S20). */
-export const SKILL_OSES = ["macos", "linux", "windows"] as const;
-export type SkillOs = (typeof SKILL_OSES)[number];
+export const SKILL_OSES = SKILL_OS_VALUES;
+export type SkillOs = SchemaSkillOs;
 
 /** Install recipe kinds (S9); uninstall recipes also accept `shell` (S10). */
-export const INSTALL_KINDS = ["brew", "pip", "apt", "npm", "go", "uv", "download"] as const;
-export const UNINSTALL_KINDS = [...INSTALL_KINDS, "shell"] as const;
-export type RecipeKind = (typeof UNINSTALL_KINDS)[number];
-
+export const INSTALL_KINDS = INSTALL_RECIPE_KINDS;
+export const UNINSTALL_KINDS = UNINSTALL_RECIPE_KINDS;
+export type RecipeKind = UninstallRecipeKind;
 /** `requires` (S8): every list is present, empty when not declared. */
 export interface SkillRequires {
   /** Executables that must all be on PATH. */
@@ -34,7 +43,8 @@ export interface SkillRecipe {
   /** A raw shell command, for `shell` / `download` and for uninstall recipes of any kind (X6). */
   command?: string;
   bins?: string[];
-  os?: SkillOs[];
+  /** As written: values outside `SKILL_OSES` simply match no host. */
+  os?: string[];
   label?: string;
 }
 

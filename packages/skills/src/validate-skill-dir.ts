@@ -38,7 +38,7 @@ export async function validateSkillDir(dir: string): Promise<SkillDirValidation>
       errors: [
         {
           severity: "error",
-          code: missing ? "skill_file_missing" : "read_failed",
+          code: missing ? "skill.skill_file_missing" : "skill.read_failed",
           message: missing
             ? `no ${SKILL_FILE_NAME} in ${dir}: a skill is a folder with a ${SKILL_FILE_NAME} (frontmatter + body)`
             : `cannot read ${file}: ${cause instanceof Error ? cause.message : String(cause)}`,
@@ -63,7 +63,7 @@ export async function validateSkillDir(dir: string): Promise<SkillDirValidation>
   const metaRaw = skill.metadata;
   if (metaRaw.namespace === undefined && skill.frontmatter.raw["metadata"] === undefined) {
     warn(
-      "publish_metadata_missing",
+      "skill.publish_metadata_missing",
       'no "metadata": publishing expects metadata.matrix with execution_mode and category_name',
     );
   } else {
@@ -71,7 +71,7 @@ export async function validateSkillDir(dir: string): Promise<SkillDirValidation>
     for (const key of ["execution_mode", "category_name"]) {
       if (!declared.has(key)) {
         warn(
-          "publish_metadata_missing",
+          "skill.publish_metadata_missing",
           `metadata does not declare "${key}" (the publish checklist asks for it)`,
         );
       }
@@ -79,7 +79,7 @@ export async function validateSkillDir(dir: string): Promise<SkillDirValidation>
   }
   if (skill.body.trim() === "") {
     warn(
-      "body_empty",
+      "skill.body_empty",
       "the body is empty: it is what the LLM receives when it picks the skill",
       skill.bodyLine,
     );
@@ -89,7 +89,7 @@ export async function validateSkillDir(dir: string): Promise<SkillDirValidation>
     const normalized = normalize(ref.path);
     if (isAbsolute(ref.path) || normalized === ".." || normalized.startsWith(`..${sep}`)) {
       warn(
-        "reference_outside",
+        "skill.reference_outside",
         `the body refers to "${ref.path}", outside the skill folder; the body must be self-contained (L4102)`,
         ref.line,
       );
@@ -97,7 +97,7 @@ export async function validateSkillDir(dir: string): Promise<SkillDirValidation>
     }
     if (!(await exists(join(dir, normalized)))) {
       warn(
-        "reference_missing",
+        "skill.reference_missing",
         `the body refers to "${ref.path}", which does not exist in the skill folder`,
         ref.line,
       );
@@ -106,7 +106,7 @@ export async function validateSkillDir(dir: string): Promise<SkillDirValidation>
 
   for (const secret of await findSecretFiles(dir)) {
     warn(
-      "secret_file",
+      "skill.secret_file",
       `"${secret}" looks like credentials; everything in the folder ships verbatim to installers (L4107) — remove it`,
     );
   }
