@@ -107,7 +107,8 @@ export async function runRepl(
           repl.print("usage: invoke <tool> [json-args]");
           return;
         }
-        const jsonText = line.slice(line.indexOf(tool) + tool.length).trim();
+        // Everything after the tool word is the JSON (it may contain spaces).
+        const jsonText = /^\S+\s+\S+\s*(.*)$/s.exec(line)?.[1]?.trim() ?? "";
         let args: Record<string, unknown>;
         try {
           args = parseArgsJson(jsonText, "arguments");

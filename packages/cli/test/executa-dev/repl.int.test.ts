@@ -101,4 +101,18 @@ describe.concurrent("executa dev REPL over piped stdin", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/error: tool-dies did not start: .*no config/);
   });
+
+  it("says when the plugin crashes and restarts, and keeps serving", async () => {
+    const r = await runCli(["executa", "dev", "--dir", `${FIXTURES}/crashy`], {
+      stdin: "invoke ok\ninvoke crash\ninvoke ok\n",
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/✗ crash error -32000 PROCESS_EXITED .*exited with code 7/);
+    expect(r.stdout).toMatch(/✗ plugin exited unexpectedly: .*exited with code 7/);
+    expect(r.stdout).toMatch(/↻ plugin restarting \(attempt 1\/3 in \d+ms\)/);
+    const pids = [...r.stdout.matchAll(/"pid": (\d+)/g)].map((m) => m[1]);
+    // ok, crash (the error data names the pid), ok on the restarted process
+    expect(new Set([pids[0], pids[pids.length - 1]]).size).toBe(2);
+    expect(r.stderr).toContain("[plugin] crashing on purpose");
+  });
 });
