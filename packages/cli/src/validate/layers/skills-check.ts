@@ -29,7 +29,7 @@ function report(ctx: ValidateContext, file: string, issue: SkillIssue): void {
     { line: issue.line ?? 1, column: issue.column ?? 1 },
     {
       severity: issue.severity,
-      code: `skill.${issue.code}`,
+      code: issue.code.startsWith("skill.") ? issue.code : `skill.${issue.code}`,
       message: issue.message,
     },
     issue.pointer ?? "",
