@@ -1,6 +1,6 @@
 // `scaffoldExecuta`: validates the names, renders every file of a template in memory, then
 // writes them. Nothing is written when anything is wrong, so a refused init leaves no debris.
-import { lstat, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   defaultToolId,
@@ -112,6 +112,8 @@ export async function scaffoldExecuta(options: ScaffoldOptions): Promise<Scaffol
     await mkdir(path.dirname(target), { recursive: true });
     const mode = file.executable ? EXECUTABLE_MODE : FILE_MODE;
     await writeFile(target, file.content, { mode });
+    // `mode` only applies when the file is created; an overwritten file keeps its old one.
+    await chmod(target, mode);
   }
   return {
     dir,
