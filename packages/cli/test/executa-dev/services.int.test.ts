@@ -203,4 +203,51 @@ describe.concurrent("executa dev services", () => {
       expect.arrayContaining(["sampling_token", "storage_token", "image_token", "upload_token"]),
     );
   });
+
+  it("--mock-image, --mock-upload and --mock-embeddings answer from matching lines", async () => {
+    const media = fixture("media.jsonl");
+    const flags = ["--mock-image", media, "--mock-upload", media, "--mock-embeddings", media];
+    const [image, refused, upload, pinned, other] = await Promise.all([
+      invoke(STUDIO, "poster", { prompt: "a lighthouse" }, ...flags),
+      invoke(STUDIO, "poster", { prompt: "forbidden" }, ...flags),
+      invoke(STUDIO, "share_text", { filename: "fixed.txt", text: "x" }, ...flags),
+      invoke(STUDIO, "embed", { texts: ["pinned"] }, ...flags),
+      invoke(STUDIO, "embed", { texts: ["other"] }, ...flags),
+    ]);
+    expect(image.body).toEqual({
+      urls: ["https://cdn.example.test/lighthouse.png"],
+      model: "mock-painter",
+      count: 1,
+    });
+    expect(refused.body).toMatchObject({ code: -32103, message: "content policy" });
+    expect(upload.body).toMatchObject({ download_url: "https://cdn.example.test/fixed.txt" });
+    expect(pinned.body).toMatchObject({ dimensions: 3 });
+    expect(other.body).toMatchObject({ dimensions: 1536 });
+  });
+
+  it("explicit defaults: --storage memory, --no-agent, --no-image, --no-upload", async () => {
+    const r = await runCli(
+      [
+        "executa",
+        "dev",
+        "--dir",
+        STUDIO,
+        "--storage",
+        "memory",
+        "--no-agent",
+        "--no-image",
+        "--no-upload",
+      ],
+      {
+        stdin:
+          'invoke note_add {"notebook":"n","text":"x"}\ninvoke note_add {"notebook":"n","text":"y"}\ninvoke plan {"goal":"x"}\n',
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /services sampling=off\s+agent=off\s+storage=memory\s+image=off\s+upload=off/,
+    );
+    expect(r.stdout).toContain('"count": 2');
+    expect(r.stdout).toMatch(/plan error -32041 AGENT_NOT_GRANTED/);
+  });
 });
