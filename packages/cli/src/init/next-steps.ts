@@ -11,6 +11,14 @@ export const EXECUTA_CHECKS: Readonly<Record<ExecutaTemplate, readonly string[]>
   ts: ["npm install", "npm run build", "npm test"],
 };
 
+/** Templates whose entry (`dist/main.js`) exists only after their build step. */
+export const EXECUTA_BUILDS: Readonly<Record<ExecutaTemplate, boolean>> = {
+  python: false,
+  node: false,
+  go: false,
+  ts: true,
+};
+
 /** The executa's checks as one line run from the project folder, e.g. in a README. */
 export function executaCheckLine(template: ExecutaTemplate, executaDir: string): string {
   return `(cd ${shellQuote(executaDir)} && ${EXECUTA_CHECKS[template].join(" && ")})`;
@@ -23,12 +31,15 @@ export function appNextSteps(options: {
   executaTemplate: ExecutaTemplate;
 }): string[] {
   const executaDir = `executas/${options.handle}`;
-  const steps = [
-    "anna-app validate --strict",
-    executaCheckLine(options.executaTemplate, executaDir),
+  const validate = "anna-app validate --strict";
+  const checks = executaCheckLine(options.executaTemplate, executaDir);
+  // validate resolves each executa as `anna-app dev` would start it, so a compiled executa is
+  // built before it is validated.
+  const steps = EXECUTA_BUILDS[options.executaTemplate] ? [checks, validate] : [validate, checks];
+  steps.push(
     `anna-app executa dev --dir ${shellQuote(executaDir)} --invoke hello --args '{"name":"Ada"}'`,
     "npm install && npm test",
-  ];
+  );
   const relative = path.relative(options.cwd, options.dir);
   if (relative !== "") {
     steps.unshift(`cd ${shellQuote(relative.startsWith("..") ? options.dir : relative)}`);

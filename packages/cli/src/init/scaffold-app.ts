@@ -20,7 +20,7 @@ import {
   skillName,
   suggestAppSlug,
 } from "./names.js";
-import { EXECUTA_CHECKS } from "./next-steps.js";
+import { EXECUTA_BUILDS, EXECUTA_CHECKS } from "./next-steps.js";
 import type { AppPlaceholders } from "./placeholders.js";
 import { renderLayers } from "./render-layers.js";
 
@@ -173,6 +173,9 @@ function placeholders(input: {
     executa_kind:
       spec.executa === "ts" ? "TypeScript on @anna-ai/executa-sdk" : "Python, standard library",
     executa_steps: [`cd ${executaDir}`, ...EXECUTA_CHECKS[spec.executa]].join("\n"),
+    validate_note: EXECUTA_BUILDS[spec.executa]
+      ? `\nBuild the executa first (see "Test it"): validate starts each executa as \`anna-app dev\`\nwould, and until \`${executaDir}/dist/main.js\` exists it reports that it cannot.\n`
+      : "",
     skill_row:
       skill === undefined
         ? ""
