@@ -89,25 +89,26 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
 
   const refs = declaredRefs(manifest);
   const referenced = new Set<string>();
+  /** False when the handle cannot be resolved at all (reported here). */
   const checkHandle = (
     value: string,
     pointer: string,
     rewrite: (handle: string) => string,
-  ): void => {
+  ): boolean => {
     const handle = bundledHandle(value);
-    if (handle === undefined) return;
+    if (handle === undefined) return true;
     if (state.listingFile === undefined) {
       ctx.report("cross-file", manifestFile, pointer, {
         severity: "warning",
         code: "bundled.no_app_json",
         message: `"${value}" refers to a bundled executa, but there is no ${APP_JSON} to resolve the handle; add ${APP_JSON} with "bundled_executas": {"${handle}": {"path": "${EXECUTAS_DIR}/${handle}"}}`,
       });
-      return;
+      return true;
     }
     if (handles.has(handle)) {
       const id = handleIds.get(handle);
       if (id !== undefined) referenced.add(id);
-      return;
+      return true;
     }
     const hint = suggestion(handle, handles.keys());
     ctx.report("cross-file", manifestFile, pointer, {
@@ -124,6 +125,7 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
         to: rewrite(hint.single),
       });
     }
+    return false;
   };
 
   for (const ref of refs) {
@@ -158,39 +160,60 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
   await staleToolIds(ctx, handleIds);
 }
 
+/** Discovery messages name absolute paths; reports name project-relative ones. */
+function relativeText(ctx: ValidateContext, text: string): string {
+  return text.replaceAll(ctx.paths.root + path.sep, "");
+}
+
 function reportDiscovery(
   ctx: ValidateContext,
   warnings: readonly string[],
   errors: readonly LaunchError[],
 ): void {
   const executasDir = path.join(ctx.paths.root, EXECUTAS_DIR);
-  for (const warning of warnings) {
-    const name = /^⚠ skipping executa (.+?): /.exec(warning)?.[1];
+  for (const raw of warnings) {
+    const warning = relativeText(ctx, raw);
+    const match = /^⚠ skipping executa (.+?): (.*)$/s.exec(warning);
+    const name = match?.[1];
+    const reason = match?.[2] ?? warning;
     const folder = name === undefined ? executasDir : path.join(executasDir, name);
     const executaJson = path.join(folder, "executa.json");
-    const pointer =
-      /`type`|\btype\b/.test(warning) && !/tool_id/.test(warning) ? "/type" : "/tool_id";
-    const onJson = ctx.document(executaJson) !== undefined;
-    const explanation = warning.includes("already provided by")
-      ? "anna-app dev keeps the first folder (in name order) with this tool_id and skips this one; give each executa its own tool_id"
-      : "anna-app dev skips this folder, so every tools.invoke of it fails with not_implemented; add the missing field";
-    const finding = {
-      severity: "warning" as const,
-      code: warning.includes("already provided by")
-        ? "executas.duplicate_tool_id"
-        : "executas.skipped",
-      message: explanation,
-      specMessage: warning,
-    };
-    if (onJson) ctx.report("cross-file", executaJson, pointer, finding);
-    else ctx.reportAt("cross-file", folder, { line: 0, column: 0 }, finding);
+    const duplicate = /already provided by (.+)$/.exec(reason);
+    const missingToolId = duplicate === null && reason.includes("tool_id");
+    const pointer = duplicate === null && !missingToolId ? "/type" : "/tool_id";
+    let finding;
+    if (duplicate !== null) {
+      finding = {
+        code: "executas.duplicate_tool_id",
+        message: `anna-app dev keeps the first folder (in name order) with this tool_id, ${duplicate[1]}, and skips this one; give each executa its own tool_id`,
+        specMessage: warning,
+      };
+    } else {
+      finding = {
+        code: missingToolId ? "executas.tool_id_missing" : "executas.type_missing",
+        message: `anna-app dev skips this folder (${reason}), so every tools.invoke of it fails with not_implemented`,
+        ...(missingToolId && name !== undefined
+          ? { specMessage: formatSpecMessage("executaMissingToolId", { name }).text }
+          : {}),
+      };
+    }
+    if (ctx.document(executaJson) !== undefined) {
+      ctx.report("cross-file", executaJson, pointer, { severity: "warning", ...finding });
+    } else {
+      ctx.reportAt(
+        "cross-file",
+        folder,
+        { line: 0, column: 0 },
+        { severity: "warning", ...finding },
+      );
+    }
   }
   for (const error of errors) {
     const target = error.path ?? executasDir;
     const finding = {
       severity: "error" as const,
       code: `executas.${error.code.toLowerCase()}`,
-      message: `anna-app dev cannot start this executa: ${error.message}`,
+      message: `anna-app dev cannot start this executa: ${relativeText(ctx, error.message)}`,
     };
     if (ctx.document(target) !== undefined) {
       ctx.report("cross-file", target, error.field === undefined ? "" : `/${error.field}`, finding);
@@ -232,7 +255,7 @@ function hostApiTools(
   manifest: AppManifest,
   refs: readonly DeclaredRef[],
   handleIds: ReadonlyMap<string, string | undefined>,
-  checkHandle: (value: string, pointer: string, rewrite: (handle: string) => string) => void,
+  checkHandle: (value: string, pointer: string, rewrite: (handle: string) => string) => boolean,
 ): void {
   const tools = manifest.ui?.host_api?.tools ?? [];
   const resolved = (toolId: string): string | undefined => {
@@ -264,7 +287,7 @@ function hostApiTools(
       }
       return;
     }
-    checkHandle(parsed.toolId, pointer, (handle) => `${prefix}bundled:${handle}`);
+    if (!checkHandle(parsed.toolId, pointer, (handle) => `${prefix}bundled:${handle}`)) return;
     const target = resolved(parsed.toolId);
     const declared = candidates.some(
       (r) => r.toolId === parsed.toolId || (target !== undefined && resolved(r.toolId) === target),
