@@ -388,14 +388,19 @@ function hostApiRules(manifest: AppManifest, ui: UiSection, out: AppIssue[]): vo
         ),
       );
     }
+    // `agent.tools` holds sandbox tool names (R95) or executa tool ids (L6936), so only a
+    // near-miss of a sandbox name is worth a word.
+    const declared = declaredIds(manifest, "any");
     (agent.tools ?? []).forEach((tool, index) => {
-      if ((AGENT_SANDBOX_TOOLS as readonly string[]).includes(tool)) return;
+      if ((AGENT_SANDBOX_TOOLS as readonly string[]).includes(tool) || declared.has(tool)) return;
+      const hint = didYouMean(tool, AGENT_SANDBOX_TOOLS, 1);
+      if (hint === "") return;
       out.push(
         appIssue(
           "warning",
           "ui.host_api.agent.unknown_tool",
           ["ui", "host_api", "agent", "tools", index],
-          `"${tool}" is not a sandbox agent tool and will be dropped.${didYouMean(tool, AGENT_SANDBOX_TOOLS)}`,
+          `"${tool}" is neither a sandbox agent tool nor a declared executa, so the platform drops it.${hint}`,
         ),
       );
     });
