@@ -50,9 +50,9 @@ beforeAll(async () => {
   const capabilityLine = capabilities.split("\n").find((l) => l.includes("host_capabilities"));
   const mainTs = path.join(project, "src/main.ts");
   let source = readFileSync(mainTs, "utf8");
-  source = source.replace(/(\n    description: [^\n]*\n)/, `$1${capabilityLine}\n`);
+  source = source.replace(/(\n {4}description: [^\n]*\n)/, `$1${capabilityLine}\n`);
   source = source.replace(
-    /\n  },\n\}\);\n\nawait plugin\.serve\(\);/,
+    /\n {2}},\n\}\);\n\nawait plugin\.serve\(\);/,
     `\n${tool}  },\n});\n\nawait plugin.serve();`,
   );
   expect(source).toContain("ctx.sampling.createMessage");
