@@ -46,12 +46,13 @@ async function invokeHello(dir: string, extra: string[] = []): Promise<unknown> 
 describe.skipIf(PYTHON_VERSION === undefined)(
   `python template (${PYTHON_VERSION ?? "python3 is not installed"})`,
   () => {
-    const root = suiteDir();
+    let root: string;
     let project: InitJson;
     beforeAll(async () => {
+      root = suiteDir();
       project = await generate(root, "python", "py-greeter");
     });
-    afterAll(() => rmSync(root, { recursive: true, force: true }));
+    afterAll(() => root && rmSync(root, { recursive: true, force: true }));
 
     it("writes the plugin, pyproject, executa.json, test and README with the names filled in", async () => {
       expect(project.files).toEqual([
@@ -94,12 +95,13 @@ describe.skipIf(PYTHON_VERSION === undefined)(
 );
 
 describe("node template", () => {
-  const root = suiteDir();
+  let root: string;
   let project: InitJson;
   beforeAll(async () => {
+    root = suiteDir();
     project = await generate(root, "node", "node-greeter");
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterAll(() => root && rmSync(root, { recursive: true, force: true }));
 
   it("writes a dependency-free package whose bin is the tool_id", async () => {
     const pkg = JSON.parse(await readFile(path.join(project.dir, "package.json"), "utf8"));
@@ -124,12 +126,13 @@ describe("node template", () => {
 });
 
 describe.skipIf(GO_VERSION === undefined)(`go template (${GO_VERSION ?? GO_SKIP_REASON})`, () => {
-  const root = suiteDir();
+  let root: string;
   let project: InitJson;
   beforeAll(async () => {
+    root = suiteDir();
     project = await generate(root, "go", "go-greeter");
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterAll(() => root && rmSync(root, { recursive: true, force: true }));
 
   it("writes go.mod for go 1.19 and an executa.json of type go", async () => {
     expect(await readFile(path.join(project.dir, "go.mod"), "utf8")).toBe(
@@ -154,10 +157,11 @@ describe.skipIf(GO_VERSION === undefined)(`go template (${GO_VERSION ?? GO_SKIP_
 });
 
 describe("ts template", () => {
-  const root = suiteDir();
+  let root: string;
   let project: InitJson;
   let built: RunResult;
   beforeAll(async () => {
+    root = suiteDir();
     project = await generate(root, "ts", "ts-greeter");
     // What `npm install` does with the file: dependency, without the network or npm's cost;
     // then the build step with this repository's tsc.
@@ -166,7 +170,7 @@ describe("ts template", () => {
     await symlink(SDK_DIR, path.join(scope, "executa-sdk"), "dir");
     built = await run(process.execPath, [TSC, "-p", project.dir], { cwd: project.dir });
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterAll(() => root && rmSync(root, { recursive: true, force: true }));
 
   it("depends on the SDK in this checkout through a file: path and prints the build steps", async () => {
     const pkg = JSON.parse(await readFile(path.join(project.dir, "package.json"), "utf8"));
