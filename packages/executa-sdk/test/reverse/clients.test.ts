@@ -392,6 +392,64 @@ describe("client wire shapes", () => {
     expect(second).toMatchObject({ run_id: "run_1", text: "Done" });
   });
 
+  it("send the agent, image.edit and files calls with the fields the host reads", async () => {
+    const { host, invoke } = start();
+    const seen = recordRequests(host);
+    for (const method of [
+      "agent/session.create",
+      "agent/session.cancel",
+      "agent/session.history",
+      "agent/session.delete",
+      "agent/complete",
+      "image/edit",
+      "files/delete",
+    ]) {
+      host.onRequest(method, () => ({ ok: method }));
+    }
+    host.onRequest("agent/session.run", () => [
+      { event: "delta", text: "a" },
+      { event: "final", text: "ab" },
+    ]);
+    host.onRequest("files/download_url", () => ({ get_url: "https://get", expires_at: 1 }));
+    body = async (ctx) => {
+      await ctx.agent.createSession({
+        kind: "fixed",
+        fixedClientId: "c1",
+        label: "x",
+        ttlSeconds: 60,
+      });
+      const frames: string[] = [];
+      for await (const frame of ctx.agent.runFrames("aps_1", "go")) frames.push(frame.event);
+      await ctx.agent.cancel("aps_1", "run_1");
+      await ctx.agent.history("aps_1", { limit: 5 });
+      await ctx.agent.delete("aps_1");
+      await ctx.agent.complete({ prompt: "hi", maxTokens: 9 });
+      await ctx.image.edit({ imageUrl: "https://img", prompt: "p", maskUrl: null });
+      const link = await ctx.files.downloadUrl("a.txt", { ttlSeconds: 60 });
+      await ctx.files.delete("a.txt", { scope: "user" });
+      return { frames, url: link.url };
+    };
+    expect((await invoke("run")).data).toEqual({ frames: ["delta", "final"], url: "https://get" });
+    const strip = ({ metadata: _m, context: _c, ...rest }: Record<string, unknown>) => rest;
+    expect(seen.map((r) => [r.method, strip(r.params)])).toEqual([
+      [
+        "agent/session.create",
+        { kind: "fixed", fixed_client_id: "c1", label: "x", ttl_seconds: 60 },
+      ],
+      ["agent/session.run", { app_session_uuid: "aps_1", content: "go" }],
+      ["agent/session.cancel", { app_session_uuid: "aps_1", run_id: "run_1" }],
+      ["agent/session.history", { app_session_uuid: "aps_1", limit: 5 }],
+      ["agent/session.delete", { app_session_uuid: "aps_1" }],
+      ["agent/complete", { messages: [{ role: "user", content: "hi" }], maxTokens: 9 }],
+      [
+        "image/edit",
+        { prompt: "p", n: 1, image_url: "https://img", mask_url: null, _clientTimeoutS: 120 },
+      ],
+      ["files/download_url", { path: "a.txt", scope: "tool", ttl_seconds: 60 }],
+      ["files/delete", { path: "a.txt", scope: "user" }],
+    ]);
+  });
+
   it("put bytes to the presigned URL between upload_begin and upload_complete", async () => {
     const received: { method?: string; type?: string; body: string }[] = [];
     const server = createServer((req: IncomingMessage, res) => {
