@@ -383,6 +383,12 @@ export {
 // App file formats (manifest.json schema 1/2, app.json, executa.json rules, SKILL.md frontmatter),
 // the Host API method table and the AnnaAppEvent union.
 export {
+  APP_VERSION_PATTERN,
+  appVersionProblem,
+  compareAppVersions,
+  isAppVersion,
+} from "./app/app-version.js";
+export {
   type AppDevConfig,
   AppDevConfigSchema,
   DEFAULT_DEV_USER_ID,
