@@ -2,12 +2,7 @@
 // schemas, and the refusals (which write nothing) — without running any toolchain.
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import {
-  bundledExecutasOf,
-  validateAppListing,
-  validateAppManifest,
-  type AppManifest,
-} from "@anna-ai/app-schema";
+import { bundledExecutasOf, validateAppListing, validateAppManifest } from "@anna-ai/app-schema";
 import { validateSkillDir } from "@anna-ai/skills";
 import { describe, expect, it } from "vitest";
 import { APP_TEMPLATE_SPECS, APP_TEMPLATES } from "../../src/init/app-templates.js";
@@ -103,13 +98,12 @@ describe("scaffoldApp", () => {
       expect(manifest.ok).toBe(true);
       const listing = validateAppListing(await readJson(path.join(dir, "app.json")));
       expect(listing.issues).toEqual([]);
-      if (!listing.ok || !manifest.ok) return;
-      const value: AppManifest = manifest.value;
-      expect(value.schema).toBe(2);
-      expect(value.required_executas).toEqual([{ tool_id: `bundled:${result.handle}` }]);
-      expect(value.ui?.host_api?.tools).toEqual([`required:bundled:${result.handle}`]);
-      expect(listing.value.slug).toBe(result.slug);
-      expect(bundledExecutasOf(listing.value).get(result.handle)).toEqual({
+      expect(listing.ok).toBe(true);
+      expect(manifest.value?.schema).toBe(2);
+      expect(manifest.value?.required_executas).toEqual([{ tool_id: `bundled:${result.handle}` }]);
+      expect(manifest.value?.ui?.host_api?.tools).toEqual([`required:bundled:${result.handle}`]);
+      expect(listing.value?.slug).toBe(result.slug);
+      expect(bundledExecutasOf(listing.value ?? {}).get(result.handle)).toEqual({
         path: result.executaDir,
       });
     },
