@@ -22,6 +22,25 @@ const keepCliFramework = {
   },
 };
 
+/**
+ * zod's namespace re-exports all 60-odd locales (`z.locales`); nothing here switches locale, and
+ * zod registers English itself, so only `en` is kept: a third less code to load per run.
+ */
+const englishOnlyZodLocales = {
+  name: "english-only-zod-locales",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${"/node_modules/zod/"}`)
+        ? { path: "zod-locales-en", namespace: "zod-locales" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, () => ({
+      contents: 'export { default as en } from "zod/v4/locales/en.js";',
+      resolveDir: root,
+    }));
+  },
+};
+
 await build({
   entryPoints: [`${root}dist/executa-dev/run.js`],
   outfile,
@@ -29,7 +48,7 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  plugins: [keepCliFramework],
+  plugins: [keepCliFramework, englishOnlyZodLocales],
   // Whitespace and syntax only: names stay readable in stack traces (ANNA_DEBUG=1).
   minifyWhitespace: true,
   minifySyntax: true,
