@@ -53,7 +53,14 @@ export class RawPlugin {
     // A plugin that already exited must not turn a late write into an uncaught EPIPE.
     this.child.stdin.on("error", () => undefined);
     this.exited = new Promise((resolve) => {
-      this.child.once("exit", (code, signal) => resolve({ code, signal }));
+      this.child.once("exit", (code, signal) => {
+        // Nothing more will arrive: fail the waiters now instead of at their timeouts. Frames
+        // still buffered in the pipe are delivered first ("close" follows the last "data").
+        const fail = (): void => this.failWaiters(`plugin exited (code ${code}, signal ${signal})`);
+        if (this.child.stdout.closed) fail();
+        else this.child.stdout.once("close", fail);
+        resolve({ code, signal });
+      });
     });
   }
 
@@ -119,6 +126,15 @@ export class RawPlugin {
   async stop(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
     await this.exited;
+  }
+
+  private failWaiters(reason: string): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new Error(`${reason}; stderr:\n${this.stderr.slice(-2000)}`));
+    }
   }
 
   private onStdout(chunk: string): void {
