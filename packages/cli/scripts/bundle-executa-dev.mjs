@@ -6,10 +6,16 @@
 // ExitError that main() checks with instanceof is the same class.
 import { build } from "esbuild";
 import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const outfile = `${root}dist/bundle/executa-dev.js`;
+// `--outfile <path>` writes elsewhere (the bundle test builds into dist/bundle-test/).
+const flag = process.argv.indexOf("--outfile");
+const outfile =
+  flag > 0 && process.argv[flag + 1]
+    ? resolve(process.argv[flag + 1])
+    : `${root}dist/bundle/executa-dev.js`;
 
 /** `../cli/x.js` from dist/executa-dev/ is `../cli/x.js` from dist/bundle/ too: keep the path. */
 const keepCliFramework = {
