@@ -17,7 +17,12 @@ import {
   SkillMetadataSchema,
   type SkillRequires,
 } from "./metadata.js";
-import { type InstallRecipe, recipeTargetField, type UninstallRecipe } from "./recipes.js";
+import {
+  type InstallRecipe,
+  recipeTargetField,
+  SKILL_OS_VALUES,
+  type UninstallRecipe,
+} from "./recipes.js";
 
 /**
  * `SKILL.md` frontmatter (L3881–L3965, S2–S10), over the object a YAML parser produced — YAML
@@ -132,6 +137,14 @@ function metadataIssues(
   }
   for (const list of ["install", "uninstall"] as const) {
     (parsed.data[list] ?? []).forEach((recipe, index) => {
+      (recipe.os ?? []).forEach((os, at) => {
+        if ((SKILL_OS_VALUES as readonly string[]).includes(os)) return;
+        warn(
+          [list, index, "os", at],
+          "skill.recipe_os",
+          `os ${JSON.stringify(os)} never matches a host; use ${SKILL_OS_VALUES.join(", ")}.${osHint(os)}`,
+        );
+      });
       const field = recipeTargetField(recipe.kind);
       const given = recipe[field];
       // Uninstall recipes may run a custom command of any kind (L3909).
@@ -141,7 +154,7 @@ function metadataIssues(
       warn(
         [list, index],
         "skill.recipe_target",
-        `a ${recipe.kind} recipe needs "${field}" to say what to ${list}`,
+        `a recipe of kind "${recipe.kind}" needs "${field}" to say what to ${list}`,
       );
     });
   }
@@ -235,4 +248,18 @@ function toKebab(name: string): string {
       .replace(/[^a-z0-9]+/g, "-")
       .replace(/^-+|-+$/g, "") || "my-skill"
   );
+}
+
+/** The names other tools use for the three OSes (`process.platform`, `uname`). */
+const OS_ALIASES: Readonly<Record<string, string>> = {
+  darwin: "macos",
+  mac: "macos",
+  osx: "macos",
+  win32: "windows",
+  win: "windows",
+};
+
+function osHint(os: string): string {
+  const alias = OS_ALIASES[os.toLowerCase()];
+  return alias === undefined ? didYouMean(os, SKILL_OS_VALUES) : ` Did you mean "${alias}"?`;
 }
