@@ -73,13 +73,58 @@ export class ReverseRpcRouter implements RouterSessionFactory {
   }
 }
 
-interface InvokeState {
-  start: InvokeStart;
-  controller: AbortController;
-  grants: Partial<GrantByFamily>;
-  tokens: Partial<Record<InvokeTokenField, string>>;
-  budget: InvokeBudget;
-  progress: ProgressRateLimiter;
+/**
+ * One invoke in flight. Most invokes make no reverse call, so what only a reverse call needs (the
+ * abort controller, the budget, the progress window) is created on first use: an
+ * `AbortController` aborted per invoke cost ~15 µs and promoted ~400 B to the old generation,
+ * which showed up as GC pauses in the invoke p99 (bench/README.md).
+ */
+class InvokeState {
+  readonly start: InvokeStart;
+  readonly grants: Partial<GrantByFamily>;
+  readonly tokens: Partial<Record<InvokeTokenField, string>>;
+  readonly #limits: RouterLimits;
+  #controller: AbortController | undefined;
+  /** The last request signal combined with the invoke's, and the result (one per peer, usually). */
+  #combinedFrom: AbortSignal | undefined;
+  #combined: AbortSignal | undefined;
+  #budget: InvokeBudget | undefined;
+  #progress: ProgressRateLimiter | undefined;
+
+  constructor(
+    start: InvokeStart,
+    grants: Partial<GrantByFamily>,
+    tokens: Partial<Record<InvokeTokenField, string>>,
+    limits: RouterLimits,
+  ) {
+    this.start = start;
+    this.grants = grants;
+    this.tokens = tokens;
+    this.#limits = limits;
+  }
+
+  get budget(): InvokeBudget {
+    return (this.#budget ??= new InvokeBudget(this.#limits));
+  }
+
+  get progress(): ProgressRateLimiter {
+    return (this.#progress ??= new ProgressRateLimiter(this.#limits.progressMaxEventsPerS));
+  }
+
+  /** A signal that aborts when the request's signal does or when the invoke ends. */
+  signalFor(requestSignal: AbortSignal): AbortSignal {
+    if (this.#combinedFrom === requestSignal && this.#combined !== undefined) return this.#combined;
+    this.#controller ??= new AbortController();
+    const combined = AbortSignal.any([requestSignal, this.#controller.signal]);
+    this.#combinedFrom = requestSignal;
+    this.#combined = combined;
+    return combined;
+  }
+
+  /** Aborts the signals handed out, if any were. */
+  end(reason: () => Error): void {
+    this.#controller?.abort(reason());
+  }
 }
 
 /** Which token a family's services forward. */
@@ -105,6 +150,8 @@ class ReverseRpcSession implements RouterSession {
   /** Gates 1–2 never change for a process: method → why it is closed (undefined = open). */
   readonly #gateProblems = new Map<string, string | undefined>();
   readonly #warned = new Set<string>();
+  /** Computed on the first invoke (gates 1–2 only), see #openFamilies. */
+  #families: readonly GrantFamily[] | undefined;
   #disposed = false;
 
   constructor(info: PluginSessionInfo, options: ReverseRpcRouterOptions, limits: RouterLimits) {
@@ -117,50 +164,88 @@ class ReverseRpcSession implements RouterSession {
 
   // ── invokes ────────────────────────────────────────────────────────────────────────────
 
-  async beginInvoke(start: InvokeStart): Promise<Record<string, string>> {
-    if (this.#disposed) throw new Error("router session is disposed");
-    if (this.#active.has(start.invokeId)) {
-      throw new Error(`invoke ${start.invokeId} is already active`);
+  beginInvoke(start: InvokeStart): Promise<Record<string, string>> {
+    try {
+      if (this.#disposed) throw new Error("router session is disposed");
+      if (this.#active.has(start.invokeId)) {
+        throw new Error(`invoke ${start.invokeId} is already active`);
+      }
+      // Gate 3 is asked once per invoke and family whose methods pass gates 1–2; the answer is
+      // pinned for the invoke, like the token that carries it. A policy that answers with plain
+      // values (static grants) and no token issuer keep the whole call synchronous.
+      const grants = this.#askGrants(this.#openFamilies(), 0, {});
+      if (isPromiseLike(grants)) {
+        return grants.then((asked) => this.#finishBegin(start, asked));
+      }
+      return this.#finishBegin(start, grants);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    // Gate 3 is asked once per invoke and family whose methods pass gates 1–2; the answer is
-    // pinned for the invoke, like the token that carries it.
+  }
+
+  #finishBegin(
+    start: InvokeStart,
+    grants: Partial<GrantByFamily>,
+  ): Promise<Record<string, string>> {
+    if (this.#options.tokens === undefined)
+      return Promise.resolve(this.#activate(start, grants, {}));
+    return this.#mintTokens(start, grants).then((tokens) => this.#activate(start, grants, tokens));
+  }
+
+  #activate(
+    start: InvokeStart,
+    grants: Partial<GrantByFamily>,
+    tokens: Partial<Record<InvokeTokenField, string>>,
+  ): Record<string, string> {
+    if (!this.#finished.has(start.invokeId) && !this.#disposed) {
+      this.#active.set(start.invokeId, new InvokeState(start, grants, tokens, this.#limits));
+    }
+    return { ...tokens };
+  }
+
+  /** The grant families with at least one method through gates 1–2, which never change. */
+  #openFamilies(): readonly GrantFamily[] {
+    if (this.#families !== undefined) return this.#families;
     const families = new Set<GrantFamily>();
     for (const spec of REVERSE_METHODS.values()) {
       if (this.#gateProblem(spec) === undefined) families.add(spec.grantFamily);
     }
-    const grants: Partial<GrantByFamily> = {};
-    for (const family of families) {
-      const grant = await this.#options.grants.isGranted(
-        this.#info.userId,
-        this.#info.toolId,
-        family,
-      );
-      if (grant !== undefined) (grants as Record<string, unknown>)[family] = grant;
+    this.#families = [...families];
+    return this.#families;
+  }
+
+  /** Asks `families[from…]` in order, one at a time; goes async at the first promised answer. */
+  #askGrants(
+    families: readonly GrantFamily[],
+    from: number,
+    grants: Partial<GrantByFamily>,
+  ): Partial<GrantByFamily> | Promise<Partial<GrantByFamily>> {
+    const { userId, toolId } = this.#info;
+    for (let i = from; i < families.length; i++) {
+      const family = families[i] as GrantFamily;
+      const answer = this.#options.grants.isGranted(userId, toolId, family);
+      if (isPromiseLike(answer)) {
+        return Promise.resolve(answer).then((grant) => {
+          if (grant !== undefined) (grants as Record<string, unknown>)[family] = grant;
+          return this.#askGrants(families, i + 1, grants);
+        });
+      }
+      if (answer !== undefined) (grants as Record<string, unknown>)[family] = answer;
     }
-    const tokens = await this.#mintTokens(start, grants);
-    if (this.#finished.has(start.invokeId) || this.#disposed) return { ...tokens };
-    this.#active.set(start.invokeId, {
-      start,
-      controller: new AbortController(),
-      grants,
-      tokens,
-      budget: new InvokeBudget(this.#limits),
-      progress: new ProgressRateLimiter(this.#limits.progressMaxEventsPerS),
-    });
-    return { ...tokens };
+    return grants;
   }
 
   endInvoke(invokeId: string): void {
     const state = this.#active.get(invokeId);
     this.#active.delete(invokeId);
     this.#rememberFinished(invokeId);
-    state?.controller.abort(new Error(`invoke ${invokeId} finished`));
+    state?.end(() => new Error(`invoke ${invokeId} finished`));
   }
 
   dispose(): void {
     this.#disposed = true;
     for (const [invokeId, state] of this.#active) {
-      state.controller.abort(new Error("plugin process is gone"));
+      state.end(() => new Error("plugin process is gone"));
       this.#rememberFinished(invokeId);
     }
     this.#active.clear();
@@ -340,7 +425,7 @@ class ReverseRpcSession implements RouterSession {
       pluginName: this.#info.pluginName,
       tool: invoke.start.tool,
       deadlineMs: invoke.start.deadlineMs,
-      signal: AbortSignal.any([signal, invoke.controller.signal]),
+      signal: invoke.signalFor(signal),
       grant,
       ...(invoke.start.app ? { app: invoke.start.app } : {}),
       ...(invoke.tokens[FAMILY_TOKEN[spec.grantFamily]] !== undefined
@@ -519,6 +604,10 @@ class ReverseRpcSession implements RouterSession {
     });
     return undefined;
   }
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 function describeFamily(spec: MethodSpec): string {
