@@ -29,8 +29,6 @@ import { parseGrantFlags } from "./grant-flags.js";
 import { lazyBlobServer, lazyService } from "./lazy-blob.js";
 import { REAL_MODE_FLAGS, type StorageMode } from "./service-flags.js";
 
-export { SERVICE_FLAGS } from "./service-flags.js";
-
 const COMMAND = "executa dev";
 const REAL_MODE_UNAVAILABLE =
   "needs a Nexus server and `anna-app login`, not available in this build";

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { example, jsonLine, runCli } from "./helpers.js";
+import { FIXTURES, example, jsonLine, runCli } from "./helpers.js";
 
 const NOTES = example("ts-notes");
 const KITCHEN = example("ts-kitchen-sink");
@@ -180,5 +180,43 @@ describe.concurrent("executa dev one-shot", () => {
     ]);
     expect(r.code).toBe(0);
     expect(jsonLine(r)).toEqual({ text: "spec", api_key: null });
+  });
+
+  it("--plugin picks one script in a Node folder holding several", async () => {
+    const dir = path.join(FIXTURES, "multi-node");
+    const [ambiguous, beta, missing] = await Promise.all([
+      runCli(["executa", "dev", "--dir", dir, "--describe", "--json"]),
+      runCli([
+        "executa",
+        "dev",
+        "--dir",
+        dir,
+        "--plugin",
+        "beta.mjs",
+        "--invoke",
+        "beta",
+        "--json",
+      ]),
+      runCli(["executa", "dev", "--dir", dir, "--plugin", "gamma.mjs", "--describe"]),
+    ]);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toMatch(
+      /several plugins: alpha\.mjs, beta\.mjs — pick one with --plugin/,
+    );
+    expect(jsonLine(beta)).toEqual({ plugin: "beta" });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /gamma\.mjs: plugin file does not exist; pick one of: alpha\.mjs, beta\.mjs/,
+    );
+  });
+
+  it("--dir defaults to the current directory", async () => {
+    const r = await runCli(
+      ["executa", "dev", "--invoke", "echo", "--args", '{"text":"cwd"}', "--json"],
+      {
+        cwd: NOTES,
+      },
+    );
+    expect(jsonLine(r)).toEqual({ text: "cwd", api_key: null });
   });
 });
