@@ -46,6 +46,15 @@ export interface ExecutaJsonOptions {
 
 type Path = (string | number)[];
 
+/** The installer normalizes the host's machine name (`amd64`, `x64` → `x86_64`, R75), not keys. */
+function platformHint(key: string): string {
+  const normalized = key.replace(/-(amd64|x64)$/, "-x86_64").replace(/^macos-/, "darwin-");
+  if (normalized !== key && (BINARY_PLATFORM_KEYS as readonly string[]).includes(normalized)) {
+    return ` Did you mean "${normalized}"?`;
+  }
+  return didYouMean(key, BINARY_PLATFORM_KEYS);
+}
+
 function platformKeyIssue(key: string, path: Path, out: AppIssue[]): void {
   if ((BINARY_PLATFORM_KEYS as readonly string[]).includes(key)) return;
   if ((BINARY_PLATFORM_WILDCARDS as readonly string[]).includes(key)) return;
@@ -54,7 +63,7 @@ function platformKeyIssue(key: string, path: Path, out: AppIssue[]): void {
       "warning",
       "executa_json.platform_key",
       path,
-      `platform key "${key}" is not one the installer resolves.${didYouMean(key, BINARY_PLATFORM_KEYS)} Known: ${BINARY_PLATFORM_KEYS.join(", ")}, or * for any`,
+      `platform key "${key}" is not one the installer resolves.${platformHint(key)} Known: ${BINARY_PLATFORM_KEYS.join(", ")}, or * for any`,
     ),
   );
 }

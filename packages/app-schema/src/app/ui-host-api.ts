@@ -26,7 +26,7 @@ function methodGrant(namespace: HostApiNamespace) {
         ctx.issues.push({
           code: "custom",
           input: ctx.value,
-          message: `${JSON.stringify(ctx.value)} is not a ${namespace} method: use ${accepted.map((m) => JSON.stringify(m)).join(", ")}.${didYouMean(ctx.value, accepted)}`,
+          message: `${JSON.stringify(ctx.value)} is not a method of host_api.${namespace}: use ${accepted.map((m) => JSON.stringify(m)).join(", ")}.${didYouMean(ctx.value, accepted)}`,
           params: { code: "ui.host_api.unknown_method" },
         });
       })

@@ -452,7 +452,8 @@ function devRules(manifest: AppManifest, out: AppIssue[]): void {
     const dot = key.indexOf(".");
     const namespace = dot < 0 ? key : key.slice(0, dot);
     const method = dot < 0 ? "" : key.slice(dot + 1);
-    if (isHostApiMethod(namespace, method)) continue;
+    // `anna.mobile.*` (the native bridge) is mocked here for phone-free runs (L6881).
+    if (isHostApiMethod(namespace, method) || namespace === "mobile") continue;
     out.push(
       appIssue(
         "warning",
