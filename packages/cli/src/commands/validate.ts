@@ -3,8 +3,7 @@
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import { EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
-import { formatReport, reportJson } from "../validate/report.js";
-import { ValidateConfigError, validateProject } from "../validate/validate-project.js";
+import { loadValidate } from "../validate/load-validate.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "validate";
@@ -65,6 +64,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   const dir = args.positionals[0];
   const manifest = args.flags.manifest as string | undefined;
   const bundle = args.flags.bundle as string | undefined;
+  const { formatReport, reportJson, ValidateConfigError, validateProject } = await loadValidate(
+    io.env,
+  );
   let report;
   try {
     report = await validateProject({
