@@ -1,6 +1,6 @@
 // `npm run bench:executa-dev`: the speed targets of `anna-app executa dev` (issue 3), each against
 // a baseline measured in the same run, interleaved over several rounds so machine drift hits both
-// alike. Prints medians with min–max, the comparison and PASS/MISS; `--json [file]` writes them.
+// alike. Prints medians with min–max, the comparison and PASS/MISS; `--json` writes them too.
 //   1. One-shot `--invoke` wall time vs a bare spawn of the same Node plugin answering the same
 //      invoke: overhead target ≤ 150 ms.
 //   2. REPL throughput for 1,000 piped invokes vs the host library driven directly with the same
@@ -20,7 +20,7 @@ const CLI = join(REPO, "packages/cli/bin/anna-app.js");
 const PLUGIN_DIR = join(REPO, "examples/executas/ts-notes");
 const PLUGIN_MAIN = join(PLUGIN_DIR, "dist/main.js");
 const HOST_WORKER = join(HERE, "host-worker.ts");
-const DEFAULT_JSON_PATH = join(REPO, "bench/results/executa-dev.json");
+const DEFAULT_JSON_PATH = join(HERE, "results.json");
 
 const ONE_SHOT_OVERHEAD_TARGET_MS = 150;
 const THROUGHPUT_RATIO_TARGET = 0.8;
@@ -35,13 +35,18 @@ const { values } = parseArgs({
     rounds: { type: "string" },
     "throughput-rounds": { type: "string" },
     invokes: { type: "string" },
-    json: { type: "string" },
+    json: { type: "boolean" },
+    out: { type: "string" },
   },
 });
 const oneShotRounds = Number(values.rounds ?? DEFAULT_ONE_SHOT_ROUNDS);
 const throughputRounds = Number(values["throughput-rounds"] ?? DEFAULT_THROUGHPUT_ROUNDS);
 const invokes = Number(values.invokes ?? DEFAULT_INVOKES);
-const jsonPath = values.json === undefined ? undefined : resolve(values.json || DEFAULT_JSON_PATH);
+/** `--json` writes the figures to bench/executa-dev/results.json, `--out <file>` elsewhere. */
+const jsonPath =
+  values.json === true || values.out !== undefined
+    ? resolve(values.out ?? DEFAULT_JSON_PATH)
+    : undefined;
 
 /** Child env without colour, so the REPL output is plain and cheap to scan. */
 const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
