@@ -5,7 +5,7 @@ import type { SkillIssue } from "./issues.js";
 
 export const SKILL_FILE_NAME = "SKILL.md";
 /** Folders that hold installed or generated files, never skills of their own. */
-const SKIPPED_DIRS = new Set(["node_modules", "__pycache__", "venv", ".venv"]);
+export const SKIPPED_DIRS = new Set(["node_modules", "__pycache__", "venv", ".venv"]);
 /** Skills sit one or two levels down; the bound stops symlink loops and runaway trees. */
 export const MAX_DISCOVERY_DEPTH = 8;
 

@@ -30,57 +30,146 @@ export function readFrontmatterYaml(yaml: string, firstLine: number, sink: Issue
   return readFull(yaml, firstLine, sink);
 }
 
-const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/;
+const KEY_VALUE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/;
 const SINGLE_QUOTED = /^'((?:[^']|'')*)'$/;
 const CORE_NULL = /^(?:~|null|Null|NULL)?$/;
 const CORE_TRUE = /^(?:true|True|TRUE)$/;
 const CORE_FALSE = /^(?:false|False|FALSE)$/;
 /** Plain scalars starting like this may be numbers, indicators or other syntax: let YAML decide. */
 const PLAIN_NEEDS_PARSER = /^[-?:,[\]{}#&*!|>'"%@`+.0-9]|: |:$| #|\t/;
+/** In a flow sequence, plain items must also avoid flow indicators. */
+const FLOW_ITEM_NEEDS_PARSER = /[[\]{},]/;
 
+const NEEDS_PARSER = Symbol("needs-parser");
+type Fast = unknown;
+
+interface FastLine {
+  indent: number;
+  text: string;
+  line: number;
+}
+
+/**
+ * The subset of YAML real frontmatter uses, read without the YAML parser: block mappings with
+ * plain identifier keys, block sequences of scalars, and values that are plain, quoted or JSON
+ * scalars, JSON flow collections, or flow sequences of plain words (`[jq, curl]`). Anything
+ * outside it (comments after values, anchors, tags, numbers, multi-line scalars, duplicate keys,
+ * mappings inside sequences, …) returns `undefined` and the YAML parser reads the document.
+ * A property test holds this to the parser's output.
+ */
 function readFast(yaml: string, firstLine: number): YamlRead | undefined {
-  const data: Record<string, unknown> = {};
-  const lines = new Map<string, number>();
+  const lines: FastLine[] = [];
   let lineNo = firstLine - 1;
   for (const rawLine of yaml.split("\n")) {
     lineNo++;
     const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
-    const trimmed = line.trimEnd();
-    if (trimmed === "" || (trimmed.startsWith("#") && line.startsWith("#"))) continue;
-    const match = KEY_LINE.exec(trimmed);
-    if (match === null) return undefined;
-    const key = match[1] ?? "";
-    if (lines.has(key) || key === "__proto__") return undefined;
-    const value = readFastValue(match[2] ?? "");
-    if (value === NEEDS_PARSER) return undefined;
-    Object.defineProperty(data, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-    lines.set(key, lineNo);
+    const text = line.trimStart();
+    if (text === "" || text.startsWith("#")) continue;
+    const indent = line.length - text.length;
+    if (line.slice(0, indent).includes("\t")) return undefined;
+    lines.push({ indent, text: text.trimEnd(), line: lineNo });
   }
+  if (lines.length === 0) return { data: {}, lineOf: () => undefined };
+  if (lines[0]?.indent !== 0) return undefined;
+  const lineByPath = new Map<string, number>();
+  const cursor = { i: 0 };
+  const data = readMapping(lines, cursor, 0, [], lineByPath);
+  if (data === NEEDS_PARSER || cursor.i !== lines.length) return undefined;
   return {
-    data,
-    lineOf: (path) => (typeof path[0] === "string" ? lines.get(path[0]) : undefined),
+    data: data as Record<string, unknown>,
+    lineOf: (path) => {
+      for (let n = path.length; n >= 1; n--) {
+        const line = lineByPath.get(path.slice(0, n).join("\u0000"));
+        if (line !== undefined) return line;
+      }
+      return undefined;
+    },
   };
 }
 
-const NEEDS_PARSER = Symbol("needs-parser");
+function readMapping(
+  lines: readonly FastLine[],
+  cursor: { i: number },
+  indent: number,
+  path: readonly (string | number)[],
+  lineByPath: Map<string, number>,
+): Fast {
+  const out: Record<string, unknown> = {};
+  while (cursor.i < lines.length) {
+    const current = lines[cursor.i] as FastLine;
+    if (current.indent < indent) break;
+    if (current.indent > indent) return NEEDS_PARSER;
+    const match = KEY_VALUE.exec(current.text);
+    if (match === null) return NEEDS_PARSER;
+    const key = match[1] ?? "";
+    if (Object.hasOwn(out, key) || key === "__proto__") return NEEDS_PARSER;
+    const keyPath = [...path, key];
+    lineByPath.set(keyPath.join("\u0000"), current.line);
+    cursor.i++;
+    let value: Fast;
+    if (match[2] !== undefined && match[2] !== "") {
+      value = readFastValue(match[2]);
+    } else {
+      const next = lines[cursor.i];
+      if (next !== undefined && next.indent >= indent && isSequenceItem(next.text)) {
+        // `key:` followed by `- item` lines, indented or not (both are YAML).
+        value = readSequence(lines, cursor, next.indent, keyPath, lineByPath);
+      } else if (next !== undefined && next.indent > indent) {
+        value = readMapping(lines, cursor, next.indent, keyPath, lineByPath);
+      } else {
+        value = null;
+      }
+    }
+    if (value === NEEDS_PARSER) return NEEDS_PARSER;
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
 
-function readFastValue(value: string): unknown {
+function isSequenceItem(text: string): boolean {
+  return text === "-" || text.startsWith("- ");
+}
+
+function readSequence(
+  lines: readonly FastLine[],
+  cursor: { i: number },
+  indent: number,
+  path: readonly (string | number)[],
+  lineByPath: Map<string, number>,
+): Fast {
+  const out: unknown[] = [];
+  while (cursor.i < lines.length) {
+    const current = lines[cursor.i] as FastLine;
+    if (current.indent < indent) break;
+    if (current.indent > indent || !isSequenceItem(current.text)) {
+      // A sibling key at the parent's indent ends the sequence; anything else is not ours.
+      if (current.indent === indent && !isSequenceItem(current.text)) break;
+      return NEEDS_PARSER;
+    }
+    const item = current.text.slice(1).trim();
+    // Nested blocks and mappings inside sequences are left to the parser.
+    if (item === "" || KEY_VALUE.test(item) || isSequenceItem(item)) return NEEDS_PARSER;
+    lineByPath.set([...path, out.length].join("\u0000"), current.line);
+    const value = readFastValue(item);
+    if (value === NEEDS_PARSER) return NEEDS_PARSER;
+    out.push(value);
+    cursor.i++;
+  }
+  return out;
+}
+
+function readFastValue(value: string): Fast {
   if (CORE_NULL.test(value)) return null;
   if (CORE_TRUE.test(value)) return true;
   if (CORE_FALSE.test(value)) return false;
   const first = value[0];
   if (first === "{" || first === "[" || first === '"') {
     // JSON is YAML 1.2: when JSON reads the whole value, YAML reads the same data.
+    if (value.includes('"__proto__"')) return NEEDS_PARSER;
     try {
-      const parsed: unknown = JSON.parse(value);
-      return hasDuplicateKeysRisk(value) ? NEEDS_PARSER : parsed;
+      return JSON.parse(value) as unknown;
     } catch {
-      return NEEDS_PARSER;
+      return first === "[" ? readFlowWords(value) : NEEDS_PARSER;
     }
   }
   if (first === "'") {
@@ -91,9 +180,22 @@ function readFastValue(value: string): unknown {
   return value;
 }
 
-/** `__proto__` inside JSON is harmless to JSON.parse but deserves the parser's scrutiny. */
-function hasDuplicateKeysRisk(value: string): boolean {
-  return value.includes('"__proto__"');
+/** `[jq, curl]`: a flow sequence of plain words. */
+function readFlowWords(value: string): Fast {
+  if (!value.endsWith("]")) return NEEDS_PARSER;
+  const inner = value.slice(1, -1).trim();
+  if (inner === "") return [];
+  const out: unknown[] = [];
+  for (const raw of inner.split(",")) {
+    const item = raw.trim();
+    if (item === "" || FLOW_ITEM_NEEDS_PARSER.test(item) || item.includes(":") || item.includes("#")) {
+      return NEEDS_PARSER;
+    }
+    const v = readFastValue(item);
+    if (v === NEEDS_PARSER || v === null || typeof v === "boolean") return NEEDS_PARSER;
+    out.push(v);
+  }
+  return out;
 }
 
 function readFull(yaml: string, firstLine: number, sink: IssueSink): YamlRead {

@@ -1,9 +1,9 @@
-import { open, readFile } from "node:fs/promises";
-import { discoverSkillFiles } from "./discover.js";
+import { readFile } from "node:fs/promises";
 import { hostSkillOs, isAvailableOn } from "./host-os.js";
 import type { SkillIssue } from "./issues.js";
-import { parseSkillFile, parseSkillHead } from "./parse-skill.js";
+import { parseSkillFile } from "./parse-skill.js";
 import { workspaceSkillsDir } from "./resolve-bundled-dir.js";
+import { scanSkills } from "./scan-skills.js";
 import type { Skill, SkillSummary } from "./skill.js";
 import type { SkillOs } from "./types.js";
 
@@ -51,11 +51,6 @@ export interface SkillIndexChanges {
   removed: string[];
   changed: string[];
 }
-
-/** Bytes read per file at build time; the body stays on disk until a skill is loaded (S18). */
-const HEAD_BYTES = 8 * 1024;
-/** Files read at once: enough to hide latency, few enough not to exhaust descriptors. */
-const READ_CONCURRENCY = 32;
 
 /**
  * The skill registry: id → file, built from frontmatter only, with bodies read on first use.
@@ -161,9 +156,8 @@ export class SkillIndex {
       SOURCE_ORDER.map(async (source) => {
         const dir = dirs[source];
         if (dir === undefined) return [];
-        const files = await discoverSkillFiles(dir, onIssue);
-        const heads = await mapLimit(files, READ_CONCURRENCY, (file) => readHead(file));
-        return heads.map((head, i) => ({ source, file: files[i] ?? "", head }));
+        const scanned = await scanSkills(dir, onIssue);
+        return scanned.map((head) => ({ source, file: head.file, head }));
       }),
     );
     const merged = new Map<string, IndexedSkill>();
@@ -198,65 +192,4 @@ export class SkillIndex {
     }
     return new Map([...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
-}
-
-interface HeadResult {
-  summary?: SkillSummary;
-  warnings: SkillIssue[];
-  errors: SkillIssue[];
-}
-
-/** Reads just enough of a `SKILL.md` to parse its frontmatter. Never throws. */
-async function readHead(file: string): Promise<HeadResult> {
-  try {
-    const handle = await open(file, "r");
-    let text: string;
-    let complete: boolean;
-    try {
-      const buffer = Buffer.allocUnsafe(HEAD_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-      complete = bytesRead < HEAD_BYTES;
-      text = buffer.toString("utf8", 0, bytesRead);
-      let head = parseSkillHead(text, !complete, { path: file });
-      if (head.kind === "truncated") {
-        text = await readFile(file, "utf8");
-        head = parseSkillHead(text, false, { path: file });
-      }
-      if (head.kind === "truncated") throw new Error("unreachable: whole file read");
-      return head.ok
-        ? { summary: head.summary, warnings: head.warnings, errors: [] }
-        : { warnings: head.warnings, errors: head.errors };
-    } finally {
-      await handle.close();
-    }
-  } catch (cause) {
-    return {
-      warnings: [],
-      errors: [
-        {
-          severity: "error",
-          code: "skill.read_failed",
-          message: `cannot read the file: ${cause instanceof Error ? cause.message : String(cause)}`,
-          file,
-        },
-      ],
-    };
-  }
-}
-
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

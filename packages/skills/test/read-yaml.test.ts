@@ -162,4 +162,55 @@ describe("readFrontmatterYaml", () => {
       { numRuns: 200 },
     );
   });
+
+  it("reads nested block mappings and sequences exactly as the YAML parser does (fast path property)", () => {
+    const key = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,6}$/);
+    const word = fc.stringMatching(/^[a-z][a-z0-9 ._-]{0,8}$/);
+    const scalar = fc.oneof(
+      word,
+      fc.constantFrom("true", "null", "~", "yes", "12", "a: b", "a #b", "[a, b]", "[1, x]", "[]", "{}", "'q''s'", '"d"'),
+      fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+    );
+    type Tree = { kind: "map"; entries: [string, Tree][] } | { kind: "seq"; items: string[] } | { kind: "scalar"; text: string };
+    const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        scalar.map((text): Tree => ({ kind: "scalar", text })),
+        fc.array(scalar, { minLength: 1, maxLength: 3 }).map((items): Tree => ({ kind: "seq", items })),
+        fc
+          .uniqueArray(fc.tuple(key, tie("node")), { selector: ([k]) => k, minLength: 1, maxLength: 4 })
+          .map((entries): Tree => ({ kind: "map", entries })),
+      ),
+    })).node;
+    const render = (entries: [string, Tree][], indent: string, step: string, seqIndent: boolean): string[] =>
+      entries.flatMap(([k, v]) => {
+        if (v.kind === "scalar") return [`${indent}${k}: ${v.text}`];
+        if (v.kind === "seq") {
+          const at = seqIndent ? indent + step : indent;
+          return [`${indent}${k}:`, ...v.items.map((item) => `${at}- ${item}`)];
+        }
+        return [`${indent}${k}:`, ...render(v.entries, indent + step, step, seqIndent)];
+      });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(key, tree), { selector: ([k]) => k, maxLength: 5 }),
+        fc.constantFrom("  ", "    "),
+        fc.boolean(),
+        (entries, step, seqIndent) => {
+          const yaml = render(entries, "", step, seqIndent).join("\n") + "\n";
+          let expected: unknown;
+          try {
+            expected =
+              parse(yaml, { schema: "core", resolveKnownTags: false, uniqueKeys: false, logLevel: "silent" }) ?? {};
+          } catch {
+            return;
+          }
+          const r = read(yaml);
+          if (r.errors.length > 0) return;
+          expect(r.data).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
