@@ -219,4 +219,20 @@ describe.concurrent("executa dev one-shot", () => {
     );
     expect(jsonLine(r)).toEqual({ text: "cwd", api_key: null });
   });
+
+  it("--health exits 1 when the plugin reports itself unhealthy", async () => {
+    const r = await runCli([
+      "executa",
+      "dev",
+      "--dir",
+      path.join(FIXTURES, "crashy"),
+      "--health",
+      "--json",
+    ]);
+    expect(r.code).toBe(1);
+    expect(jsonLine(r)).toMatchObject({
+      status: "unhealthy",
+      raw: { status: "error", message: "db down" },
+    });
+  });
 });
