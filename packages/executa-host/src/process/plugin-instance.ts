@@ -8,6 +8,7 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { InitializeResultSchema, normalizeInitializeResult } from "@anna-ai/app-schema";
 import { RpcError, RpcLocalError, RpcPeer } from "@anna-ai/jsonrpc";
 import type {
+  Disposable,
   DroppedLine,
   FrameMeta,
   JsonRpcMessage,
@@ -134,6 +135,7 @@ export class PluginInstance {
   private readonly stdoutClosed: Promise<void>;
   private readonly stderrClosed: Promise<void>;
   private exitHandled = false;
+  private frameObserver: Disposable | undefined;
 
   constructor(options: InstanceOptions) {
     this.options = options;
@@ -178,9 +180,6 @@ export class PluginInstance {
     this.peer.onAnyNotification((method, params) =>
       options.hooks.handleNotification(method, params),
     );
-    this.peer.observe((direction, message, meta) =>
-      options.hooks.onFrame(direction, message, meta),
-    );
 
     child.once("exit", (code, signal) => this.onChildExit({ code, signal }));
     // `on`, not `once`: an unhandled second 'error' (a failed kill) would throw.
@@ -195,6 +194,22 @@ export class PluginInstance {
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /**
+   * Report frames to `hooks.onFrame` or stop. Off by default: an observer on the peer costs an
+   * allocation and a few calls per frame, which nobody needs unless a trace UI is listening.
+   */
+  observeFrames(on: boolean): void {
+    if (on && this.frameObserver === undefined) {
+      const hooks = this.options.hooks;
+      this.frameObserver = this.peer.observe((direction, message, meta) =>
+        hooks.onFrame(direction, message, meta),
+      );
+    } else if (!on && this.frameObserver !== undefined) {
+      this.frameObserver.dispose();
+      this.frameObserver = undefined;
+    }
   }
 
   /** Resolves once the OS started the process; rejects with SPAWN_FAILED. */
