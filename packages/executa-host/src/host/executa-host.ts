@@ -42,7 +42,10 @@ export type ProcessListener = (process: PluginProcess) => void;
 export class ExecutaHost {
   private readonly options: ExecutaHostOptions;
   private readonly logger: Logger;
-  private readonly pool = new Map<string, PluginProcess>();
+  /** user → tool_id → process. Nested maps: the lookup on every invoke allocates no key. */
+  private readonly pool = new Map<string, Map<string, PluginProcess>>();
+  /** The same processes in registration order. */
+  private readonly ordered = new Set<PluginProcess>();
   private readonly listeners = new Set<ProcessListener>();
   private closing: Promise<void> | undefined;
 
@@ -57,8 +60,7 @@ export class ExecutaHost {
    */
   register(spec: LaunchSpec, options: RegisterOptions): PluginProcess {
     this.assertOpen();
-    const key = poolKey(options.userId, spec.toolId);
-    const existing = this.pool.get(key);
+    const existing = this.get(options.userId, spec.toolId);
     if (existing !== undefined) return existing;
     const env = options.env ?? this.options.env;
     const created = new PluginProcess({
@@ -74,7 +76,13 @@ export class ExecutaHost {
         : { maxLineBytes: this.options.maxLineBytes }),
       ...(this.options.clientInfo === undefined ? {} : { clientInfo: this.options.clientInfo }),
     });
-    this.pool.set(key, created);
+    let tools = this.pool.get(options.userId);
+    if (tools === undefined) {
+      tools = new Map();
+      this.pool.set(options.userId, tools);
+    }
+    tools.set(spec.toolId, created);
+    this.ordered.add(created);
     for (const listener of this.listeners) {
       try {
         listener(created);
@@ -86,12 +94,12 @@ export class ExecutaHost {
   }
 
   get(userId: string, toolId: string): PluginProcess | undefined {
-    return this.pool.get(poolKey(userId, toolId));
+    return this.pool.get(userId)?.get(toolId);
   }
 
   /** Every registered plugin, for dashboards. */
   processes(): PluginProcess[] {
-    return [...this.pool.values()];
+    return [...this.ordered];
   }
 
   /** Subscribe to newly registered processes; returns the unsubscribe function. */
@@ -102,10 +110,12 @@ export class ExecutaHost {
 
   /** Shut the plugin down (H4) and forget it. */
   async unregister(userId: string, toolId: string): Promise<void> {
-    const key = poolKey(userId, toolId);
-    const process = this.pool.get(key);
-    if (process === undefined) return;
-    this.pool.delete(key);
+    const tools = this.pool.get(userId);
+    const process = tools?.get(toolId);
+    if (tools === undefined || process === undefined) return;
+    tools.delete(toolId);
+    if (tools.size === 0) this.pool.delete(userId);
+    this.ordered.delete(process);
     await process.close();
   }
 
@@ -137,7 +147,7 @@ export class ExecutaHost {
 
   /** Shut every plugin down in parallel (H4); later calls reject with HOST_CLOSED. */
   close(): Promise<void> {
-    this.closing ??= Promise.allSettled([...this.pool.values()].map((p) => p.close())).then(
+    this.closing ??= Promise.allSettled([...this.ordered].map((p) => p.close())).then(
       () => undefined,
     );
     return this.closing;
@@ -160,9 +170,4 @@ export class ExecutaHost {
       throw new ExecutaHostError("HOST_CLOSED", "the Executa host is closed");
     }
   }
-}
-
-/** JSON keeps the two parts apart whatever characters they contain. */
-function poolKey(userId: string, toolId: string): string {
-  return JSON.stringify([userId, toolId]);
 }
