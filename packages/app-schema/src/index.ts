@@ -566,6 +566,7 @@ export {
   VIEW_SUMMARY_TEMPLATE_MAX_CHARS,
   VIEW_TITLE_MAX_CHARS,
 } from "./app/ui-view.js";
+export { protoKeyIssues } from "./app/proto-keys.js";
 export { validateAppManifest } from "./app/validate-manifest.js";
 export { describeValue, fromZodIssues, type ZodIssueOptions } from "./app/zod-issues.js";
 export {

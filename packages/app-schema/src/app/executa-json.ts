@@ -5,6 +5,7 @@ import {
   ExecutaJsonSchema,
 } from "../executa/executa-json.js";
 import { type AppIssue, type AppValidation, appIssue, hasErrors } from "./issues.js";
+import { protoKeyIssues } from "./proto-keys.js";
 import { formatSpecMessage } from "./spec-messages.js";
 import { didYouMean } from "./suggest.js";
 import { fromZodIssues } from "./zod-issues.js";
@@ -169,7 +170,13 @@ export function validateExecutaJson(
     };
   }
   const parsed = ExecutaJsonSchema.safeParse(raw, { reportInput: true });
-  if (!parsed.success) return { ok: false, issues: fromZodIssues(parsed.error.issues) };
+  const protoKeys = protoKeyIssues(raw);
+  if (!parsed.success || protoKeys.length > 0) {
+    return {
+      ok: false,
+      issues: [...(parsed.success ? [] : fromZodIssues(parsed.error.issues)), ...protoKeys],
+    };
+  }
   const json = parsed.data;
   const issues: AppIssue[] = [];
   const name = options.dirName ?? "<dir>";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type AppIssue, type AppValidation, appIssue, hasErrors } from "./issues.js";
+import { protoKeyIssues } from "./proto-keys.js";
 import { boundedString } from "./text.js";
 import { fromZodIssues } from "./zod-issues.js";
 
@@ -102,7 +103,13 @@ export function validateAppListing(raw: unknown): AppValidation<AppListing> {
     };
   }
   const parsed = AppListingSchema.safeParse(raw, { reportInput: true });
-  if (!parsed.success) return { ok: false, issues: fromZodIssues(parsed.error.issues) };
+  const protoKeys = protoKeyIssues(raw);
+  if (!parsed.success || protoKeys.length > 0) {
+    return {
+      ok: false,
+      issues: [...(parsed.success ? [] : fromZodIssues(parsed.error.issues)), ...protoKeys],
+    };
+  }
   const listing = parsed.data;
   const issues: AppIssue[] = [];
   for (const key of Object.keys(raw)) {

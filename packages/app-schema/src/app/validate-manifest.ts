@@ -9,6 +9,7 @@ import {
 } from "./host-api-methods.js";
 import { type AppIssue, type AppValidation, appIssue, hasErrors } from "./issues.js";
 import { permissionForMethod } from "./permissions.js";
+import { protoKeyIssues } from "./proto-keys.js";
 import { formatSpecMessage, SPEC_MESSAGES } from "./spec-messages.js";
 import { didYouMean } from "./suggest.js";
 import { bundledHandle, parseToolRef } from "./tool-refs.js";
@@ -480,11 +481,16 @@ export function validateAppManifest(raw: unknown): AppValidation<AppManifest> {
       ],
     };
   }
+  const protoKeys = protoKeyIssues(raw);
   const parsed = AppManifestSchema.safeParse(raw, { reportInput: true });
-  if (!parsed.success) {
+  if (!parsed.success || protoKeys.length > 0) {
+    const structural = parsed.success
+      ? []
+      : fromZodIssues(parsed.error.issues, { knownKeys, unknownKeyNote: UNKNOWN_KEY_NOTE });
+    const seen = new Set(structural.map((issue) => issue.pointer));
     return {
       ok: false,
-      issues: fromZodIssues(parsed.error.issues, { knownKeys, unknownKeyNote: UNKNOWN_KEY_NOTE }),
+      issues: [...structural, ...protoKeys.filter((issue) => !seen.has(issue.pointer))],
     };
   }
   const manifest = parsed.data;

@@ -6,6 +6,7 @@ import {
   hasErrors,
   issuePointer,
 } from "../app/issues.js";
+import { protoKeyIssues } from "../app/proto-keys.js";
 import { didYouMean } from "../app/suggest.js";
 import { fromZodIssues } from "../app/zod-issues.js";
 import {
@@ -181,9 +182,10 @@ export function validateSkillFrontmatter(
   }
   const parsed = SkillFrontmatterSchema.safeParse(raw, { reportInput: true });
   const issues: AppIssue[] = parsed.success ? [] : fromZodIssues(parsed.error.issues);
+  issues.push(...protoKeyIssues(raw));
   const record = raw as Record<string, unknown>;
   const metadata = metadataIssues(parsed.success ? parsed.data.metadata : undefined, issues);
-  if (!parsed.success || !metadata.ok) return { ok: false, issues };
+  if (!parsed.success || !metadata.ok || hasErrors(issues)) return { ok: false, issues };
   const front = parsed.data;
   const name = front.name ?? options.dirName;
   if (name === undefined) {
