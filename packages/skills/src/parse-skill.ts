@@ -5,6 +5,12 @@ import { readFrontmatterYaml } from "./read-yaml.js";
 import type { Skill, SkillSummary } from "./skill.js";
 import { splitFrontmatter } from "./split-frontmatter.js";
 
+/**
+ * Real frontmatter is under a few KiB; the cap bounds what a hostile file can make the YAML
+ * parser do (deep nesting costs it about a second per 100 KB).
+ */
+export const MAX_FRONTMATTER_CHARS = 256 * 1024;
+
 export interface ParseSkillOptions {
   /** The `SKILL.md` path: used in messages, for `dir`, and for the name fallback. */
   path?: string;
@@ -46,12 +52,28 @@ export type SkillHead =
   /** `text` was a prefix that ended inside the frontmatter: read more. */
   | { kind: "truncated" };
 
-/** The frontmatter half of parsing; the index runs it on the head of each file. */
+/**
+ * The frontmatter half of parsing; the index runs it on the head of each file. A bug of ours
+ * or of a library on some input must cost that one skill, not the index: it becomes an issue.
+ */
 export function parseSkillHead(
   text: string,
   isPrefix: boolean,
   options: ParseSkillOptions,
 ): SkillHead {
+  try {
+    return parseHead(text, isPrefix, options);
+  } catch (cause) {
+    const sink = new IssueSink(options.path);
+    sink.error(
+      "skill.internal",
+      `could not read this SKILL.md (${cause instanceof Error ? cause.message : String(cause)}); please report it with the file`,
+    );
+    return { kind: "parsed", ok: false, warnings: [], errors: sink.errors };
+  }
+}
+
+function parseHead(text: string, isPrefix: boolean, options: ParseSkillOptions): SkillHead {
   const split = splitFrontmatter(text, isPrefix);
   if (split.kind === "unclosed" && split.truncated) return { kind: "truncated" };
   const file = options.path;
@@ -73,6 +95,17 @@ export function parseSkillHead(
       );
     }
     return { kind: "parsed", ok: false, warnings: sink.warnings, errors: sink.errors };
+  }
+
+  if (split.yaml.length > MAX_FRONTMATTER_CHARS) {
+    const sink = new IssueSink(file);
+    sink.error(
+      "skill.frontmatter_too_large",
+      `the frontmatter is ${split.yaml.length} characters; the limit is ${MAX_FRONTMATTER_CHARS}: keep name, description and metadata there and move the rest into the body`,
+      [],
+      1,
+    );
+    return { kind: "parsed", ok: false, warnings: [], errors: sink.errors };
   }
 
   let lineOf: (path: readonly (string | number)[]) => number | undefined = () => undefined;

@@ -121,7 +121,12 @@ function readMapping(
       }
     }
     if (value === NEEDS_PARSER) return NEEDS_PARSER;
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -188,7 +193,12 @@ function readFlowWords(value: string): Fast {
   const out: unknown[] = [];
   for (const raw of inner.split(",")) {
     const item = raw.trim();
-    if (item === "" || FLOW_ITEM_NEEDS_PARSER.test(item) || item.includes(":") || item.includes("#")) {
+    if (
+      item === "" ||
+      FLOW_ITEM_NEEDS_PARSER.test(item) ||
+      item.includes(":") ||
+      item.includes("#")
+    ) {
       return NEEDS_PARSER;
     }
     const v = readFastValue(item);

@@ -79,7 +79,9 @@ async function visit(
     return;
   }
   const entries = await listDir(dir);
-  const nearMiss = entries.find((e) => e.name.toLowerCase() === "skill.md" && e.name !== SKILL_FILE_NAME);
+  const nearMiss = entries.find(
+    (e) => e.name.toLowerCase() === "skill.md" && e.name !== SKILL_FILE_NAME,
+  );
   if (nearMiss !== undefined) {
     onIssue({
       severity: "warning",

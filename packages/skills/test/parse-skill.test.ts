@@ -270,3 +270,26 @@ describe("parseSkillFile on skills the platform accepts with warnings", () => {
     expect(r.ok && r.skill.name).toBe("no-name");
   });
 });
+
+describe("parseSkillFile on large input", () => {
+  it("reads a 10 MB body without looking at it", () => {
+    const body = "x".repeat(10 * 1024 * 1024);
+    const started = performance.now();
+    const r = parseSkillFile(`---\nname: big\ndescription: d\n---\n${body}`);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(r.ok && r.skill.body.length).toBe(body.length);
+  });
+
+  it("refuses a frontmatter over the size cap before parsing it", () => {
+    const r = parseSkillFile(`---\nname: big\ndescription: ${"d".repeat(300 * 1024)}\n---\n`);
+    expect(r.errors.map((e) => [e.code, e.line])).toEqual([["skill.frontmatter_too_large", 1]]);
+  });
+
+  it("reports deeply nested YAML with a message, not a crash", () => {
+    const r = parseSkillFile(
+      `---\nname: big\ndescription: d\nmetadata: {"matrix": ${"[".repeat(20_000)}\n---\n`,
+    );
+    expect(r.ok).toBe(false);
+    expect(r.errors[0]?.code).toMatch(/^skill\./);
+  });
+});

@@ -168,21 +168,49 @@ describe("readFrontmatterYaml", () => {
     const word = fc.stringMatching(/^[a-z][a-z0-9 ._-]{0,8}$/);
     const scalar = fc.oneof(
       word,
-      fc.constantFrom("true", "null", "~", "yes", "12", "a: b", "a #b", "[a, b]", "[1, x]", "[]", "{}", "'q''s'", '"d"'),
+      fc.constantFrom(
+        "true",
+        "null",
+        "~",
+        "yes",
+        "12",
+        "a: b",
+        "a #b",
+        "[a, b]",
+        "[1, x]",
+        "[]",
+        "{}",
+        "'q''s'",
+        '"d"',
+      ),
       fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
     );
-    type Tree = { kind: "map"; entries: [string, Tree][] } | { kind: "seq"; items: string[] } | { kind: "scalar"; text: string };
+    type Tree =
+      | { kind: "map"; entries: [string, Tree][] }
+      | { kind: "seq"; items: string[] }
+      | { kind: "scalar"; text: string };
     const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
       node: fc.oneof(
         { depthSize: "small", withCrossShrink: true },
         scalar.map((text): Tree => ({ kind: "scalar", text })),
-        fc.array(scalar, { minLength: 1, maxLength: 3 }).map((items): Tree => ({ kind: "seq", items })),
         fc
-          .uniqueArray(fc.tuple(key, tie("node")), { selector: ([k]) => k, minLength: 1, maxLength: 4 })
+          .array(scalar, { minLength: 1, maxLength: 3 })
+          .map((items): Tree => ({ kind: "seq", items })),
+        fc
+          .uniqueArray(fc.tuple(key, tie("node")), {
+            selector: ([k]) => k,
+            minLength: 1,
+            maxLength: 4,
+          })
           .map((entries): Tree => ({ kind: "map", entries })),
       ),
     })).node;
-    const render = (entries: [string, Tree][], indent: string, step: string, seqIndent: boolean): string[] =>
+    const render = (
+      entries: [string, Tree][],
+      indent: string,
+      step: string,
+      seqIndent: boolean,
+    ): string[] =>
       entries.flatMap(([k, v]) => {
         if (v.kind === "scalar") return [`${indent}${k}: ${v.text}`];
         if (v.kind === "seq") {
@@ -201,7 +229,12 @@ describe("readFrontmatterYaml", () => {
           let expected: unknown;
           try {
             expected =
-              parse(yaml, { schema: "core", resolveKnownTags: false, uniqueKeys: false, logLevel: "silent" }) ?? {};
+              parse(yaml, {
+                schema: "core",
+                resolveKnownTags: false,
+                uniqueKeys: false,
+                logLevel: "silent",
+              }) ?? {};
           } catch {
             return;
           }

@@ -264,3 +264,21 @@ describe("resolveBundledSkillsDir (S16)", () => {
     expect(index.size).toBe(8);
   });
 });
+
+describe("SkillIndex on odd folders", () => {
+  it("ignores a folder named SKILL.md and still finds the skills below it", async () => {
+    const root = await tempDir();
+    await writeTree(root, {
+      "odd/SKILL.md/inner/SKILL.md": skillMd("inner", "under a folder named SKILL.md"),
+    });
+    const index = await SkillIndex.build({ bundledDir: root });
+    expect(index.list().map((s) => s.id)).toEqual(["inner"]);
+  });
+
+  it("indexes a skills folder that is itself one skill", async () => {
+    const root = await tempDir();
+    await writeTree(root, { "SKILL.md": skillMd("solo", "the root is the skill") });
+    const index = await SkillIndex.build({ bundledDir: root });
+    expect(index.list().map((s) => s.id)).toEqual(["solo"]);
+  });
+});
