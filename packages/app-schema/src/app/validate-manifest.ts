@@ -1,5 +1,5 @@
 import { APP_MANIFEST_KEYS, type AppManifest, AppManifestSchema } from "./manifest.js";
-import { ExecutaRefObjectSchema, normalizeExecutaRef } from "./executa-ref.js";
+import { EXECUTA_REF_LATEST, ExecutaRefObjectSchema, normalizeExecutaRef } from "./executa-ref.js";
 import {
   AGENT_SANDBOX_TOOLS,
   expandHostApiGrant,
@@ -27,6 +27,10 @@ import { fromZodIssues } from "./zod-issues.js";
  */
 
 type Path = (string | number)[];
+
+/** Executa versions are SemVer (R83); build metadata allowed, as SemVer allows it. */
+const EXECUTA_VERSION_PATTERN =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-.]+)?(?:\+[0-9A-Za-z-.]+)?$/;
 
 function knownKeys(path: readonly (string | number)[]): readonly string[] | undefined {
   const key = path.map((segment) => (typeof segment === "number" ? "#" : segment)).join("/");
@@ -98,6 +102,23 @@ function executaRules(raw: Record<string, unknown>, manifest: AppManifest, out: 
             "manifest.executa_ref_string",
             [list, index],
             `write the executa ref as an object, {"tool_id": ${JSON.stringify(ref)}}; the platform's validator expects objects`,
+          ),
+        );
+      }
+      const pin = typeof ref === "string" ? undefined : ref.version;
+      if (
+        typeof pin === "string" &&
+        pin !== EXECUTA_REF_LATEST &&
+        !EXECUTA_VERSION_PATTERN.test(pin)
+      ) {
+        out.push(
+          appIssue(
+            "warning",
+            "manifest.executa_version",
+            [list, index, "version"],
+            pin.toLowerCase() === EXECUTA_REF_LATEST
+              ? `write "latest" in lowercase; ${JSON.stringify(pin)} may not be recognised`
+              : `version ${JSON.stringify(pin)} does not look like an ExecutaVersion (SemVer, e.g. "1.2.0") or "latest"`,
           ),
         );
       }
