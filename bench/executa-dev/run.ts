@@ -48,8 +48,11 @@ const jsonPath =
     ? resolve(values.out ?? DEFAULT_JSON_PATH)
     : undefined;
 
-/** Child env without colour, so the REPL output is plain and cheap to scan. */
-const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+/**
+ * Child env without colour, so the REPL output is plain and cheap to scan, and with the CLI on
+ * the bundle this run just built even if another build touches the modules meanwhile.
+ */
+const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", ANNA_CLI_BUNDLE: "1" };
 delete childEnv.FORCE_COLOR;
 
 interface ChildRun {
@@ -173,9 +176,10 @@ async function hostThroughput(mode: "router" | "bare"): Promise<number> {
 /** Whether the CLI will load its single-file bundle (stale after any later `tsc -b`). */
 async function bundleState(): Promise<string> {
   const loader = (await import(join(REPO, "packages/cli/dist/executa-dev/load-runner.js"))) as {
-    bundleIsFresh(): boolean;
+    bundleIsFresh(env?: NodeJS.ProcessEnv): boolean;
   };
-  return loader.bundleIsFresh() ? "bundle" : "modules (bundle missing or stale)";
+  if (!loader.bundleIsFresh(childEnv)) return "modules (no bundle: run npm run build)";
+  return loader.bundleIsFresh({}) ? "bundle" : "bundle (older than a build that ran since)";
 }
 
 async function main(): Promise<void> {

@@ -3,7 +3,8 @@
 // than the whole one-shot overhead budget (≤ 150 ms over a bare spawn, bench/executa-dev). The
 // build therefore also writes them as one file (scripts/bundle.mjs → dist/bundle/executa-dev.js),
 // used while it is newer than every build it was made from, so a plain `tsc -b` never runs stale
-// code. ANNA_CLI_NO_BUNDLE=1 forces the modules.
+// code. ANNA_CLI_NO_BUNDLE=1 forces the modules; ANNA_CLI_BUNDLE=1 uses the bundle whenever it
+// exists (the benchmark, which builds it first, while other builds may run on the machine).
 import { statSync } from "node:fs";
 import type { runExecutaDev } from "./run.js";
 
@@ -33,6 +34,7 @@ export function bundleIsFresh(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.ANNA_CLI_NO_BUNDLE === "1") return false;
   const bundle = mtimeMs(BUNDLE);
   if (bundle === undefined) return false;
+  if (env.ANNA_CLI_BUNDLE === "1") return true;
   // A stamp that does not exist (a published install has none) cannot make it stale.
   return INPUT_STAMPS.every((stamp) => (mtimeMs(stamp) ?? 0) <= bundle);
 }

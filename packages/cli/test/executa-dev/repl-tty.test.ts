@@ -6,7 +6,12 @@ import type { CliIo } from "../../src/cli/io.js";
 import { createStyle } from "../../src/cli/style.js";
 import { startRepl } from "../../src/executa-dev/repl.js";
 
-function ttyIo(): { io: CliIo; out: () => string; err: () => string } {
+function ttyIo(): {
+  io: CliIo;
+  type: (text: string) => void;
+  out: () => string;
+  err: () => string;
+} {
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
   const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
   const stderr = Object.assign(new PassThrough(), { isTTY: true });
@@ -17,6 +22,7 @@ function ttyIo(): { io: CliIo; out: () => string; err: () => string } {
   const style = createStyle(false);
   return {
     io: { stdin, stdout, stderr, env: {}, cwd: "/", style, errStyle: style },
+    type: (text) => void stdin.write(text),
     out: () => outText,
     err: () => errText,
   };
@@ -24,14 +30,14 @@ function ttyIo(): { io: CliIo; out: () => string; err: () => string } {
 
 describe("REPL on a TTY", () => {
   it("clears the prompt line, prints, and redraws the prompt with the typed text", async () => {
-    const { io, out, err } = ttyIo();
+    const { io, type, out, err } = ttyIo();
     const repl = startRepl(
       io,
       { run: () => Promise.resolve(), toolNames: () => [], parameterNames: () => [] },
       "t> ",
     );
     try {
-      io.stdin.write("invoke ec");
+      type("invoke ec");
       await new Promise<void>((resolve) => setImmediate(resolve));
       repl.printErr("[plugin] hello from stderr");
       repl.print("a result line");
