@@ -120,12 +120,16 @@ async function readSkillHead(file: string, pool: BufferPool): Promise<ScannedSki
       bytesRead = await new Promise<number>((resolve, reject) =>
         read(fd, buffer, 0, HEAD_BYTES, 0, (err, n) => (err ? reject(err) : resolve(n))),
       );
-      prefix = buffer.toString("utf8", 0, bytesRead);
+      // Decode only up to the first closing-fence candidate: the body is not needed yet, and
+      // decoding the rest of the read-ahead was a large share of the scan's CPU time.
+      const fenceEnd = closingFenceEnd(buffer, bytesRead);
+      prefix = buffer.toString("utf8", 0, fenceEnd === -1 ? bytesRead : fenceEnd);
     } finally {
       pool.give(buffer);
     }
     const complete = bytesRead < HEAD_BYTES;
-    let head = parseSkillHead(prefix, !complete, { path: file });
+    // A cut prefix is always parsed as a prefix, so an unclosed frontmatter reads the whole file.
+    let head = parseSkillHead(prefix, !complete || prefix.length < bytesRead, { path: file });
     if (head.kind === "truncated") {
       // Frontmatter longer than the read-ahead: read the whole file once.
       const text = await new Promise<string>((resolve, reject) =>
@@ -144,6 +148,26 @@ async function readSkillHead(file: string, pool: BufferPool): Promise<ScannedSki
   } finally {
     close(fd, () => undefined);
   }
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * The end (after its newline) of the first line from line 2 on that starts with `---` or `...`,
+ * or -1. A candidate that is not a real fence (`----`, `--- x`) only costs a full read later.
+ */
+function closingFenceEnd(buffer: Buffer, length: number): number {
+  let at = buffer.indexOf(NEWLINE);
+  while (at !== -1 && at < length) {
+    const start = at + 1;
+    const c = buffer[start];
+    if ((c === 0x2d || c === 0x2e) && buffer[start + 1] === c && buffer[start + 2] === c) {
+      const end = buffer.indexOf(NEWLINE, start);
+      return end === -1 || end >= length ? -1 : end + 1;
+    }
+    at = buffer.indexOf(NEWLINE, start);
+  }
+  return -1;
 }
 
 function readFailed(file: string, cause: unknown): ScannedSkill {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   discoverSkillFiles,
+  parseSkillFile,
   resolveBundledSkillsDir,
   SkillIndex,
   type SkillIssue,
@@ -280,5 +281,37 @@ describe("SkillIndex on odd folders", () => {
     await writeTree(root, { "SKILL.md": skillMd("solo", "the root is the skill") });
     const index = await SkillIndex.build({ bundledDir: root });
     expect(index.list().map((s) => s.id)).toEqual(["solo"]);
+  });
+});
+
+describe("SkillIndex reads heads the way parseSkillFile reads files", () => {
+  it.each([
+    [
+      "a long body with fence-like lines",
+      `---\nname: a\ndescription: d\n---\n${"text\n---\n...\n".repeat(2000)}`,
+    ],
+    ["a fence-like line inside the frontmatter", "---\nname: b\ndescription: d\n----\n---\nBody\n"],
+    [
+      "a CRLF file whose frontmatter ends at the read-ahead edge",
+      `---\r\nname: c\r\ndescription: ${"d".repeat(8170)}\r\n---\r\nBody\r\n`,
+    ],
+    ["a multibyte frontmatter", `---\nname: e\ndescription: "${"📈".repeat(3000)}"\n---\nBody\n`],
+  ])("%s", async (_label, text) => {
+    const root = await tempDir();
+    await writeTree(root, { "s/SKILL.md": text });
+    const issues: SkillIssue[] = [];
+    const index = await SkillIndex.build({ bundledDir: root, onWarning: (i) => issues.push(i) });
+    const direct = parseSkillFile(text, { path: join(root, "s/SKILL.md") });
+    if (direct.ok) {
+      expect(index.list().map((s) => [s.id, s.description])).toEqual([
+        [direct.skill.id, direct.skill.description],
+      ]);
+      expect((await index.load(direct.skill.id)).body).toBe(direct.skill.body);
+    } else {
+      expect(index.list()).toEqual([]);
+      expect(issues.filter((i) => i.severity === "error").map((i) => i.code)).toEqual(
+        direct.errors.map((e) => e.code),
+      );
+    }
   });
 });
