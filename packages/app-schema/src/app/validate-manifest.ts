@@ -314,6 +314,25 @@ function viewRules(ui: UiSection, out: AppIssue[]): void {
   }
 }
 
+/**
+ * Inventory Z15: the base `style-src` has `'unsafe-inline'`, and browsers ignore it once a hash or
+ * nonce is present, so such an override silently breaks inline styles.
+ */
+function cspRules(ui: UiSection, out: AppIssue[]): void {
+  const overrides = ui.csp_overrides ?? {};
+  (overrides["style-src"] ?? []).forEach((value, index) => {
+    if (!/^'(sha256-|nonce-)/.test(value)) return;
+    out.push(
+      appIssue(
+        "warning",
+        "ui.csp.style_src_disables_inline",
+        ["ui", "csp_overrides", "style-src", index],
+        `${value} in style-src makes browsers ignore the base policy's 'unsafe-inline', so inline styles stop working; drop it unless every inline style is hashed`,
+      ),
+    );
+  });
+}
+
 function declaredIds(manifest: AppManifest, list: "required" | "optional" | "any"): Set<string> {
   const ids = new Set<string>();
   if (list !== "optional")
@@ -519,6 +538,7 @@ export function validateAppManifest(raw: unknown): AppValidation<AppManifest> {
   executaRules(raw as Record<string, unknown>, manifest, issues);
   if (manifest.ui !== undefined && manifest.ui !== null) {
     viewRules(manifest.ui, issues);
+    cspRules(manifest.ui, issues);
     hostApiRules(manifest, manifest.ui, issues);
   }
   devRules(manifest, issues);
