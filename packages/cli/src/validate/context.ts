@@ -96,6 +96,24 @@ export class ValidateContext {
   }
 
   /**
+   * Parses a JSON file only to place findings in it (another part already reports its syntax);
+   * `undefined` when it cannot be read or parsed.
+   */
+  async locateIn(absolute: string): Promise<JsonDocument | undefined> {
+    const resolved = path.resolve(absolute);
+    const cached = this.documents.get(resolved);
+    if (cached) return cached;
+    try {
+      if ((await stat(resolved)).size > JSON_FILE_MAX_BYTES) return undefined;
+      const doc = parseJsonDocument(await readFile(resolved, "utf8"));
+      this.documents.set(resolved, doc);
+      return doc;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Reads and parses a JSON file, reporting a missing file (when `required`), oversize input,
    * malformed JSON (with line:column) and duplicate keys. `undefined` when there is no value.
    */

@@ -294,6 +294,57 @@ describe("validateProject: layer 3, cross-file", () => {
   });
 });
 
+describe("validateProject: layer 3, valid cases", () => {
+  it.each<[string, ProjectFiles]>([
+    [
+      "a required:bundled:<handle> ref declared as bundled:<handle>",
+      manifestWith((m) => ({
+        ...m,
+        ui: { ...m.ui, host_api: { ...m.ui.host_api, tools: ["required:bundled:focus"] } },
+      })),
+    ],
+    [
+      "a manifest that names the local executa's tool_id directly, without app.json",
+      {
+        ...manifestWith((m) => ({
+          ...m,
+          required_executas: [{ tool_id: "tool-dev-focus-session" }],
+        })),
+        "app.json": null,
+      },
+    ],
+    [
+      "an optional executa discovered from pyproject.toml",
+      {
+        ...manifestWith((m) => ({ ...m, optional_executas: [{ tool_id: "bundled:timer" }] })),
+        "app.json": {
+          name: "Focus Flow",
+          slug: "focus-flow",
+          category: "productivity",
+          bundled_executas: {
+            focus: { path: "executas/focus" },
+            timer: { path: "executas/timer" },
+          },
+        },
+        "executas/timer/pyproject.toml":
+          '[project]\nname = "timer"\nversion = "0.1.0"\n\n[project.scripts]\ntool-dev-timer = "timer_plugin:main"\n',
+        "executas/timer/timer_plugin.py": "def main():\n    pass\n",
+      },
+    ],
+    [
+      "a committed anna-tool-ids.js that matches the local ids",
+      {
+        "bundle/anna-tool-ids.js":
+          'window.__ANNA_TOOL_IDS__ = { "focus": "tool-dev-focus-session" };\n',
+      },
+    ],
+    ["a SKILL.md-only folder under executas/ (skipped by discovery without a warning)", {}],
+  ])("accepts %s", async (_label, overrides) => {
+    const { report } = await run({ ...validProject(), ...overrides });
+    expect(brief(report.diagnostics)).toEqual([]);
+  });
+});
+
 describe("validateProject: layer 4, --strict", () => {
   const bundle = (code: string): ProjectFiles => ({ "bundle/app.js": code });
 
@@ -395,6 +446,57 @@ describe("validateProject: --fix", () => {
     expect(readFileSync(path.join(dir, "manifest.json"), "utf8")).toContain(
       '"tool_id": "bundled:focus"',
     );
+  });
+
+  it("corrects a mistyped host_api.tools ref, keeping its required:/bundled: prefix", async () => {
+    const { dir, report } = await run(
+      {
+        ...validProject(),
+        ...manifestWith((m) => ({
+          ...m,
+          optional_executas: [{ tool_id: "web_search" }],
+          ui: {
+            ...m.ui,
+            host_api: { ...m.ui.host_api, tools: ["required:bundled:focs", "optional:web_serch"] },
+          },
+        })),
+      },
+      { fix: true },
+    );
+    expect(report.fixes.map((f) => f.description)).toEqual([
+      'replaced "required:bundled:focs" with "required:bundled:focus"',
+      'replaced "optional:web_serch" with "optional:web_search"',
+    ]);
+    expect(report.ok).toBe(true);
+    const manifest = JSON.parse(
+      readFileSync(path.join(dir, "manifest.json"), "utf8"),
+    ) as typeof VALID_MANIFEST;
+    expect(manifest.ui.host_api.tools).toEqual(["required:bundled:focus", "optional:web_search"]);
+  });
+
+  it("leaves a typo with two candidates for the author", async () => {
+    const { report } = await run(
+      {
+        ...validProject(),
+        ...manifestWith((m) => ({
+          ...m,
+          required_executas: [{ tool_id: "bundled:focus" }, { tool_id: "bundled:fokus" }],
+          ui: { ...m.ui, host_api: { ...m.ui.host_api, tools: ["required:bundled:foXus"] } },
+        })),
+        "app.json": {
+          name: "Focus Flow",
+          slug: "focus-flow",
+          category: "productivity",
+          bundled_executas: {
+            focus: { path: "executas/focus" },
+            fokus: { path: "executas/focus" },
+          },
+        },
+      },
+      { fix: true },
+    );
+    expect(report.fixes).toEqual([]);
+    expect(codes(report)).toContain("bundled.unknown_handle");
   });
 
   it("without --fix only counts what it could fix and leaves the files alone", async () => {

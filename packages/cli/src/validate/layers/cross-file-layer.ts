@@ -73,7 +73,7 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
   const manifestFile = ctx.paths.manifest;
   const discovery = await discoverExecutas(path.join(ctx.paths.root, EXECUTAS_DIR));
   state.discovery = discovery;
-  reportDiscovery(ctx, discovery.warnings, discovery.errors);
+  await reportDiscovery(ctx, discovery.warnings, discovery.errors);
 
   const localIds = new Set(discovery.specs.map((spec) => spec.toolId));
   const specByDir = new Map(discovery.specs.map((spec) => [path.resolve(spec.dir), spec]));
@@ -94,6 +94,7 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
     value: string,
     pointer: string,
     rewrite: (handle: string) => string,
+    written: string = value,
   ): boolean => {
     const handle = bundledHandle(value);
     if (handle === undefined) return true;
@@ -121,7 +122,7 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
         kind: "replace",
         file: manifestFile,
         pointer,
-        from: value,
+        from: written,
         to: rewrite(hint.single),
       });
     }
@@ -165,11 +166,11 @@ function relativeText(ctx: ValidateContext, text: string): string {
   return text.replaceAll(ctx.paths.root + path.sep, "");
 }
 
-function reportDiscovery(
+async function reportDiscovery(
   ctx: ValidateContext,
   warnings: readonly string[],
   errors: readonly LaunchError[],
-): void {
+): Promise<void> {
   const executasDir = path.join(ctx.paths.root, EXECUTAS_DIR);
   for (const raw of warnings) {
     const warning = relativeText(ctx, raw);
@@ -210,15 +211,27 @@ function reportDiscovery(
   }
   for (const error of errors) {
     const target = error.path ?? executasDir;
+    // A missing entry is usually a plugin not built yet (dist/, bin/): the project is fine and
+    // the platform never looks at it, so it is a warning. Broken files and ambiguity are errors.
+    const unbuilt = error.code === "NO_PLUGIN_FOUND";
     const finding = {
-      severity: "error" as const,
+      severity: unbuilt ? ("warning" as const) : ("error" as const),
       code: `executas.${error.code.toLowerCase()}`,
-      message: `anna-app dev cannot start this executa: ${relativeText(ctx, error.message)}`,
+      message: `anna-app dev cannot start this executa${unbuilt ? " until it is built" : ""}: ${relativeText(ctx, error.message)}`,
     };
-    if (ctx.document(target) !== undefined) {
-      ctx.report("cross-file", target, error.field === undefined ? "" : `/${error.field}`, finding);
+    if (target.endsWith(".json") && (await ctx.locateIn(target)) !== undefined) {
+      ctx.report("cross-file", target, launchErrorPointer(error), finding);
     } else ctx.reportAt("cross-file", target, { line: 0, column: 0 }, finding);
   }
+}
+
+/** Where in executa.json / package.json a discovery error points, from its field or message. */
+function launchErrorPointer(error: LaunchError): string {
+  if (error.field !== undefined) return `/${error.field}`;
+  const named = /: (bin|main|module)(?:\["([^"]+)"\])? /.exec(error.message);
+  if (named === null) return "";
+  const key = (named[2] ?? "").replaceAll("~", "~0").replaceAll("/", "~1");
+  return named[2] === undefined ? `/${named[1]}` : `/${named[1]}/${key}`;
 }
 
 async function resolveHandle(
@@ -255,7 +268,12 @@ function hostApiTools(
   manifest: AppManifest,
   refs: readonly DeclaredRef[],
   handleIds: ReadonlyMap<string, string | undefined>,
-  checkHandle: (value: string, pointer: string, rewrite: (handle: string) => string) => boolean,
+  checkHandle: (
+    value: string,
+    pointer: string,
+    rewrite: (handle: string) => string,
+    written?: string,
+  ) => boolean,
 ): void {
   const tools = manifest.ui?.host_api?.tools ?? [];
   const resolved = (toolId: string): string | undefined => {
@@ -287,7 +305,7 @@ function hostApiTools(
       }
       return;
     }
-    if (!checkHandle(parsed.toolId, pointer, (handle) => `${prefix}bundled:${handle}`)) return;
+    if (!checkHandle(parsed.toolId, pointer, (handle) => `${prefix}bundled:${handle}`, ref)) return;
     const target = resolved(parsed.toolId);
     const declared = candidates.some(
       (r) => r.toolId === parsed.toolId || (target !== undefined && resolved(r.toolId) === target),

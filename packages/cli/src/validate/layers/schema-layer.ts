@@ -4,6 +4,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import {
   type AppIssue,
+  AppManifestSchema,
   validateAppListing,
   validateAppManifest,
   validateExecutaJson,
@@ -44,7 +45,15 @@ export async function runSchemaLayer(ctx: ValidateContext, state: ProjectState):
         state.pending.set(layer, list);
       }
     }
-    if (result.ok && result.value !== undefined) state.manifest = result.value;
+    if (result.value !== undefined) state.manifest = result.value;
+    else if (
+      !result.issues.some((i) => i.severity === "error" && layerOfIssue(i.code) === "schema")
+    ) {
+      // The structure held and only later-layer rules failed: those layers still need the
+      // parsed manifest (validateAppManifest returns a value only when everything passed).
+      const parsed = AppManifestSchema.safeParse(doc.value);
+      if (parsed.success) state.manifest = parsed.data;
+    }
   }
 
   const listingFile = path.join(ctx.paths.root, APP_JSON);
