@@ -63,25 +63,29 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     err: (line) => void io.stderr.write(line + "\n"),
   };
   let started = false;
-  const session = new DevSession(
-    {
-      spec: launch,
-      router: router.factory,
-      env: io.env,
-      credentials,
-      ...(typeof flags.record === "string"
-        ? { recordPath: path.resolve(io.cwd, flags.record) }
-        : {}),
-    },
-    {
-      frame: (dir, msg, meta) => {
-        const line = tracer.line(dir, msg, meta);
-        if (tracing) out.err(line);
-      },
-      stderr: (line) => {
-        if (started && !json) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
-      },
-    },
+  const recordPath =
+    typeof flags.record === "string" ? path.resolve(io.cwd, flags.record) : undefined;
+  const session = openSession(
+    () =>
+      new DevSession(
+        {
+          spec: launch,
+          router: router.factory,
+          env: io.env,
+          credentials,
+          ...(recordPath !== undefined ? { recordPath } : {}),
+        },
+        {
+          frame: (dir, msg, meta) => {
+            const line = tracer.line(dir, msg, meta);
+            if (tracing) out.err(line);
+          },
+          stderr: (line) => {
+            if (started && !json) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
+          },
+        },
+      ),
+    recordPath,
   );
 
   try {
@@ -186,4 +190,25 @@ function parseCredentials(values: string[] | undefined): Record<string, string> 
     out[value.slice(0, eq)] = value.slice(eq + 1);
   }
   return out;
+}
+
+/** The only thing that can fail while opening a session is the --record file: say which. */
+function openSession(open: () => DevSession, recordPath: string | undefined): DevSession {
+  try {
+    return open();
+  } catch (error) {
+    if (recordPath === undefined) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === "ENOENT"
+        ? "its folder does not exist"
+        : code === "EACCES"
+          ? "permission denied"
+          : error instanceof Error
+            ? error.message
+            : String(error);
+    throw new ExitError(EXIT_USAGE, `--record ${recordPath}: cannot write (${reason})`, {
+      cause: error,
+    });
+  }
 }

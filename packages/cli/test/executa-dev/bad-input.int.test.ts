@@ -184,4 +184,15 @@ describe.concurrent("executa dev bad input", () => {
     const r = await dev("--dir", NOTES, "--credential", "NOTES_API_KEY", "--describe");
     expectOneLineError(r, /must be NAME=VALUE/);
   });
+
+  it("--record into a folder that does not exist", async () => {
+    const r = await dev(
+      "--dir",
+      NOTES,
+      "--describe",
+      "--record",
+      path.join(work, "no/such/dir/s.jsonl"),
+    );
+    expectOneLineError(r, /--record .*s\.jsonl: cannot write \(its folder does not exist\)/);
+  });
 });
