@@ -568,6 +568,14 @@ export {
 } from "./app/ui-view.js";
 export { protoKeyIssues } from "./app/proto-keys.js";
 export { validateAppManifest } from "./app/validate-manifest.js";
+export { hostApiRules } from "./app/host-api-rules.js";
+export {
+  declaredToolIds,
+  devBlockRules,
+  duplicateValueIssues,
+  manifestRules,
+} from "./app/manifest-rules.js";
+export { uiSectionRules } from "./app/ui-rules.js";
 export { describeValue, fromZodIssues, type ZodIssueOptions } from "./app/zod-issues.js";
 export {
   type NormalizedSkillFrontmatter,
