@@ -29,6 +29,7 @@ import type { MethodSpec } from "./method-table.js";
 import { InvalidParamsError, checkParams } from "./params.js";
 import { ProgressRateLimiter, coerceProgressType, progressBytes } from "./progress.js";
 import type { ProgressDrop, RouterProgressListener } from "./progress.js";
+import { RecentIds } from "./recent-ids.js";
 import { allowedScopes, checkScope } from "./storage-scope.js";
 
 /** Finished invoke ids remembered per session, to tell "finished" from "never existed". */
@@ -145,8 +146,7 @@ class ReverseRpcSession implements RouterSession {
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #active = new Map<string, InvokeState>();
-  /** Insertion-ordered, bounded: a Set iterates oldest first. */
-  readonly #finished = new Set<string>();
+  readonly #finished = new RecentIds(FINISHED_INVOKES_REMEMBERED);
   /** Gates 1–2 never change for a process: method → why it is closed (undefined = open). */
   readonly #gateProblems = new Map<string, string | undefined>();
   readonly #warned = new Set<string>();
@@ -252,14 +252,7 @@ class ReverseRpcSession implements RouterSession {
   }
 
   #rememberFinished(invokeId: string): void {
-    this.#finished.delete(invokeId);
     this.#finished.add(invokeId);
-    if (this.#finished.size > FINISHED_INVOKES_REMEMBERED) {
-      for (const oldest of this.#finished) {
-        this.#finished.delete(oldest);
-        break;
-      }
-    }
   }
 
   async #mintTokens(
