@@ -3,7 +3,6 @@
 // sequence of PluginInstances (OS processes); only the current one drives the state machine,
 // while retiring ones are still awaited so nothing is left behind.
 
-import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { healthState } from "@anna-ai/app-schema";
 import { NULL_LOGGER, RpcError, RpcLocalError } from "@anna-ai/jsonrpc";
@@ -20,6 +19,7 @@ import {
   type InvokeOutcome,
   type InvokeParamsInput,
 } from "./invoke.js";
+import { newInvokeId } from "./invoke-id.js";
 import type { DescribedManifest } from "./manifest.js";
 import { PluginInstance, type ClientInfo, type ExitInfo } from "./plugin-instance.js";
 import { shutdownPluginProcess, type ShutdownGrace } from "./shutdown.js";
@@ -211,7 +211,7 @@ export class PluginProcess {
     const timeoutMs =
       options.timeoutMs ??
       (typeof declared === "number" ? declared * 1000 : this.timeouts.invokeMs);
-    const invokeId = randomUUID().replaceAll("-", "");
+    const invokeId = newInvokeId();
     const deadlineMs = Date.now() + timeoutMs;
     const session = this.session;
     const sent = performance.now();
