@@ -88,6 +88,14 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     recordPath,
   );
 
+  // `executa/progress` from the plugin: a line each, like its stderr (never under --json).
+  router.onProgress((event) => {
+    if (!json) {
+      const data = event.data === null ? "" : ` ${JSON.stringify(event.data)}`;
+      out.err(`${io.errStyle.dim("[progress]")} ${event.tool} ${event.type}${data}`);
+    }
+  });
+
   try {
     if (!oneShot) {
       return await runRepl(session, io, {

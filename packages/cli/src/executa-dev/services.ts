@@ -18,6 +18,7 @@ import {
   createOfflineUploadService,
   type HostServices,
   type MockFixture,
+  type RouterProgressListener,
   type RouterSessionFactory,
 } from "@anna-ai/executa-host";
 import type { FlagValues } from "../cli/args.js";
@@ -52,6 +53,8 @@ export interface DevRouter {
   hints: string[];
   /** Families withdrawn by --grant/--no-grant, for the banner. */
   notGranted: string[];
+  /** Where `executa/progress` notifications go (the router drops them until one is set). */
+  onProgress(listener: RouterProgressListener): void;
   /** Stops the loopback blob server if it was started. */
   close(): Promise<void>;
 }
@@ -152,16 +155,19 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
 
   const services: HostServices = { sampling, agent, storage, files, image, upload, embeddings };
   const notGranted = GRANT_FAMILIES.filter((f) => !grants.granted.has(f));
+  let progress: RouterProgressListener | undefined;
   const router = new ReverseRpcRouter({
     services,
     grants: grants.policy,
     tokens: backgroundDevTokenIssuer(),
+    onProgress: (event) => progress?.(event),
   });
   return {
     factory: router,
     summary,
     hints,
     notGranted,
+    onProgress: (listener) => (progress = listener),
     close: () => blob.close(),
   };
 }

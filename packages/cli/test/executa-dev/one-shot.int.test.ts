@@ -235,4 +235,25 @@ describe.concurrent("executa dev one-shot", () => {
       raw: { status: "error", message: "db down" },
     });
   });
+
+  it("prints executa/progress notifications on stderr, but not under --json", async () => {
+    const args = [
+      "executa",
+      "dev",
+      "--dir",
+      KITCHEN,
+      "--invoke",
+      "long_task",
+      "--args",
+      '{"steps":2}',
+    ];
+    const [plain, json] = await Promise.all([runCli(args), runCli([...args, "--json"])]);
+    expect(plain.code).toBe(0);
+    const progress = plain.stderr.split("\n").filter((l) => l.startsWith("[progress]"));
+    expect(progress).toEqual([
+      '[progress] long_task tool_update {"step":1,"total":2}',
+      '[progress] long_task tool_update {"step":2,"total":2}',
+    ]);
+    expect(json.stderr).not.toContain("[progress]");
+  });
 });
