@@ -46,7 +46,11 @@ const NULL_LOGGER: Logger = Object.freeze({
 });
 
 function browserEnvironment(): LaunchEnvironment {
-  const scope = globalThis as { location?: Location; document?: Document };
+  // Structural, not DOM types: the sources also type-check (and run in tests) under Node.
+  const scope = globalThis as {
+    location?: { href: string; ancestorOrigins?: ArrayLike<string> };
+    document?: { referrer: string };
+  };
   const href = scope.location?.href ?? "";
   const ancestorOrigins = scope.location?.ancestorOrigins;
   const referrer = scope.document?.referrer;

@@ -9,6 +9,7 @@ export {
   TOKEN_REFRESH_TIMEOUT_MS,
 } from "./connect.js";
 export type { ConnectOptions } from "./connect.js";
+export type { Logger } from "@anna-ai/jsonrpc";
 export { HostApiError, HostRpcError, hostApiErrorFromWire, SDK_ERROR_CODES } from "./errors.js";
 export { mapWireEvent, SDK_EVENT_BY_KIND } from "./events.js";
 export type { AnnaEventName, SdkEvent } from "./events.js";

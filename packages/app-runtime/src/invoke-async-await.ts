@@ -9,6 +9,11 @@ export const JOB_POLL_INITIAL_MS = 500;
 /** …backing off to the guide's reload-recovery cadence (L6535: every 2 s). */
 export const JOB_POLL_MAX_MS = 2_000;
 
+/** Read through a call so TypeScript does not narrow it across awaits. */
+function aborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
 type RawCall = (
   ns: string,
   method: string,
@@ -51,9 +56,13 @@ export async function invokeAsyncAwait(
   }
   const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
   let wake: (() => void) | undefined;
+  let nudged = false;
   const unsubscribe = hub.on("tool_job", (payload: unknown) => {
-    if (typeof payload === "object" && payload !== null && (payload as Json)["job_id"] === jobId)
-      wake?.();
+    if (typeof payload !== "object" || payload === null || (payload as Json)["job_id"] !== jobId)
+      return;
+    // An event that lands while `getJob` is in flight must not be lost: the next wait is skipped.
+    nudged = true;
+    wake?.();
   });
   let sinceSeq: number | undefined;
   let delay = JOB_POLL_INITIAL_MS;
@@ -70,6 +79,7 @@ export async function invokeAsyncAwait(
           { cause: signal.reason },
         );
       }
+      nudged = false;
       const query: Json = sinceSeq === undefined ? { jobId } : { jobId, sinceSeq };
       const snapshot = (await call("tools", "getJob", query)) as JobSnapshot;
       for (const event of snapshot.progress ?? []) {
@@ -98,6 +108,7 @@ export async function invokeAsyncAwait(
           { jobId },
         );
       }
+      if (nudged || aborted(signal)) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.min(delay, remaining));
         const onAbort = (): void => done();
