@@ -1,4 +1,4 @@
-import { isNode, LineCounter, parseDocument, type Document } from "yaml";
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from "yaml";
 import type { IssueSink } from "./issues.js";
 
 /**
@@ -303,14 +303,25 @@ function readFull(yaml: string, firstLine: number, sink: IssueSink): YamlRead {
   return { data: js as Record<string, unknown>, lineOf };
 }
 
+/** The line of the key (or sequence item) at `path`, as the fast path reports it. */
 function nodeLine(
   doc: Document,
   path: readonly (string | number)[],
   at: (offset: number | undefined) => { line: number } | undefined,
 ): number | undefined {
   try {
-    const node: unknown = doc.getIn(path, true);
-    if (isNode(node) && node.range) return at(node.range[0])?.line;
+    const parent: unknown = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
+    const last = path[path.length - 1];
+    if (isMap(parent)) {
+      const pair = parent.items.find(
+        (p) => (isScalar(p.key) ? String(p.key.value) : p.key) === String(last),
+      );
+      if (pair !== undefined && isNode(pair.key) && pair.key.range)
+        return at(pair.key.range[0])?.line;
+    } else if (isSeq(parent) && typeof last === "number") {
+      const item: unknown = parent.items[last];
+      if (isNode(item) && item.range) return at(item.range[0])?.line;
+    }
   } catch {
     // A path through a scalar (e.g. into a JSON string) has no node.
   }

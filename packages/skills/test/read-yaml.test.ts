@@ -247,3 +247,23 @@ describe("readFrontmatterYaml", () => {
     );
   });
 });
+
+describe("readFrontmatterYaml line numbers", () => {
+  it("gives the same key lines on the fast path and through the parser", () => {
+    const doc =
+      "name: a\nmetadata:\n  matrix:\n    requires:\n      bins:\n        - jq\n        - curl\n    os: [linux]\n";
+    // A comment after a value is outside the fast path's subset: the parser reads this one.
+    const viaParser = read(doc + "extra: 1 # comment\n");
+    const fast = read(doc);
+    for (const path of [
+      ["metadata"],
+      ["metadata", "matrix", "requires", "bins"],
+      ["metadata", "matrix", "requires", "bins", 1],
+      ["metadata", "matrix", "os"],
+      ["metadata", "matrix", "os", 0],
+    ]) {
+      expect([path, fast.lineOf(path)]).toEqual([path, viaParser.lineOf(path)]);
+    }
+    expect(fast.lineOf(["metadata", "matrix", "requires", "bins", 1])).toBe(8);
+  });
+});
