@@ -20,6 +20,8 @@ import type { ProjectState } from "../project-state.js";
 import { APP_JSON, EXECUTAS_DIR } from "./schema-layer.js";
 import { emitPending } from "./ui-layer.js";
 
+const NO_VERSION_PROBE = (): Promise<string | undefined> => Promise.resolve(undefined);
+
 /** The generated id map bundles read (real-world-plugins.md "Apps"). */
 export const TOOL_IDS_FILE = "anna-tool-ids.js";
 
@@ -71,7 +73,11 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
   emitPending(ctx, state, "cross-file");
   const manifest = state.manifest;
   const manifestFile = ctx.paths.manifest;
-  const discovery = await discoverExecutas(path.join(ctx.paths.root, EXECUTAS_DIR));
+  const discovery = await discoverExecutas(path.join(ctx.paths.root, EXECUTAS_DIR), {
+    // The project is checked, not the machine: toolchain version probes spawn `go version` /
+    // `python3 --version` and only feed launch warnings that validate does not report.
+    versionOf: NO_VERSION_PROBE,
+  });
   state.discovery = discovery;
   await reportDiscovery(ctx, discovery.warnings, discovery.errors);
 
