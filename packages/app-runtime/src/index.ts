@@ -13,6 +13,7 @@ export type { Logger } from "@anna-ai/jsonrpc";
 export { HostApiError, HostRpcError, hostApiErrorFromWire, SDK_ERROR_CODES } from "./errors.js";
 export { mapWireEvent, SDK_EVENT_BY_KIND } from "./events.js";
 export type { AnnaEventName, SdkEvent } from "./events.js";
+export { EventHub } from "./event-hub.js";
 export type { EventHandler } from "./event-hub.js";
 export { normaliseArgs, POSITIONAL_PARAMS } from "./args.js";
 export type { CallOptions, NormalisedCall } from "./args.js";

@@ -1,3 +1,4 @@
+import type { HostApiMethod, HostApiNamespace } from "@anna-ai/app-schema";
 import type { CallOptions } from "./args.js";
 import type { AnnaEventName } from "./events.js";
 import type { EventHandler } from "./event-hub.js";
@@ -71,3 +72,13 @@ export interface AnnaAppRuntime {
    */
   close(): void;
 }
+
+/** `session.create` → `session`: the member a dotted method hangs under. */
+type MemberOf<M extends string> = M extends `${infer Head}.${string}` ? Head : M;
+/** Methods of the Host API table that have no typed member on the runtime. Must stay `never`. */
+type UntypedMethods = {
+  [N in HostApiNamespace]: Exclude<MemberOf<HostApiMethod<N>>, keyof AnnaAppRuntime[N]>;
+}[HostApiNamespace];
+type MustBeNever<T extends never> = T;
+/** Compile-time check that the typed interfaces cover `HOST_API_METHODS`; `tsc -b` fails otherwise. */
+export type TypedSurfaceCoversHostApiTable = MustBeNever<UntypedMethods>;
