@@ -514,6 +514,7 @@ export {
   toolRefAllows,
 } from "./app/tool-refs.js";
 export {
+  BUNDLE_PATH_JSON_PATTERN,
   BUNDLE_PATH_PATTERN,
   bundlePathFile,
   bundlePathProblem,

@@ -133,7 +133,10 @@ export type KnownAnnaAppEvent = z.infer<typeof KnownAnnaAppEventSchema>;
 /** A kind this build does not know: the envelope, the kind, the payload untouched. */
 export const UnknownAnnaAppEventSchema = z.looseObject({
   ...envelope,
-  kind: z.string().refine((kind) => !isAnnaAppEventKind(kind), "a known kind"),
+  kind: z
+    .string()
+    .refine((kind) => !isAnnaAppEventKind(kind), "a known kind")
+    .meta({ not: { enum: Object.keys(ANNA_APP_EVENT_PAYLOADS) } }),
   payload: z.unknown().optional(),
 });
 export type UnknownAnnaAppEvent = z.infer<typeof UnknownAnnaAppEventSchema>;

@@ -75,32 +75,49 @@ const PrefixTemplateSchema = boundedString(0, USER_MESSAGE_PREFIX_TEMPLATE_MAX_C
       "^(?:(?!\\{user_message\\})[\\s\\S])*\\{user_message\\}(?:(?!\\{user_message\\})[\\s\\S])*$",
   });
 
-export const AppManifestSchema = z.strictObject({
-  /**
-   * `1` (executas + prompt) or `2` (adds the `ui` runtime). The Reference (L10036) gives it a
-   * default of 1; the guide calls it required (L4936), so a missing value is warned about.
-   */
-  schema: z
-    .literal(APP_MANIFEST_SCHEMA_VERSIONS, {
-      error: (issue) =>
-        `must be 1 (chat-augmentation app) or 2 (app with a UI), not ${JSON.stringify(issue.input)}`,
-    })
-    .default(1),
-  /** Auto-installed with the app. Non-empty for schema 1 (A13). */
-  required_executas: z.array(ExecutaRefSchema).default([]),
-  /** Not auto-installed; documented to the model when the app is mentioned. */
-  optional_executas: z.array(ExecutaRefSchema).default([]),
-  permissions: z.array(PermissionSchema).default([]),
-  host_capabilities: z.array(HostCapabilitySchema).default([]),
-  system_prompt_addendum: boundedString(0, SYSTEM_PROMPT_ADDENDUM_MAX_CHARS).nullish(),
-  user_message_prefix_template: PrefixTemplateSchema.nullish(),
-  /** Free-form; stored only. */
-  tags: z.array(z.string()).default([]),
-  /** Required when `schema` is 2. */
-  ui: UiSectionSchema.nullish(),
-  /** Local harness only; see `stripDevBlock`. */
-  dev: AppDevConfigSchema.nullish(),
-});
+export const AppManifestSchema = z
+  .strictObject({
+    /**
+     * `1` (executas + prompt) or `2` (adds the `ui` runtime). The Reference (L10036) gives it a
+     * default of 1; the guide calls it required (L4936), so a missing value is warned about.
+     */
+    schema: z
+      .literal(APP_MANIFEST_SCHEMA_VERSIONS, {
+        error: (issue) =>
+          `must be 1 (chat-augmentation app) or 2 (app with a UI), not ${JSON.stringify(issue.input)}`,
+      })
+      .default(1),
+    /** Auto-installed with the app. Non-empty for schema 1 (A13). */
+    required_executas: z.array(ExecutaRefSchema).default([]),
+    /** Not auto-installed; documented to the model when the app is mentioned. */
+    optional_executas: z.array(ExecutaRefSchema).default([]),
+    permissions: z.array(PermissionSchema).default([]),
+    host_capabilities: z.array(HostCapabilitySchema).default([]),
+    system_prompt_addendum: boundedString(0, SYSTEM_PROMPT_ADDENDUM_MAX_CHARS).nullish(),
+    user_message_prefix_template: PrefixTemplateSchema.nullish(),
+    /** Free-form; stored only. */
+    tags: z.array(z.string()).default([]),
+    /** Required when `schema` is 2. */
+    ui: UiSectionSchema.nullish(),
+    /** Local harness only; see `stripDevBlock`. */
+    dev: AppDevConfigSchema.nullish(),
+  })
+  .meta({
+    // A13 and "ui required for schema 2", for JSON Schema consumers; the validator says it better.
+    allOf: [
+      {
+        if: { properties: { schema: { const: 1 } } },
+        then: {
+          required: ["required_executas"],
+          properties: { required_executas: { minItems: 1 } },
+        },
+      },
+      {
+        if: { properties: { schema: { const: 2 } }, required: ["schema"] },
+        then: { required: ["ui"] },
+      },
+    ],
+  });
 export type AppManifest = z.infer<typeof AppManifestSchema>;
 /** What authors write (defaults not yet applied). */
 export type AppManifestInput = z.input<typeof AppManifestSchema>;

@@ -31,36 +31,46 @@ export function bundlePathFile(value: string): string {
   return value.split(/[?#]/, 1)[0] ?? "";
 }
 
-export const BundlePathSchema = z.string().check((ctx) => {
-  const problem = bundlePathProblem(ctx.value);
-  if (problem !== undefined) {
-    ctx.issues.push({
-      code: "custom",
-      input: ctx.value,
-      message: `${JSON.stringify(ctx.value)} is not a valid bundle path: it ${problem} (e.g. "index.html" or "views/main.html#/route")`,
-      params: { code: "ui.bundle_path" },
-    });
-  }
-});
+/** `bundlePathProblem` as a JSON Schema pattern, for the generated documents. */
+export const BUNDLE_PATH_JSON_PATTERN =
+  "^(?!/)(?:(?!\\.\\.|//)[A-Za-z0-9_./-])+(?:[?#][\\s\\S]*)?$";
 
-export const ExternalOriginSchema = z.string().check((ctx) => {
-  const value = ctx.value;
-  if (!value.startsWith("https://")) {
-    ctx.issues.push({
-      code: "custom",
-      input: value,
-      message: `${JSON.stringify(value)} must start with https:// (e.g. "https://api.example.com")`,
-      params: { code: "ui.external_origin_scheme" },
-    });
-  } else if (value.includes("*")) {
-    ctx.issues.push({
-      code: "custom",
-      input: value,
-      message: `${JSON.stringify(value)} must not contain a * wildcard; list each origin`,
-      params: { code: "ui.external_origin_wildcard" },
-    });
-  }
-});
+export const BundlePathSchema = z
+  .string()
+  .check((ctx) => {
+    const problem = bundlePathProblem(ctx.value);
+    if (problem !== undefined) {
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        message: `${JSON.stringify(ctx.value)} is not a valid bundle path: it ${problem} (e.g. "index.html" or "views/main.html#/route")`,
+        params: { code: "ui.bundle_path" },
+      });
+    }
+  })
+  .meta({ pattern: BUNDLE_PATH_JSON_PATTERN });
+
+export const ExternalOriginSchema = z
+  .string()
+  .check((ctx) => {
+    const value = ctx.value;
+    if (!value.startsWith("https://")) {
+      ctx.issues.push({
+        code: "custom",
+        input: value,
+        message: `${JSON.stringify(value)} must start with https:// (e.g. "https://api.example.com")`,
+        params: { code: "ui.external_origin_scheme" },
+      });
+    } else if (value.includes("*")) {
+      ctx.issues.push({
+        code: "custom",
+        input: value,
+        message: `${JSON.stringify(value)} must not contain a * wildcard; list each origin`,
+        params: { code: "ui.external_origin_wildcard" },
+      });
+    }
+  })
+  .meta({ pattern: "^https://[^*]*$" });
 
 export const UiBundleSchema = z.strictObject({
   /** Only `static-spa` (validated by the server with a Chinese message, see SPEC_MESSAGES). */

@@ -76,7 +76,15 @@ export const CspOverridesSchema = z
       });
     }
   })
-  .meta({ propertyNames: { enum: [...CSP_OVERRIDABLE_DIRECTIVES] } });
+  .meta({
+    propertyNames: { enum: [...CSP_OVERRIDABLE_DIRECTIVES] },
+    properties: Object.fromEntries(
+      CSP_RESTRICTED_DIRECTIVES.map((directive) => [
+        directive,
+        { type: "array", items: { type: "string", pattern: CSP_RESTRICTED_SOURCE_PATTERN.source } },
+      ]),
+    ),
+  });
 export type CspOverrides = z.infer<typeof CspOverridesSchema>;
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   HOST_API_GRANT_ALIASES,
+  HOST_API_METHOD_SPELLINGS,
   HOST_API_METHODS,
   type HostApiNamespace,
   isHostApiGrantToken,
@@ -17,6 +18,9 @@ import { parseToolRef } from "./tool-refs.js";
 function methodGrant(namespace: HostApiNamespace) {
   const methods: readonly string[] = HOST_API_METHODS[namespace];
   const aliases = Object.keys(HOST_API_GRANT_ALIASES[namespace] ?? {});
+  const spellings = Object.keys(HOST_API_METHOD_SPELLINGS)
+    .filter((key) => key.startsWith(`${namespace}.`))
+    .map((key) => key.slice(namespace.length + 1));
   const accepted = [...methods, ...aliases, "*"];
   return z.array(
     z
@@ -30,20 +34,23 @@ function methodGrant(namespace: HostApiNamespace) {
           params: { code: "ui.host_api.unknown_method" },
         });
       })
-      .meta({ enum: accepted }),
+      .meta({ enum: [...accepted, ...spellings] }),
   );
 }
 
 export const ToolRefListSchema = z.array(
-  z.string().check((ctx) => {
-    if (parseToolRef(ctx.value) !== undefined) return;
-    ctx.issues.push({
-      code: "custom",
-      input: ctx.value,
-      message: `${JSON.stringify(ctx.value)} is not a tool ref: use "required:*", "optional:*", "required:<tool_id>", "optional:<tool_id>", a bare "<tool_id>" or "bundled:<handle>"`,
-      params: { code: "ui.host_api.tools.ref" },
-    });
-  }),
+  z
+    .string()
+    .check((ctx) => {
+      if (parseToolRef(ctx.value) !== undefined) return;
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        message: `${JSON.stringify(ctx.value)} is not a tool ref: use "required:*", "optional:*", "required:<tool_id>", "optional:<tool_id>", a bare "<tool_id>" or "bundled:<handle>"`,
+        params: { code: "ui.host_api.tools.ref" },
+      });
+    })
+    .meta({ pattern: "^(?!(?:required|optional):$)(?!\\*$)." }),
 );
 
 /** `host_api.agent.session.fixed`: `{client_ids}` (empty = any user-owned client), `null`, or a flag. */
