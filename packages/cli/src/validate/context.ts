@@ -169,7 +169,22 @@ export class ValidateContext {
       );
       return undefined;
     }
-    const bytes = await readFile(resolved);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(resolved);
+    } catch (error) {
+      this.reportAt(
+        options.layer,
+        resolved,
+        { line: 0, column: 0 },
+        {
+          severity: "error",
+          code: "file.unreadable",
+          message: `${this.rel(resolved)} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); check its permissions`,
+        },
+      );
+      return undefined;
+    }
     const text = bytes.toString("utf8");
     if (text.includes("\uFFFD") && !isValidUtf8(bytes)) {
       this.reportAt(

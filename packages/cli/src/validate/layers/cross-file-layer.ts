@@ -13,7 +13,7 @@ import {
   parseToolRef,
   suggestClosest,
 } from "@anna-ai/app-schema";
-import type { LaunchError } from "@anna-ai/executa-host";
+import type { DiscoveryResult, LaunchError } from "@anna-ai/executa-host";
 import { discoverExecutas } from "@anna-ai/executa-host";
 import type { ValidateContext } from "../context.js";
 import type { ProjectState } from "../project-state.js";
@@ -73,11 +73,28 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
   emitPending(ctx, state, "cross-file");
   const manifest = state.manifest;
   const manifestFile = ctx.paths.manifest;
-  const discovery = await discoverExecutas(path.join(ctx.paths.root, EXECUTAS_DIR), {
-    // The project is checked, not the machine: toolchain version probes spawn `go version` /
-    // `python3 --version` and only feed launch warnings that validate does not report.
-    versionOf: NO_VERSION_PROBE,
-  });
+  const executasDir = path.join(ctx.paths.root, EXECUTAS_DIR);
+  let discovery: DiscoveryResult;
+  try {
+    discovery = await discoverExecutas(executasDir, {
+      // The project is checked, not the machine: toolchain version probes spawn `go version` /
+      // `python3 --version` and only feed launch warnings that validate does not report.
+      versionOf: NO_VERSION_PROBE,
+    });
+  } catch (error) {
+    // An unreadable folder, not a plugin problem: report it and check the rest.
+    ctx.reportAt(
+      "cross-file",
+      executasDir,
+      { line: 0, column: 0 },
+      {
+        severity: "error",
+        code: "executas.unreadable",
+        message: `${EXECUTAS_DIR}/ cannot be scanned (${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}); check its permissions`,
+      },
+    );
+    discovery = { specs: [], warnings: [], errors: [] };
+  }
   state.discovery = discovery;
   await reportDiscovery(ctx, discovery.warnings, discovery.errors);
 
