@@ -17,6 +17,8 @@ import { BRIDGE_AUTH_NAMESPACE } from "./wire.js";
 export const HEARTBEAT_INTERVAL_MS = 10_000;
 /** How long the host page has to answer `auth.refresh`. */
 export const TOKEN_REFRESH_TIMEOUT_MS = 10_000;
+/** Host events relayed in an event envelope although they are not `AnnaAppEvent` kinds. */
+const RELAYED_HOST_EVENTS: ReadonlySet<string> = new Set(["auth.refresh", "entry_payload"]);
 export const SDK_NAME = "@anna-ai/app-runtime";
 export const SDK_VERSION = "0.1.0";
 
@@ -134,12 +136,18 @@ export async function connect(options: ConnectOptions = {}): Promise<AnnaAppRunt
   };
 
   const onWireEvent = (event: Json): void => {
-    if (event["kind"] === "rpc.stream") router.route(event["payload"]);
+    const kind = event["kind"];
+    if (typeof kind === "string" && RELAYED_HOST_EVENTS.has(kind)) {
+      // Not AnnaAppEvent kinds, but the spec's relay forwards them (L4652, L7311).
+      deliver(kind, event["payload"], event);
+      return;
+    }
     const mapped = mapWireEvent(event, windowUuid);
     if (mapped === undefined) {
       logger.debug("app-runtime: dropped an event", { kind: event["kind"] });
       return;
     }
+    if (mapped.name === "rpc.stream") router.route(mapped.payload);
     deliver(mapped.name, mapped.payload, mapped.wire);
   };
 

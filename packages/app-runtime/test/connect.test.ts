@@ -255,6 +255,23 @@ describe("window token refresh", () => {
     }
   });
 
+  it("also takes auth.refresh relayed in an event envelope", async () => {
+    const host = new FakeHost().handle("storage.get", () => ({ value: null, exists: false }));
+    const anna = await connect(host.connectOptions());
+    try {
+      host.emitEvent({
+        kind: "auth.refresh",
+        window_uuid: WINDOW_UUID,
+        payload: { token: "relayed" },
+      });
+      await host.settle();
+      await anna.storage.get("k");
+      expect(host.requestsFor("storage.get")[0]?.token).toBe("relayed");
+    } finally {
+      anna.close();
+    }
+  });
+
   it("retries a failed refresh 5 s later", async () => {
     vi.useFakeTimers({
       toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
