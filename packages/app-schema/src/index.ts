@@ -569,6 +569,7 @@ export {
 } from "./app/ui-view.js";
 export { protoKeyIssues } from "./app/proto-keys.js";
 export { validateAppManifest } from "./app/validate-manifest.js";
+export { hostApiAllows, toolAllowed } from "./app/host-api-acl.js";
 export { hostApiRules } from "./app/host-api-rules.js";
 export {
   declaredToolIds,

@@ -91,7 +91,8 @@ export function isAnnaAppEventKind(value: string): value is AnnaAppEventKind {
 }
 
 const envelope = {
-  type: z.literal(ANNA_APP_EVENT_TYPE).optional(),
+  /** `data_model/AnnaAppEvent`; the SSE `event:` line spells it with a dot (Z13), so any string. */
+  type: z.string().optional(),
   window_uuid: z.string().nullish(),
   app_id: z.union([z.string(), z.number()]),
   version_id: z.union([z.string(), z.number()]).nullish(),
