@@ -6,7 +6,7 @@
 //   2. REPL throughput for 1,000 piped invokes vs the host library driven directly with the same
 //      router and services: target ≥ 0.8×.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,8 +55,14 @@ const jsonPath =
 const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", ANNA_CLI_BUNDLE: "1" };
 delete childEnv.FORCE_COLOR;
 
+/** GNU time, when present: CPU time (user + sys) of a child and the children it waited for. */
+const TIME_BIN = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+const CPU_MARK = "__bench_cpu__";
+
 interface ChildRun {
   wallMs: number;
+  /** User + system CPU ms of the process tree, when GNU time is available. */
+  cpuMs?: number;
   stdout: string;
   /** Times (ms since spawn) at which stdout lines matching `mark` arrived. */
   marks: number[];
@@ -70,7 +76,11 @@ function runChild(
 ): Promise<ChildRun> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const child = spawn(command, args, { env: childEnv, stdio: ["pipe", "pipe", "pipe"] });
+    const [file, argv] = TIME_BIN
+      ? [TIME_BIN, ["-f", `${CPU_MARK} %U %S`, command, ...args]]
+      : [command, args];
+    const child = spawn(file, argv, { env: childEnv, stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
     const marks: number[] = [];
     let stdout = "";
     let pending = "";
@@ -91,12 +101,22 @@ function runChild(
         if (options.answerFirst && line.includes('"id":1')) child.stdin.end();
       }
     });
-    child.stderr.resume();
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
       if (code !== 0) reject(new Error(`${command} ${args.join(" ")} exited ${code}`));
-      else resolvePromise({ wallMs: performance.now() - started, stdout, marks });
+      else {
+        const wallMs = performance.now() - started;
+        const cpu = new RegExp(`${CPU_MARK} ([\\d.]+) ([\\d.]+)`).exec(stderr);
+        resolvePromise({
+          wallMs,
+          stdout,
+          marks,
+          ...(cpu ? { cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000 } : {}),
+        });
+      }
     });
     if (options.answerFirst) child.stdin.write(input);
     else child.stdin.end(input);
@@ -111,12 +131,11 @@ const INVOKE_LINE =
     params: { tool: "echo", name: "echo", arguments: { text: "hi" }, context: {} },
   }) + "\n";
 
-async function bareSpawn(): Promise<number> {
-  const r = await runChild(process.execPath, [PLUGIN_MAIN], INVOKE_LINE, { answerFirst: true });
-  return r.wallMs;
+async function bareSpawn(): Promise<ChildRun> {
+  return runChild(process.execPath, [PLUGIN_MAIN], INVOKE_LINE, { answerFirst: true });
 }
 
-async function cliOneShot(): Promise<number> {
+async function cliOneShot(): Promise<ChildRun> {
   const r = await runChild(
     process.execPath,
     [
@@ -135,7 +154,7 @@ async function cliOneShot(): Promise<number> {
   );
   if (r.stdout.trim() !== '{"text":"hi","api_key":null}')
     throw new Error(`unexpected: ${r.stdout}`);
-  return r.wallMs;
+  return r;
 }
 
 /** Invokes per second between the first and the last answer (startup excluded). */
@@ -192,16 +211,16 @@ async function main(): Promise<void> {
   await bareSpawn();
   await cliOneShot();
 
-  const bare: number[] = [];
-  const cli: number[] = [];
+  const bareRuns: ChildRun[] = [];
+  const cliRuns: ChildRun[] = [];
   for (let round = 0; round < oneShotRounds; round++) {
     // Alternate which goes first, so neither always runs on a cooler machine.
     if (round % 2 === 0) {
-      bare.push(await bareSpawn());
-      cli.push(await cliOneShot());
+      bareRuns.push(await bareSpawn());
+      cliRuns.push(await cliOneShot());
     } else {
-      cli.push(await cliOneShot());
-      bare.push(await bareSpawn());
+      cliRuns.push(await cliOneShot());
+      bareRuns.push(await bareSpawn());
     }
   }
 
@@ -219,8 +238,11 @@ async function main(): Promise<void> {
     hostBare.push(await hostThroughput("bare"));
   }
 
-  const bareS = summarize(bare);
-  const cliS = summarize(cli);
+  const bareS = summarize(bareRuns.map((r) => r.wallMs));
+  const cliS = summarize(cliRuns.map((r) => r.wallMs));
+  // CPU time hardly depends on what else the machine runs, unlike wall time (information only).
+  const bareCpuS = summarize(bareRuns.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs])));
+  const cliCpuS = summarize(cliRuns.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs])));
   const overhead = cliS.median - bareS.median;
   const replS = summarize(repl);
   const hostS = summarize(host);
@@ -271,6 +293,18 @@ async function main(): Promise<void> {
       "",
       "",
     ],
+    ...(Number.isFinite(cliCpuS.median)
+      ? [
+          [
+            "info: one-shot CPU, user+sys (ms)",
+            `bare spawn ${formatSummary(bareCpuS)}`,
+            formatSummary(cliCpuS),
+            `+${formatNumber(cliCpuS.median - bareCpuS.median)} ms CPU`,
+            "",
+            "",
+          ],
+        ]
+      : []),
   ];
   process.stdout.write(
     "\n" +
@@ -296,7 +330,10 @@ async function main(): Promise<void> {
           cliLoader: { atStart: loaderAtStart, atEnd: loaderAtEnd },
           rounds: { oneShot: oneShotRounds, throughput: throughputRounds, invokes },
           figures,
-          info: { hostNoRouter: summaryJson(hostBareS) },
+          info: {
+            hostNoRouter: summaryJson(hostBareS),
+            oneShotCpuMs: { bare: summaryJson(bareCpuS), cli: summaryJson(cliCpuS) },
+          },
         },
         null,
         2,
