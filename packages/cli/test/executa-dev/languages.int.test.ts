@@ -141,6 +141,8 @@ describe.skipIf(GO_VERSION === undefined)(
             "check_credentials",
             "--credential",
             "SERVICE_TOKEN=st_abcdef123",
+            "--credential",
+            "SERVICE_REGION=eu-west-1",
             "--json",
           ],
           { env },
@@ -152,7 +154,7 @@ describe.skipIf(GO_VERSION === undefined)(
       expect(credential.code).toBe(0);
       expect(jsonLine(credential)).toMatchObject({
         SERVICE_TOKEN: { source: "context", preview: "…f123" },
-        SERVICE_REGION: { source: "missing" },
+        SERVICE_REGION: { source: "context" },
       });
       expect(
         (jsonLine(text) as { tools: Array<{ name: string }> }).tools.map((t) => t.name),

@@ -115,4 +115,14 @@ describe.concurrent("executa dev REPL over piped stdin", () => {
     expect(new Set([pids[0], pids[pids.length - 1]]).size).toBe(2);
     expect(r.stderr).toContain("[plugin] crashing on purpose");
   });
+
+  it("colours JSON answers when colour is on", async () => {
+    const r = await runCli(["executa", "dev", "--dir", NOTES], {
+      stdin: 'invoke echo {"text":"hue"}\n',
+      env: { NO_COLOR: undefined, FORCE_COLOR: "1" },
+    });
+    expect(r.code).toBe(0);
+    // Keys cyan, strings green (ANSI 36 / 32).
+    expect(r.stdout).toContain('\u001b[36m"text"\u001b[39m: \u001b[32m"hue"\u001b[39m');
+  });
 });
