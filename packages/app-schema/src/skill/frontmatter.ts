@@ -128,6 +128,14 @@ function metadataIssues(
         : appIssue("warning", code, [...prefix, ...path], message),
     );
   };
+  for (const key of unwrapped.ignoredKeys ?? []) {
+    const message = `"${key}" sits beside "${unwrapped.namespace ?? ""}" and is ignored: only the first of matrix, openclaw, nexus is read`;
+    out.push(
+      inString
+        ? appIssue("warning", "skill.metadata_ignored_key", ["metadata"], message)
+        : appIssue("warning", "skill.metadata_ignored_key", ["metadata", key], message),
+    );
+  }
   for (const key of Object.keys(unwrapped.value)) {
     if (SKILL_METADATA_KEYS.includes(key)) continue;
     warn(

@@ -60,6 +60,8 @@ export interface UnwrappedSkillMetadata {
   readonly source: SkillMetadataSource;
   /** Set when a JSON string does not parse, or the value is not an object. */
   readonly problem?: string;
+  /** Keys beside the namespace that was unwrapped; the loader never reads them. */
+  readonly ignoredKeys?: readonly string[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -105,7 +107,10 @@ export function normalizeSkillMetadata(raw: unknown): UnwrappedSkillMetadata {
         problem: `metadata.${namespace} must be an object of skill fields (execution_mode, requires, install, …)`,
       };
     }
-    return { value: inner, namespace, source };
+    const ignoredKeys = Object.keys(object).filter((key) => key !== namespace);
+    return ignoredKeys.length > 0
+      ? { value: inner, namespace, source, ignoredKeys }
+      : { value: inner, namespace, source };
   }
   return { value: object, source };
 }
