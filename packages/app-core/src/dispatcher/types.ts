@@ -1,0 +1,79 @@
+import type { AppManifest, AnnaAppEvent } from "@anna-ai/app-schema";
+import type { HostServices, InvokeOptions, InvokeOutcome } from "@anna-ai/executa-host";
+import type { Logger } from "@anna-ai/jsonrpc";
+import type { z } from "zod";
+import type { HostApiAcl } from "../acl/host-api-acl.js";
+import type { Clock } from "../clock.js";
+import type { EventBus } from "../events/event-bus.js";
+import type { WindowManager } from "../windows/window-manager.js";
+import type { WindowRecord } from "../windows/window-store.js";
+
+/**
+ * What `tools.*` needs from the Executa pool: `ExecutaHost` satisfies it. `describe` gives the
+ * tool's declared `timeout` (R145); `has` tells a registered plugin from an unknown one.
+ */
+export interface ToolHost {
+  invoke(
+    userId: string,
+    toolId: string,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    options?: InvokeOptions,
+  ): Promise<InvokeOutcome>;
+  get(
+    userId: string,
+    toolId: string,
+  ): { manifest?: { tools: { name: string; timeout?: number | null }[] } | undefined } | undefined;
+}
+
+/** `storage.*` backend (R129): the window's runtime_state, or APS through the storage service. */
+export type StorageBackend = "legacy" | "aps";
+
+/** `llm.*`/`agent.*` mode: `off` answers `llm_disabled` (A7, `--no-llm`). */
+export type LlmMode = "on" | "off";
+
+/** Everything a handler may use. One per dispatcher. */
+export interface DispatcherCore {
+  manifest: AppManifest;
+  appId: string;
+  versionId: string;
+  acl: HostApiAcl;
+  windows: WindowManager;
+  events: EventBus;
+  /** Publish on the bus and record. */
+  emit(userId: string, event: AnnaAppEvent): void;
+  clock: Clock;
+  logger: Logger;
+  services: Partial<HostServices>;
+  host: ToolHost | undefined;
+  storageBackend: StorageBackend;
+  llm: LlmMode;
+  /** `bundled:<handle>` (and any alias) → the real tool_id. */
+  toolIds: Readonly<Record<string, string>>;
+}
+
+export interface CallContext {
+  callId: string;
+  ns: string;
+  method: string;
+  /** The caller's window as it was when the call was authenticated. */
+  window: WindowRecord;
+  signal: AbortSignal | undefined;
+  core: DispatcherCore;
+}
+
+/** One Host API method: its argument schema (checked before the handler) and the handler. */
+export interface MethodHandler<A = unknown> {
+  args: z.ZodType<A>;
+  handle(args: A, ctx: CallContext): Promise<unknown>;
+}
+
+/** Builds a handler with the argument type inferred from the schema. */
+export function method<S extends z.ZodType>(
+  args: S,
+  handle: (args: z.infer<S>, ctx: CallContext) => Promise<unknown>,
+): MethodHandler {
+  return { args, handle: handle as (args: unknown, ctx: CallContext) => Promise<unknown> };
+}
+
+export type MethodTable = Record<string, MethodHandler>;

@@ -1,0 +1,104 @@
+// @anna-ai/app-core: the Host API dispatcher and what it stands on (docs/app-core.md).
+export {
+  createDispatcher,
+  MAX_IN_FLIGHT_PER_WINDOW,
+  type CallOptions,
+  type CallResult,
+  type Dispatcher,
+  type DispatcherOptions,
+  type OpenedWindowView,
+  type WindowPatch,
+} from "./dispatcher/dispatcher.js";
+export type {
+  CallContext,
+  DispatcherCore,
+  LlmMode,
+  MethodHandler,
+  StorageBackend,
+  ToolHost,
+} from "./dispatcher/types.js";
+export { hostApiErrorFromService } from "./dispatcher/service-errors.js";
+export {
+  HOST_API_ERROR_CODES,
+  HostApiError,
+  isHostApiError,
+  type HostApiErrorCode,
+  type HostApiErrorWire,
+} from "./errors/host-api-error.js";
+export {
+  canonicalMethod,
+  createHostApiAcl,
+  isAclBypass,
+  type AclDecision,
+  type HostApiAcl,
+} from "./acl/host-api-acl.js";
+export { SYSTEM_CLOCK, type Clock } from "./clock.js";
+export {
+  createEventBus,
+  EVENT_STREAM_BUFFER_MAX,
+  eventMatches,
+  type EventBus,
+  type EventFilter,
+  type EventListener,
+} from "./events/event-bus.js";
+export { makeEvent, type EventSubject } from "./events/make-event.js";
+export {
+  createFileRecorder,
+  createJsonlRecorder,
+  parseRecording,
+  RECORDING_FORMAT_VERSION,
+  type EventRecord,
+  type JsonlRecorderOptions,
+  type MetaRecord,
+  type ParsedRecording,
+  type Recorder,
+  type RecordingIssue,
+  type RecordingRecord,
+  type ReqRecord,
+  type ResRecord,
+} from "./recording/recording.js";
+export {
+  WINDOW_TOKEN_AUDIENCE,
+  WINDOW_TOKEN_TTL_S,
+  WindowTokenIssuer,
+  type VerifiedWindowToken,
+  type WindowTokenClaims,
+  type WindowTokenIssuerOptions,
+} from "./tokens/window-tokens.js";
+export { createMemoryWindowStore } from "./windows/memory-window-store.js";
+export type { WindowListFilter, WindowRecord, WindowStore } from "./windows/window-store.js";
+export {
+  assertTransition,
+  canTransition,
+  isLiveStatus,
+  WINDOW_STATUSES,
+  type WindowStatus,
+} from "./windows/window-status.js";
+export {
+  WINDOW_IDLE_MS,
+  WINDOW_TITLE_MAX_CHARS,
+  WindowManager,
+  type OpenedWindow,
+  type OpenWindowOptions,
+} from "./windows/window-manager.js";
+export {
+  applyGeometry,
+  clampSize,
+  DEFAULT_WINDOW_SIZE,
+  initialGeometry,
+} from "./windows/geometry.js";
+export {
+  assertStateFits,
+  MAX_RUNTIME_STATE_BYTES,
+  mergeRuntimeState,
+  runtimeStateBytes,
+} from "./windows/runtime-state.js";
+export type { ChatArtifact, ChatLog, ChatMessage } from "./handlers/chat-methods.js";
+export {
+  invokeTimeout,
+  splitToolId,
+  TOOLS_INVOKE_TIMEOUT_DEFAULT_MS,
+  TOOLS_INVOKE_TIMEOUT_MAX_MS,
+  TOOLS_INVOKE_TIMEOUT_MIN_MS,
+} from "./handlers/tools-methods.js";
+export { PENDING_NAMESPACES, RESERVED_NAMESPACES } from "./handlers/stub-methods.js";

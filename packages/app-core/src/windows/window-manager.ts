@@ -1,0 +1,339 @@
+// Window lifecycle over a WindowStore (E, U24–U33): open with single-instance dedup, status
+// transitions, geometry, titles, focus, runtime_state merges under the cap, heartbeats and the idle
+// reaper. Every change publishes its AnnaAppEvent through `emit` (U37).
+import { randomUUID } from "node:crypto";
+import type { AnnaAppEvent, UiView, WindowGeometry } from "@anna-ai/app-schema";
+import type { Clock } from "../clock.js";
+import { HostApiError } from "../errors/host-api-error.js";
+import { makeEvent } from "../events/make-event.js";
+import { applyGeometry, clampSize, initialGeometry } from "./geometry.js";
+import { assertStateFits, MAX_RUNTIME_STATE_BYTES, mergeRuntimeState } from "./runtime-state.js";
+import { assertTransition, isLiveStatus, type WindowStatus } from "./window-status.js";
+import type { WindowRecord, WindowStore } from "./window-store.js";
+
+/** Idle windows are closed after 24 h without a heartbeat or RPC (U33). */
+export const WINDOW_IDLE_MS = 24 * 60 * 60 * 1000;
+/** `window.set_title` bounds (U55). */
+export const WINDOW_TITLE_MAX_CHARS = 120;
+
+export interface OpenWindowOptions {
+  userId: string;
+  /** Defaults to the view marked `default: true`, else the first view. */
+  view?: string;
+  payload?: unknown;
+  conversationSessionUuid?: string | null;
+  /** `open_view.payload.source` (values unspecified, Z20): e.g. `dev`, `window.open_view`. */
+  source?: string;
+  byClientId?: string;
+}
+
+export interface OpenedWindow {
+  window: WindowRecord;
+  /** True when a single-instance view re-focused an existing window (A6). */
+  reused: boolean;
+}
+
+export interface WindowManagerOptions {
+  store: WindowStore;
+  appId: string;
+  versionId: string;
+  views: readonly UiView[];
+  stateMerge: string;
+  clock: Clock;
+  emit: (userId: string, event: AnnaAppEvent) => void;
+  idleMs?: number;
+  maxStateBytes?: number;
+}
+
+export class WindowManager {
+  readonly store: WindowStore;
+  readonly maxStateBytes: number;
+  readonly #o: WindowManagerOptions;
+  #zCounter = 0;
+
+  constructor(options: WindowManagerOptions) {
+    this.#o = options;
+    this.store = options.store;
+    this.maxStateBytes = options.maxStateBytes ?? MAX_RUNTIME_STATE_BYTES;
+  }
+
+  viewOf(name: string): UiView | undefined {
+    return this.#o.views.find((v) => v.name === name);
+  }
+
+  defaultView(): UiView | undefined {
+    return this.#o.views.find((v) => v.default === true) ?? this.#o.views[0];
+  }
+
+  async open(options: OpenWindowOptions): Promise<OpenedWindow> {
+    const view = options.view === undefined ? this.defaultView() : this.viewOf(options.view);
+    if (view === undefined) {
+      const known = this.#o.views.map((v) => v.name).join(", ") || "none";
+      throw new HostApiError(
+        "invalid_arg",
+        options.view === undefined
+          ? "the app declares no ui.views"
+          : `no view named ${JSON.stringify(options.view)} in ui.views (known: ${known})`,
+        { view: options.view ?? null },
+      );
+    }
+    const now = this.#o.clock();
+    const conversation = options.conversationSessionUuid ?? null;
+    if (view.single_instance === true) {
+      const [existing] = await this.store.list({
+        userId: options.userId,
+        appId: this.#o.appId,
+        view: view.name,
+        conversationSessionUuid: conversation,
+        statuses: ["active", "minimized"],
+      });
+      if (existing !== undefined) {
+        const updated = await this.store.update(existing.windowUuid, {
+          status: "active",
+          entryPayload: mergePayload(existing.entryPayload, options.payload),
+          zIndex: ++this.#zCounter,
+          lastFocusAt: now,
+          lastSeenAt: now,
+        });
+        if (existing.status !== "active") {
+          this.#emit(updated, "status_changed", { status: "active" }, options.byClientId);
+        }
+        this.#emitOpen(updated, options.source, options.byClientId);
+        return { window: updated, reused: true };
+      }
+    }
+    const record: WindowRecord = {
+      windowUuid: randomUUID(),
+      userId: options.userId,
+      appId: this.#o.appId,
+      versionId: this.#o.versionId,
+      view: view.name,
+      status: "active",
+      title: view.title ?? view.name,
+      geometry: initialGeometry(view),
+      runtimeState: {},
+      stateGeneration: 0,
+      entryPayload: options.payload ?? null,
+      conversationSessionUuid: conversation,
+      zIndex: ++this.#zCounter,
+      createdAt: now,
+      lastFocusAt: now,
+      lastSeenAt: now,
+    };
+    await this.store.insert(record);
+    this.#emitOpen(record, options.source, options.byClientId);
+    return { window: record, reused: false };
+  }
+
+  /** A window of this app that exists; `not_found` otherwise. */
+  async require(windowUuid: string): Promise<WindowRecord> {
+    const found = await this.store.get(windowUuid);
+    if (found === undefined || found.appId !== this.#o.appId) {
+      throw new HostApiError("not_found", `no window ${windowUuid}`, { window_uuid: windowUuid });
+    }
+    return found;
+  }
+
+  /** A live (active/minimized) window; a closed or crashed one is `not_found` (L6657). */
+  async requireLive(windowUuid: string): Promise<WindowRecord> {
+    const found = await this.require(windowUuid);
+    if (!isLiveStatus(found.status)) {
+      throw new HostApiError("not_found", `window ${windowUuid} is ${found.status}`, {
+        window_uuid: windowUuid,
+        status: found.status,
+      });
+    }
+    return found;
+  }
+
+  /** Hydration (U39): the user's live windows, optionally of one conversation. */
+  list(userId: string, conversationSessionUuid?: string | null): Promise<WindowRecord[]> {
+    return this.store.list({
+      userId,
+      appId: this.#o.appId,
+      statuses: ["active", "minimized"],
+      ...(conversationSessionUuid === undefined ? {} : { conversationSessionUuid }),
+    });
+  }
+
+  async setStatus(
+    windowUuid: string,
+    status: WindowStatus,
+    options: { reason?: string; byClientId?: string } = {},
+  ): Promise<WindowRecord> {
+    const current = await this.require(windowUuid);
+    assertTransition(current.status, status);
+    if (current.status === status) return current;
+    const updated = await this.store.update(windowUuid, { status });
+    this.#emit(updated, "status_changed", { status }, options.byClientId);
+    if (status === "closed") {
+      const payload: Record<string, unknown> = { window_uuid: windowUuid };
+      if (options.reason !== undefined) payload.reason = options.reason;
+      this.#emit(updated, "close_view", payload, options.byClientId);
+    }
+    return updated;
+  }
+
+  close(windowUuid: string, reason?: string, byClientId?: string): Promise<WindowRecord> {
+    return this.setStatus(windowUuid, "closed", {
+      ...(reason === undefined ? {} : { reason }),
+      ...(byClientId === undefined ? {} : { byClientId }),
+    });
+  }
+
+  async setTitle(windowUuid: string, title: string, byClientId?: string): Promise<WindowRecord> {
+    await this.requireLive(windowUuid);
+    const updated = await this.store.update(windowUuid, { title });
+    this.#emit(updated, "title_changed", { title }, byClientId);
+    return updated;
+  }
+
+  async patchGeometry(
+    windowUuid: string,
+    patch: WindowGeometry,
+    byClientId?: string,
+  ): Promise<WindowRecord> {
+    const current = await this.requireLive(windowUuid);
+    const geometry = applyGeometry(this.viewOf(current.view), current.geometry, patch);
+    const updated = await this.store.update(windowUuid, { geometry });
+    this.#emit(updated, "geometry_changed", { geometry }, byClientId);
+    return updated;
+  }
+
+  /** `window.resize`: the size clamped to the view's min/max (U55). */
+  async resize(windowUuid: string, w: number, h: number): Promise<{ w: number; h: number }> {
+    const current = await this.requireLive(windowUuid);
+    const size = clampSize(this.viewOf(current.view), w, h);
+    await this.patchGeometry(windowUuid, size);
+    return size;
+  }
+
+  async focus(windowUuid: string, byClientId?: string): Promise<WindowRecord> {
+    await this.requireLive(windowUuid);
+    const zIndex = ++this.#zCounter;
+    const updated = await this.store.update(windowUuid, {
+      zIndex,
+      lastFocusAt: this.#o.clock(),
+    });
+    this.#emit(
+      updated,
+      "window_focus_changed",
+      { window_uuid: windowUuid, z_index: zIndex },
+      byClientId,
+    );
+    return updated;
+  }
+
+  /**
+   * Merges a patch into runtime_state under `state_merge` and the 256 KiB cap
+   * (`state_too_large`, nothing written). Broadcasts `runtime_state_synced` when `broadcast`.
+   */
+  async patchRuntimeState(
+    windowUuid: string,
+    patch: Record<string, unknown>,
+    options: { broadcast?: boolean; byClientId?: string } = {},
+  ): Promise<WindowRecord> {
+    const current = await this.requireLive(windowUuid);
+    const next = mergeRuntimeState(current.runtimeState, patch, this.#o.stateMerge);
+    return this.#writeState(current, next, options);
+  }
+
+  /** Replaces runtime_state (the legacy storage backend's delete, `replace_runtime_state`). */
+  async replaceRuntimeState(
+    windowUuid: string,
+    state: Record<string, unknown>,
+    options: { broadcast?: boolean; byClientId?: string } = {},
+  ): Promise<WindowRecord> {
+    const current = await this.requireLive(windowUuid);
+    return this.#writeState(current, state, options);
+  }
+
+  async #writeState(
+    current: WindowRecord,
+    next: Record<string, unknown>,
+    options: { broadcast?: boolean; byClientId?: string },
+  ): Promise<WindowRecord> {
+    assertStateFits(next, this.maxStateBytes);
+    const updated = await this.store.update(current.windowUuid, {
+      runtimeState: next,
+      stateGeneration: current.stateGeneration + 1,
+    });
+    if (options.broadcast !== false) {
+      this.#emit(updated, "runtime_state_synced", { runtime_state: next }, options.byClientId);
+    }
+    return updated;
+  }
+
+  /** Broadcasts the full state (`window.ready`, R159). */
+  syncState(window: WindowRecord): void {
+    this.#emit(window, "runtime_state_synced", { runtime_state: window.runtimeState });
+  }
+
+  /** A heartbeat or any RPC keeps the window from the idle reaper. */
+  async touch(windowUuid: string): Promise<void> {
+    await this.store.update(windowUuid, { lastSeenAt: this.#o.clock() });
+  }
+
+  /**
+   * Closes `active` windows idle for longer than the limit (U33), broadcasting `close_view` with
+   * reason `idle`. Call it periodically; returns the closed window ids.
+   */
+  async reapIdle(userIds: Iterable<string>): Promise<string[]> {
+    const now = this.#o.clock();
+    const limit = this.#o.idleMs ?? WINDOW_IDLE_MS;
+    const closed: string[] = [];
+    for (const userId of userIds) {
+      for (const window of await this.store.list({
+        userId,
+        appId: this.#o.appId,
+        statuses: ["active"],
+      })) {
+        if (now - window.lastSeenAt < limit) continue;
+        await this.close(window.windowUuid, "idle");
+        closed.push(window.windowUuid);
+      }
+    }
+    return closed;
+  }
+
+  #emitOpen(window: WindowRecord, source: string | undefined, byClientId?: string): void {
+    this.#emit(
+      window,
+      "open_view",
+      {
+        window_uuid: window.windowUuid,
+        app_id: window.appId,
+        version_id: window.versionId,
+        view: window.view,
+        entry_payload: window.entryPayload,
+        geometry: window.geometry,
+        runtime_state: window.runtimeState,
+        source: source ?? null,
+      },
+      byClientId,
+    );
+  }
+
+  #emit(
+    window: WindowRecord,
+    kind: Parameters<typeof makeEvent>[0],
+    payload: Record<string, unknown>,
+    byClientId?: string,
+  ): void {
+    this.#o.emit(window.userId, makeEvent(kind, window, payload, this.#o.clock(), byClientId));
+  }
+}
+
+/**
+ * Single-instance re-open merges the new payload into `entry_payload` (U31): shallowly when both
+ * are plain objects (Z19), else the new payload replaces the old; no payload keeps it.
+ */
+function mergePayload(current: unknown, next: unknown): unknown {
+  if (next === undefined) return current;
+  if (isPlainObject(current) && isPlainObject(next)) return { ...current, ...next };
+  return next;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
