@@ -86,10 +86,19 @@ function nextReport(): Promise<Report> {
   });
 }
 
+/** Kill Chromium's whole process group (browser, zygote, renderers, GPU) and wait for the browser. */
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGKILL");
+  const exited =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  if (child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
   await exited;
 }
 
@@ -104,6 +113,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the SDK in Chromium", () => {
         "--headless",
         "--no-sandbox",
         "--disable-gpu",
+        "--disable-dev-shm-usage",
         "--no-first-run",
         `--user-data-dir=${profile}`,
         // Stay up until killed (no --dump-dom / virtual time: the forging frame's interval
@@ -111,7 +121,8 @@ describe.skipIf(!existsSync(CHROMIUM))("the SDK in Chromium", () => {
         "--remote-debugging-port=0",
         `${origin}/`,
       ],
-      { stdio: "ignore" },
+      // Its own process group, so stop() reaches every Chromium child.
+      { stdio: "ignore", detached: true },
     );
     try {
       const { report: app, seen, fatal } = await report;
