@@ -208,7 +208,21 @@ function runChild(command: string, args: readonly string[], cwd: string): Promis
   });
 }
 
+/** The CLI runs the single-file bundle only while it is fresher than every build it came from. */
+async function ensureFreshBundle(): Promise<string> {
+  const loader = join(REPO, "packages/cli/dist/validate/load-validate.js");
+  const { validateBundleIsFresh } = (await import(loader)) as {
+    validateBundleIsFresh(env?: NodeJS.ProcessEnv): boolean;
+  };
+  if (validateBundleIsFresh(childEnv)) return "single-file bundle";
+  await runChild(process.execPath, [join(REPO, "packages/cli/scripts/bundle-validate.mjs")], REPO);
+  return validateBundleIsFresh(childEnv)
+    ? "single-file bundle (rebuilt)"
+    : "modules (the bundle is stale: a build ran meanwhile)";
+}
+
 async function main(): Promise<void> {
+  const implementation = await ensureFreshBundle();
   const root = mkdtempSync(join(tmpdir(), "anna-bench-validate-"));
   try {
     const { bundleBytes } = generateApp(root);
@@ -248,7 +262,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         `anna-app validate --strict on a generated app: 3 executas, 2 skills, a ${(bundleBytes / 1024 / 1024).toFixed(1)} MB bundle (${report.warnings} warnings)`,
-        `${rounds} interleaved rounds; ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(2)}`,
+        `${rounds} interleaved rounds; ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(2)}; validate runs from the ${implementation}`,
         "",
         renderTable(["case", "wall ms median (min–max)", "× node -e 0", "ms over node -e 0"], rows),
         "",
@@ -265,6 +279,7 @@ async function main(): Promise<void> {
           {
             date: new Date().toISOString(),
             rounds,
+            implementation,
             cpus: cpus().length,
             loadavg: loadavg(),
             bundleBytes,

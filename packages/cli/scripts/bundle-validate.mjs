@@ -26,6 +26,29 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * Our packages have no import-time side effects (no bare `import "x"`, no global set-up), so
+ * modules of theirs that validate never uses — the Executa wire schemas, the host's process and
+ * router code — can be dropped whole. Measured: ~40 KiB less and a faster import.
+ */
+const OUR_PACKAGES = /packages[\\/](app-schema|executa-host|skills|jsonrpc)[\\/]dist[\\/]/;
+const sideEffectFreePackages = {
+  name: "side-effect-free-packages",
+  setup(b) {
+    b.onResolve({ filter: /^(@anna-ai\/|\.)/ }, async (args) => {
+      if (args.pluginData?.resolving) return undefined;
+      const resolved = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { resolving: true },
+      });
+      if (resolved.errors.length > 0 || !OUR_PACKAGES.test(resolved.path)) return undefined;
+      return { path: resolved.path, sideEffects: false };
+    });
+  },
+};
+
 await build({
   entryPoints: [`${root}dist/validate/run.js`],
   outfile,
@@ -33,7 +56,7 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, sideEffectFreePackages],
   // yaml (under @anna-ai/skills) is CommonJS and requires Node built-ins.
   banner: {
     js: 'import { createRequire as __annaRequire } from "node:module"; const require = __annaRequire(import.meta.url);',

@@ -187,6 +187,22 @@ describe("anna-app validate (built CLI)", () => {
     });
   });
 
+  it("reports the same from the single-file bundle as from the modules", async () => {
+    const dir = writeProject({
+      ...validProject(),
+      "bundle/app.js": "export const go = (a) => a.storage.delete({});\n",
+      "executas/coach/SKILL.md": "no frontmatter\n",
+    });
+    const fromBundle = await runCli(["validate", "--strict", "--json"], { cwd: dir });
+    const fromModules = await runCli(["validate", "--strict", "--json"], {
+      cwd: dir,
+      env: { ANNA_CLI_NO_BUNDLE: "1" },
+    });
+    expect(fromBundle.code).toBe(1);
+    expect(fromBundle.code).toBe(fromModules.code);
+    expect(parseReport(fromBundle.stdout)).toEqual(parseReport(fromModules.stdout));
+  });
+
   it("lists validate in the top-level help and documents its flags", async () => {
     const top = await runCli(["--help"]);
     expect(top.stdout).toMatch(/validate\s+Check an app project/);
