@@ -64,13 +64,18 @@ export class Bridge {
     return this.#pending.size;
   }
 
-  /** Send one request; resolves with `result`, rejects with a HostApiError. */
+  /**
+   * Send one request; resolves with `result`, rejects with a HostApiError. `resendEveryMs`
+   * re-posts the identical message until an answer comes (for `window.hello`, which may be sent
+   * before the host page listens); the page sees the same id again and answers each.
+   */
   request(
     ns: string,
     method: string,
     args: Record<string, unknown>,
     timeoutMs: number,
     signal?: AbortSignal,
+    resendEveryMs?: number,
   ): Promise<unknown> {
     if (this.#closed) {
       return Promise.reject(
@@ -94,8 +99,10 @@ export class Bridge {
       timeout_ms: timeoutMs,
     });
     return new Promise<unknown>((resolve, reject) => {
+      let resend: ReturnType<typeof setInterval> | undefined;
       const finish = (): void => {
         clearTimeout(timer);
+        clearInterval(resend);
         signal?.removeEventListener("abort", onAbort);
         this.#pending.delete(id);
       };
@@ -137,6 +144,16 @@ export class Bridge {
       });
       try {
         this.#options.self.parent.postMessage(message, hostOrigin);
+        if (resendEveryMs !== undefined && this.#pending.has(id)) {
+          // The same message, same id: a post the page was not yet listening for is simply lost.
+          resend = setInterval(() => {
+            try {
+              this.#options.self.parent.postMessage(message, hostOrigin);
+            } catch {
+              // It was posted once already; the first post's outcome stands.
+            }
+          }, resendEveryMs);
+        }
       } catch (error) {
         // DataCloneError: functions, symbols or DOM nodes in `args`.
         this.#pending

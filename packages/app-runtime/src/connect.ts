@@ -15,6 +15,11 @@ import { BRIDGE_AUTH_NAMESPACE } from "./wire.js";
 
 /** `window.heartbeat` cadence (L6155, L6367). */
 export const HEARTBEAT_INTERVAL_MS = 10_000;
+/**
+ * `window.hello` is re-sent (same id) this often until answered: the iframe can load before the
+ * host page's listener is attached, and a post nobody listens for is lost.
+ */
+export const HELLO_RESEND_MS = 1_000;
 /** How long the host page has to answer `auth.refresh`. */
 export const TOKEN_REFRESH_TIMEOUT_MS = 10_000;
 /** Host events relayed in an event envelope although they are not `AnnaAppEvent` kinds. */
@@ -216,6 +221,8 @@ export async function connect(options: ConnectOptions = {}): Promise<AnnaAppRunt
       "hello",
       { client_info: { name: SDK_NAME, version: SDK_VERSION, ...options.clientInfo } },
       defaultTimeoutMs,
+      undefined,
+      HELLO_RESEND_MS,
     )) as HelloResult;
   } catch (error) {
     bridge.close();

@@ -4,6 +4,7 @@ export {
   AnnaAppRuntime,
   connect,
   HEARTBEAT_INTERVAL_MS,
+  HELLO_RESEND_MS,
   SDK_NAME,
   SDK_VERSION,
   TOKEN_REFRESH_TIMEOUT_MS,

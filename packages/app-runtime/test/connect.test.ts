@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { connect, HEARTBEAT_INTERVAL_MS, HostApiError, SDK_NAME } from "../src/index.js";
+import {
+  connect,
+  HEARTBEAT_INTERVAL_MS,
+  HELLO_RESEND_MS,
+  HostApiError,
+  SDK_NAME,
+} from "../src/index.js";
 import {
   APP_URL,
   FakeHost,
@@ -92,6 +98,30 @@ describe("connect()", () => {
     });
     expect(host.iframe.listeners.size).toBe(0);
     expect(host.requestsFor("window.ready")).toHaveLength(0);
+  });
+
+  it("re-sends window.hello with the same id until the page answers", async () => {
+    vi.useFakeTimers({
+      toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
+    });
+    let hellos = 0;
+    // The page's listener is not attached yet: the first two posts are lost.
+    const host = new FakeHost().handle("window.hello", () =>
+      ++hellos < 3 ? NO_ANSWER : HELLO_RESULT,
+    );
+    const connecting = connect(host.connectOptions());
+    await vi.advanceTimersByTimeAsync(HELLO_RESEND_MS * 2);
+    const anna = await connecting;
+    try {
+      const ids = host.requestsFor("window.hello").map((request) => request.id);
+      expect(ids).toHaveLength(3);
+      expect(new Set(ids).size).toBe(1);
+      await vi.advanceTimersByTimeAsync(HELLO_RESEND_MS * 3);
+      expect(host.requestsFor("window.hello")).toHaveLength(3);
+      expect(anna.windowUuid).toBe(WINDOW_UUID);
+    } finally {
+      anna.close();
+    }
   });
 
   it("rejects with timeout when the host never answers window.hello", async () => {
