@@ -505,7 +505,7 @@ export {
   type SpecMessageId,
 } from "./app/spec-messages.js";
 export { didYouMean, editDistance, suggestClosest } from "./app/suggest.js";
-export { boundedString, codePointLength } from "./app/text.js";
+export { boundedString, codePointLength, quote, QUOTE_MAX_CHARS } from "./app/text.js";
 export {
   BUNDLED_REF_PREFIX,
   bundledHandle,

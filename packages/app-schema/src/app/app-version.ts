@@ -1,3 +1,4 @@
+import { quote } from "./text.js";
 /**
  * App version strings (`AnnaAppVersion.version`, L5330–L5350): `X.Y.Z` with an optional
  * `-prerelease`, no `+build`. A new version must be strictly greater than the largest existing
@@ -73,7 +74,7 @@ export function compareAppVersions(a: string, b: string): number {
 /** Why `next` cannot follow the existing versions, or `undefined` when it can (L5366–L5369). */
 export function appVersionProblem(next: string, existing: readonly string[]): string | undefined {
   if (!isAppVersion(next)) {
-    return `${JSON.stringify(next)} is not a version: use X.Y.Z with an optional -prerelease (e.g. "1.2.0" or "1.2.0-beta.1"); +build metadata is not supported`;
+    return `${quote(next)} is not a version: use X.Y.Z with an optional -prerelease (e.g. "1.2.0" or "1.2.0-beta.1"); +build metadata is not supported`;
   }
   if (existing.includes(next)) return `version ${next} already exists; bump it`;
   const valid = existing.filter(isAppVersion);

@@ -9,6 +9,7 @@ import { protoKeyIssues } from "./proto-keys.js";
 import { formatSpecMessage } from "./spec-messages.js";
 import { didYouMean } from "./suggest.js";
 import { fromZodIssues } from "./zod-issues.js";
+import { quote } from "./text.js";
 
 /**
  * Rules for an `executa.json` beside a plugin (L11575–L11583, T31, T37, R74–R76, R165). The
@@ -64,7 +65,7 @@ function platformKeyIssue(key: string, path: Path, out: AppIssue[]): void {
       "warning",
       "executa_json.platform_key",
       path,
-      `platform key "${key}" is not one the installer resolves.${platformHint(key)} Known: ${BINARY_PLATFORM_KEYS.join(", ")}, or * for any`,
+      `platform key ${quote(key)} is not one the installer resolves.${platformHint(key)} Known: ${BINARY_PLATFORM_KEYS.join(", ")}, or * for any`,
     ),
   );
 }
@@ -82,7 +83,7 @@ function distributionRules(
         "warning",
         "executa_json.distribution_type",
         [...path, distribution.distribution_type === undefined ? "type" : "distribution_type"],
-        `distribution type "${kind}" is not one of ${DISTRIBUTION_TYPES.join(", ")}.${didYouMean(kind, DISTRIBUTION_TYPES)}`,
+        `distribution type ${quote(kind)} is not one of ${DISTRIBUTION_TYPES.join(", ")}.${didYouMean(kind, DISTRIBUTION_TYPES)}`,
       ),
     );
   }
@@ -122,7 +123,7 @@ function distributionRules(
           "error",
           "executa_json.asset_format",
           [...at, "format"],
-          `format "${value.format}" must be one of ${BINARY_ASSET_FORMATS.join(", ")} (or omitted to infer it from the URL)`,
+          `format ${quote(value.format)} must be one of ${BINARY_ASSET_FORMATS.join(", ")} (or omitted to infer it from the URL)`,
         ),
       );
     }
@@ -137,7 +138,7 @@ function distributionRules(
           "error",
           "executa_json.artifact_format",
           [...at, value.format === undefined || value.format === null ? "path" : "format"],
-          `binary artifacts must be archives (${BINARY_ARTIFACT_FORMATS.join(", ")}); bare executables are rejected — pack "${value.path}" into a .tar.gz or .zip`,
+          `binary artifacts must be archives (${BINARY_ARTIFACT_FORMATS.join(", ")}); bare executables are rejected — pack ${quote(value.path)} into a .tar.gz or .zip`,
         ),
       );
     }
@@ -206,7 +207,7 @@ export function validateExecutaJson(
         "error",
         "executa_json.type",
         ["type"],
-        `type "${json.type}" must be one of ${EXECUTA_TYPES.join(", ")}.${didYouMean(json.type, EXECUTA_TYPES)}`,
+        `type ${quote(json.type)} must be one of ${EXECUTA_TYPES.join(", ")}.${didYouMean(json.type, EXECUTA_TYPES)}`,
       ),
     );
   }
@@ -223,7 +224,7 @@ export function validateExecutaJson(
             "error",
             "executa_json.profile_active",
             ["distribution", "profiles", "active"],
-            `active profile "${active}" is not defined; profiles are: ${names.join(", ") || "(none)"}`,
+            `active profile ${quote(active)} is not defined; profiles are: ${names.join(", ") || "(none)"}`,
           ),
         );
       }

@@ -12,6 +12,7 @@ import { formatSpecMessage } from "./spec-messages.js";
 import { didYouMean } from "./suggest.js";
 import { parseToolRef } from "./tool-refs.js";
 import { type UiSection } from "./ui-section.js";
+import { quote } from "./text.js";
 
 type Path = (string | number)[];
 
@@ -33,7 +34,7 @@ export function hostApiRules(manifest: AppManifest): AppIssue[] {
         "warning",
         "ui.host_api.unknown_namespace",
         ["ui", "host_api", namespace],
-        `"${namespace}" is not a Host API namespace, so this grant opens nothing.${didYouMean(namespace, HOST_API_NAMESPACES)} Namespaces: ${HOST_API_NAMESPACES.join(", ")}`,
+        `${quote(namespace)} is not a Host API namespace, so this grant opens nothing.${didYouMean(namespace, HOST_API_NAMESPACES)} Namespaces: ${HOST_API_NAMESPACES.join(", ")}`,
       ),
     );
   }
@@ -50,7 +51,7 @@ export function hostApiRules(manifest: AppManifest): AppIssue[] {
             "warning",
             "ui.host_api.tools.empty_list",
             path,
-            `"${ref}" grants nothing: ${parsed.list}_executas is empty`,
+            `${quote(ref)} grants nothing: ${parsed.list}_executas is empty`,
           ),
         );
       }
@@ -62,7 +63,7 @@ export function hostApiRules(manifest: AppManifest): AppIssue[] {
           "warning",
           "ui.host_api.tools.method_name",
           path,
-          `"${ref}" is read as a tool_id, not a method: host_api.tools lists executa refs; use "required:*" to allow every required executa`,
+          `${quote(ref)} is read as a tool_id, not a method: host_api.tools lists executa refs; use "required:*" to allow every required executa`,
         ),
       );
       return;
@@ -80,7 +81,7 @@ export function hostApiRules(manifest: AppManifest): AppIssue[] {
         "error",
         "ui.host_api.tools.undeclared",
         path,
-        `"${ref}" names tool_id ${JSON.stringify(parsed.toolId)}, which is not in ${where}.${didYouMean(parsed.toolId, [...declaredToolIds(manifest, "any")])} Declare it there or use "required:*"`,
+        `${quote(ref)} names tool_id ${quote(parsed.toolId)}, which is not in ${where}.${didYouMean(parsed.toolId, [...declaredToolIds(manifest, "any")])} Declare it there or use "required:*"`,
         formatSpecMessage("hostApiToolsUndeclared", { ref }).text,
       ),
     );
@@ -122,7 +123,7 @@ export function hostApiRules(manifest: AppManifest): AppIssue[] {
           "warning",
           "ui.host_api.agent.unknown_tool",
           ["ui", "host_api", "agent", "tools", index],
-          `"${tool}" is neither a sandbox agent tool nor a declared executa, so the platform drops it.${hint}`,
+          `${quote(tool)} is neither a sandbox agent tool nor a declared executa, so the platform drops it.${hint}`,
         ),
       );
     });

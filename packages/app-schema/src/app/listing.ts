@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type AppIssue, type AppValidation, appIssue, hasErrors } from "./issues.js";
 import { protoKeyIssues } from "./proto-keys.js";
-import { boundedString } from "./text.js";
+import { boundedString, quote } from "./text.js";
 import { fromZodIssues } from "./zod-issues.js";
 
 /**
@@ -43,7 +43,7 @@ export const AppListingSchema = z.looseObject({
   name: boundedString(1, APP_NAME_MAX_CHARS),
   slug: z.string().regex(APP_SLUG_PATTERN, {
     error: (issue) =>
-      `${JSON.stringify(issue.input)} is not a valid slug: 3–80 of a-z 0-9 -, starting and ending with a letter or digit (e.g. "focus-flow")`,
+      `${quote(issue.input)} is not a valid slug: 3–80 of a-z 0-9 -, starting and ending with a letter or digit (e.g. "focus-flow")`,
   }),
   category: z.enum(APP_CATEGORIES),
   tagline: boundedString(0, APP_TAGLINE_MAX_CHARS).nullish(),
@@ -119,7 +119,7 @@ export function validateAppListing(raw: unknown): AppValidation<AppListing> {
         "warning",
         "listing.unknown_field",
         [key],
-        `unknown field "${key}" in app.json; the listing has ${APP_LISTING_KEYS.join(", ")}`,
+        `unknown field ${quote(key)} in app.json; the listing has ${APP_LISTING_KEYS.join(", ")}`,
       ),
     );
   }
@@ -131,7 +131,7 @@ export function validateAppListing(raw: unknown): AppValidation<AppListing> {
           "warning",
           "listing.url",
           [field],
-          `${JSON.stringify(value)} does not look like an http(s) URL`,
+          `${quote(value)} does not look like an http(s) URL`,
         ),
       );
     }
@@ -143,7 +143,7 @@ export function validateAppListing(raw: unknown): AppValidation<AppListing> {
           "warning",
           "listing.url",
           ["screenshots", index],
-          `${JSON.stringify(value)} does not look like an http(s) URL`,
+          `${quote(value)} does not look like an http(s) URL`,
         ),
       );
     }
@@ -165,7 +165,7 @@ export function validateAppListing(raw: unknown): AppValidation<AppListing> {
           "warning",
           "listing.bundled_path",
           ["bundled_executas", handle, "path"],
-          `path ${JSON.stringify(entry.path)} leaves the project; use a folder under the project (e.g. "executas/${handle}")`,
+          `path ${quote(entry.path)} leaves the project; use a folder under the project (e.g. "executas/${handle}")`,
         ),
       );
     }

@@ -3,6 +3,7 @@ import { EXECUTA_REF_LATEST, normalizeExecutaRef } from "./executa-ref.js";
 import { isHostApiMethod } from "./host-api-methods.js";
 import { type AppIssue, appIssue } from "./issues.js";
 import { bundledHandle } from "./tool-refs.js";
+import { quote } from "./text.js";
 
 /** Executa versions are SemVer (R83); build metadata allowed, as SemVer allows it. */
 const EXECUTA_VERSION_PATTERN =
@@ -50,7 +51,7 @@ export function manifestRules(
             "error",
             "manifest.duplicate_tool_id",
             [list, index, ...(typeof ref === "string" ? [] : ["tool_id"])],
-            `tool_id ${JSON.stringify(toolId)} is already listed at ${first}; a tool_id may appear once across required_executas and optional_executas`,
+            `tool_id ${quote(toolId)} is already listed at ${first}; a tool_id may appear once across required_executas and optional_executas`,
           ),
         );
       } else seen.set(toolId, here);
@@ -60,7 +61,7 @@ export function manifestRules(
             "warning",
             "manifest.executa_ref_string",
             [list, index],
-            `write the executa ref as an object, {"tool_id": ${JSON.stringify(ref)}}; the platform's validator expects objects`,
+            `write the executa ref as an object, {"tool_id": ${quote(ref)}}; the platform's validator expects objects`,
           ),
         );
       }
@@ -76,8 +77,8 @@ export function manifestRules(
             "manifest.executa_version",
             [list, index, "version"],
             pin.toLowerCase() === EXECUTA_REF_LATEST
-              ? `write "latest" in lowercase; ${JSON.stringify(pin)} may not be recognised`
-              : `version ${JSON.stringify(pin)} does not look like an ExecutaVersion (SemVer, e.g. "1.2.0") or "latest"`,
+              ? `write "latest" in lowercase; ${quote(pin)} may not be recognised`
+              : `version ${quote(pin)} does not look like an ExecutaVersion (SemVer, e.g. "1.2.0") or "latest"`,
           ),
         );
       }
@@ -144,7 +145,7 @@ export function duplicateValueIssues(
           "warning",
           "manifest.duplicate_value",
           [...path, index],
-          `${what} ${JSON.stringify(value)} is listed twice`,
+          `${what} ${quote(value)} is listed twice`,
         ),
       );
     }
@@ -181,7 +182,7 @@ export function devBlockRules(manifest: AppManifest): AppIssue[] {
         "warning",
         "dev.mocks.unknown_method",
         ["dev", "mocks", key],
-        `dev.mocks key ${JSON.stringify(key)} is not a Host API "ns.method" (e.g. "tools.invoke"), so no call will use it`,
+        `dev.mocks key ${quote(key)} is not a Host API "ns.method" (e.g. "tools.invoke"), so no call will use it`,
       ),
     );
   }

@@ -8,7 +8,7 @@ import { APP_PERMISSIONS, isAppPermission } from "./permissions.js";
 import { AppDevConfigSchema } from "./dev-block.js";
 import { ExecutaRefSchema } from "./executa-ref.js";
 import { didYouMean } from "./suggest.js";
-import { boundedString } from "./text.js";
+import { boundedString, quote } from "./text.js";
 import { UiSectionSchema } from "./ui-section.js";
 
 /**
@@ -34,7 +34,7 @@ const PermissionSchema = z
     ctx.issues.push({
       code: "custom",
       input: ctx.value,
-      message: `${JSON.stringify(ctx.value)} is not an allowed permission.${didYouMean(ctx.value, APP_PERMISSIONS)} Allowed: ${APP_PERMISSIONS.join(", ")}`,
+      message: `${quote(ctx.value)} is not an allowed permission.${didYouMean(ctx.value, APP_PERMISSIONS)} Allowed: ${APP_PERMISSIONS.join(", ")}`,
       params: { code: "manifest.permission" },
     });
   })
@@ -50,7 +50,7 @@ const HostCapabilitySchema = z
     ctx.issues.push({
       code: "custom",
       input: ctx.value,
-      message: `${JSON.stringify(ctx.value)} is not an allowed host capability.${hint} Allowed: ${HOST_CAPABILITIES.join(", ")}`,
+      message: `${quote(ctx.value)} is not an allowed host capability.${hint} Allowed: ${HOST_CAPABILITIES.join(", ")}`,
       params: { code: "manifest.host_capability" },
     });
   })
@@ -84,7 +84,7 @@ export const AppManifestSchema = z
     schema: z
       .literal(APP_MANIFEST_SCHEMA_VERSIONS, {
         error: (issue) =>
-          `must be 1 (chat-augmentation app) or 2 (app with a UI), not ${JSON.stringify(issue.input)}`,
+          `must be 1 (chat-augmentation app) or 2 (app with a UI), not ${quote(issue.input)}`,
       })
       .default(1),
     /** Auto-installed with the app. Non-empty for schema 1 (A13). */

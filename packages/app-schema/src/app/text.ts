@@ -37,3 +37,16 @@ export function boundedString(min: number, max: number): z.ZodString {
     })
     .meta(min > 0 ? { minLength: min, maxLength: max } : { maxLength: max });
 }
+
+/** Values quoted in messages are cut to this many characters, so a 10 MB field stays one line. */
+export const QUOTE_MAX_CHARS = 80;
+
+/** `"value"` for messages: JSON-quoted, cut to `QUOTE_MAX_CHARS` code points with an ellipsis. */
+export function quote(value: unknown): string {
+  if (typeof value !== "string") return JSON.stringify(value) ?? String(value);
+  if (value.length <= QUOTE_MAX_CHARS) return JSON.stringify(value);
+  const points = Array.from(value.slice(0, QUOTE_MAX_CHARS * 2));
+  return points.length <= QUOTE_MAX_CHARS
+    ? JSON.stringify(value)
+    : JSON.stringify(`${points.slice(0, QUOTE_MAX_CHARS - 1).join("")}…`);
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SPEC_MESSAGES } from "./spec-messages.js";
+import { quote } from "./text.js";
 
 /** `ui.bundle` (L5629–L5643, R91). */
 
@@ -43,7 +44,7 @@ export const BundlePathSchema = z
       ctx.issues.push({
         code: "custom",
         input: ctx.value,
-        message: `${JSON.stringify(ctx.value)} is not a valid bundle path: it ${problem} (e.g. "index.html" or "views/main.html#/route")`,
+        message: `${quote(ctx.value)} is not a valid bundle path: it ${problem} (e.g. "index.html" or "views/main.html#/route")`,
         params: { code: "ui.bundle_path" },
       });
     }
@@ -58,14 +59,14 @@ export const ExternalOriginSchema = z
       ctx.issues.push({
         code: "custom",
         input: value,
-        message: `${JSON.stringify(value)} must start with https:// (e.g. "https://api.example.com")`,
+        message: `${quote(value)} must start with https:// (e.g. "https://api.example.com")`,
         params: { code: "ui.external_origin_scheme" },
       });
     } else if (value.includes("*")) {
       ctx.issues.push({
         code: "custom",
         input: value,
-        message: `${JSON.stringify(value)} must not contain a * wildcard; list each origin`,
+        message: `${quote(value)} must not contain a * wildcard; list each origin`,
         params: { code: "ui.external_origin_wildcard" },
       });
     }
@@ -81,7 +82,7 @@ export const UiBundleSchema = z.strictObject({
       ctx.issues.push({
         code: "custom",
         input: ctx.value,
-        message: `bundle format ${JSON.stringify(ctx.value)} is not supported: use "static-spa" (or omit format)`,
+        message: `bundle format ${quote(ctx.value)} is not supported: use "static-spa" (or omit format)`,
         params: { code: "ui.bundle.format", specMessage: SPEC_MESSAGES.uiBundleFormat.text },
       });
     })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatSpecMessage } from "./spec-messages.js";
+import { quote } from "./text.js";
 
 /** `ui.csp_overrides` (L5690–L5719): additive, and only for these directives. */
 
@@ -67,7 +68,7 @@ export const CspOverridesSchema = z
           code: "custom",
           input: value,
           path: [directive, index],
-          message: `${JSON.stringify(value)} is not allowed in ${directive}: use 'self', 'sha256-<base64>' or 'nonce-<base64>' (with the single quotes)`,
+          message: `${quote(value)} is not allowed in ${directive}: use 'self', 'sha256-<base64>' or 'nonce-<base64>' (with the single quotes)`,
           params: {
             code: "ui.csp.restricted_source",
             specMessage: formatSpecMessage("cspScriptSrcValues", { directive }).text,

@@ -8,6 +8,7 @@ import {
 } from "./host-api-methods.js";
 import { didYouMean } from "./suggest.js";
 import { parseToolRef } from "./tool-refs.js";
+import { quote } from "./text.js";
 
 /**
  * `ui.host_api` (L5673–L5688, R94): per-namespace grants. Most namespaces list method names (or
@@ -30,7 +31,7 @@ function methodGrant(namespace: HostApiNamespace) {
         ctx.issues.push({
           code: "custom",
           input: ctx.value,
-          message: `${JSON.stringify(ctx.value)} is not a method of host_api.${namespace}: use ${accepted.map((m) => JSON.stringify(m)).join(", ")}.${didYouMean(ctx.value, accepted)}`,
+          message: `${quote(ctx.value)} is not a method of host_api.${namespace}: use ${accepted.map((m) => JSON.stringify(m)).join(", ")}.${didYouMean(ctx.value, accepted)}`,
           params: { code: "ui.host_api.unknown_method" },
         });
       })
@@ -46,7 +47,7 @@ export const ToolRefListSchema = z.array(
       ctx.issues.push({
         code: "custom",
         input: ctx.value,
-        message: `${JSON.stringify(ctx.value)} is not a tool ref: use "required:*", "optional:*", "required:<tool_id>", "optional:<tool_id>", a bare "<tool_id>" or "bundled:<handle>"`,
+        message: `${quote(ctx.value)} is not a tool ref: use "required:*", "optional:*", "required:<tool_id>", "optional:<tool_id>", a bare "<tool_id>" or "bundled:<handle>"`,
         params: { code: "ui.host_api.tools.ref" },
       });
     })

@@ -3,6 +3,7 @@ import { duplicateValueIssues } from "./manifest-rules.js";
 import { formatSpecMessage, SPEC_MESSAGES } from "./spec-messages.js";
 import { type UiSection } from "./ui-section.js";
 import { UI_VIEWS_MAX, UI_VIEWS_MIN, type UiSize } from "./ui-view.js";
+import { quote } from "./text.js";
 
 type Path = (string | number)[];
 
@@ -39,7 +40,7 @@ export function uiSectionRules(ui: UiSection): AppIssue[] {
           "error",
           "ui.views.duplicate_name",
           ["ui", "views", index, "name"],
-          `view name ${JSON.stringify(view.name)} is already used by /ui/views/${first}; view names must be unique`,
+          `view name ${quote(view.name)} is already used by /ui/views/${first}; view names must be unique`,
         ),
       );
     } else names.set(view.name, index);
@@ -84,7 +85,7 @@ export function uiSectionRules(ui: UiSection): AppIssue[] {
         "error",
         "ui.views.multiple_defaults",
         ["ui", "views", defaults[1] ?? 0, "default"],
-        `views ${defaults.map((i) => JSON.stringify(views[i]?.name)).join(", ")} all set default: true; at most one view may`,
+        `views ${defaults.map((i) => quote(views[i]?.name)).join(", ")} all set default: true; at most one view may`,
         SPEC_MESSAGES.uiViewsOneDefault.text,
       ),
     );
@@ -134,7 +135,7 @@ export function uiSectionRules(ui: UiSection): AppIssue[] {
         "warning",
         "ui.state_merge",
         ["ui", "state_merge"],
-        `state_merge ${JSON.stringify(ui.state_merge)} is not a known policy; the only one is "last_writer_wins" (reserved)`,
+        `state_merge ${quote(ui.state_merge)} is not a known policy; the only one is "last_writer_wins" (reserved)`,
       ),
     );
   }

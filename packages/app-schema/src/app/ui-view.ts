@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boundedString } from "./text.js";
+import { boundedString, quote } from "./text.js";
 import { BundlePathSchema } from "./ui-bundle.js";
 
 /** `ui.views[]` (L5645–L5671, R92). */
@@ -21,7 +21,7 @@ export type UiSize = z.infer<typeof UiSizeSchema>;
 export const UiViewSchema = z.strictObject({
   name: z.string().regex(VIEW_NAME_PATTERN, {
     error: (issue) =>
-      `${JSON.stringify(issue.input)} is not a valid view name: use 1–40 of a-z 0-9 _ - (e.g. "main", "chart_preview")`,
+      `${quote(issue.input)} is not a valid view name: use 1–40 of a-z 0-9 _ - (e.g. "main", "chart_preview")`,
   }),
   title: boundedString(1, VIEW_TITLE_MAX_CHARS),
   /** Opened when `open_app_view` omits `view`; at most one view may set it. */

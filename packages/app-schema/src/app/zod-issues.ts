@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { type AppIssue, appIssue } from "./issues.js";
 import { didYouMean } from "./suggest.js";
+import { quote } from "./text.js";
 
 /**
  * zod issues → `AppIssue`s with messages that say what is wrong and what would be right.
@@ -27,10 +28,7 @@ export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
-  if (typeof value === "string") {
-    const cut = value.length > 60 ? `${value.slice(0, 57)}…` : value;
-    return JSON.stringify(cut);
-  }
+  if (typeof value === "string") return quote(value);
   return `${typeof value} ${String(value)}`;
 }
 

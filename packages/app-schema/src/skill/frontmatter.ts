@@ -24,6 +24,7 @@ import {
   SKILL_OS_VALUES,
   type UninstallRecipe,
 } from "./recipes.js";
+import { quote } from "../app/text.js";
 
 /**
  * `SKILL.md` frontmatter (L3881–L3965, S2–S10), over the object a YAML parser produced — YAML
@@ -129,7 +130,7 @@ function metadataIssues(
     );
   };
   for (const key of unwrapped.ignoredKeys ?? []) {
-    const message = `"${key}" sits beside "${unwrapped.namespace ?? ""}" and is ignored: only the first of matrix, openclaw, nexus is read`;
+    const message = `${quote(key)} sits beside "${unwrapped.namespace ?? ""}" and is ignored: only the first of matrix, openclaw, nexus is read`;
     out.push(
       inString
         ? appIssue("warning", "skill.metadata_ignored_key", ["metadata"], message)
@@ -141,7 +142,7 @@ function metadataIssues(
     warn(
       [key],
       "skill.metadata_unknown_field",
-      `unknown metadata field "${key}" is ignored.${didYouMean(key, SKILL_METADATA_KEYS)}`,
+      `unknown metadata field ${quote(key)} is ignored.${didYouMean(key, SKILL_METADATA_KEYS)}`,
     );
   }
   for (const list of ["install", "uninstall"] as const) {
@@ -151,7 +152,7 @@ function metadataIssues(
         warn(
           [list, index, "os", at],
           "skill.recipe_os",
-          `os ${JSON.stringify(os)} never matches a host; use ${SKILL_OS_VALUES.join(", ")}.${osHint(os)}`,
+          `os ${quote(os)} never matches a host; use ${SKILL_OS_VALUES.join(", ")}.${osHint(os)}`,
         );
       });
       const field = recipeTargetField(recipe.kind);
@@ -163,7 +164,7 @@ function metadataIssues(
       warn(
         [list, index],
         "skill.recipe_target",
-        `a recipe of kind "${recipe.kind}" needs "${field}" to say what to ${list}`,
+        `a recipe of kind ${quote(recipe.kind)} needs "${field}" to say what to ${list}`,
       );
     });
   }
@@ -213,7 +214,7 @@ export function validateSkillFrontmatter(
         "warning",
         "skill.name_not_kebab",
         front.name ? ["name"] : [],
-        `skill name ${JSON.stringify(name)} is not lowercase kebab-case (e.g. "${toKebab(name)}")`,
+        `skill name ${quote(name)} is not lowercase kebab-case (e.g. "${toKebab(name)}")`,
       ),
     );
   }
@@ -224,7 +225,7 @@ export function validateSkillFrontmatter(
         "warning",
         "skill.unknown_field",
         [key],
-        `unknown frontmatter field "${key}" is ignored; the loader reads name, description and metadata.${didYouMean(key, SKILL_FRONTMATTER_KEYS)}`,
+        `unknown frontmatter field ${quote(key)} is ignored; the loader reads name, description and metadata.${didYouMean(key, SKILL_FRONTMATTER_KEYS)}`,
       ),
     );
   }
