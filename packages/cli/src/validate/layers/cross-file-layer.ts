@@ -2,7 +2,7 @@
 // resolve to declared ids, `bundled:<handle>` through app.json to an executa `anna-app dev`
 // discovers (R165), with distance-1 suggestions. What the platform or the dev harness accepts
 // but would trip an author is a warning (real-world-plugins.md "Apps", "More traps").
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import {
   type AppManifest,
@@ -13,17 +13,12 @@ import {
   parseToolRef,
   suggestClosest,
 } from "@anna-ai/app-schema";
-import type { DiscoveryResult, LaunchError } from "@anna-ai/executa-host";
-import { discoverExecutas } from "@anna-ai/executa-host";
 import type { ValidateContext } from "../context.js";
 import type { ProjectState } from "../project-state.js";
+import { discoverAndReport } from "./discovery-findings.js";
 import { APP_JSON, EXECUTAS_DIR } from "./schema-layer.js";
+import { staleToolIds } from "./tool-ids-file.js";
 import { emitPending } from "./ui-layer.js";
-
-const NO_VERSION_PROBE = (): Promise<string | undefined> => Promise.resolve(undefined);
-
-/** The generated id map bundles read (real-world-plugins.md "Apps"). */
-export const TOOL_IDS_FILE = "anna-tool-ids.js";
 
 type RefList = "required" | "optional";
 
@@ -73,30 +68,8 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
   emitPending(ctx, state, "cross-file");
   const manifest = state.manifest;
   const manifestFile = ctx.paths.manifest;
-  const executasDir = path.join(ctx.paths.root, EXECUTAS_DIR);
-  let discovery: DiscoveryResult;
-  try {
-    discovery = await discoverExecutas(executasDir, {
-      // The project is checked, not the machine: toolchain version probes spawn `go version` /
-      // `python3 --version` and only feed launch warnings that validate does not report.
-      versionOf: NO_VERSION_PROBE,
-    });
-  } catch (error) {
-    // An unreadable folder, not a plugin problem: report it and check the rest.
-    ctx.reportAt(
-      "cross-file",
-      executasDir,
-      { line: 0, column: 0 },
-      {
-        severity: "error",
-        code: "executas.unreadable",
-        message: `${EXECUTAS_DIR}/ cannot be scanned (${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}); check its permissions`,
-      },
-    );
-    discovery = { specs: [], warnings: [], errors: [] };
-  }
+  const discovery = await discoverAndReport(ctx);
   state.discovery = discovery;
-  await reportDiscovery(ctx, discovery.warnings, discovery.errors);
 
   const localIds = new Set(discovery.specs.map((spec) => spec.toolId));
   const specByDir = new Map(discovery.specs.map((spec) => [path.resolve(spec.dir), spec]));
@@ -182,79 +155,6 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
     });
   }
   await staleToolIds(ctx, handleIds);
-}
-
-/** Discovery messages name absolute paths; reports name project-relative ones. */
-function relativeText(ctx: ValidateContext, text: string): string {
-  return text.replaceAll(ctx.paths.root + path.sep, "");
-}
-
-async function reportDiscovery(
-  ctx: ValidateContext,
-  warnings: readonly string[],
-  errors: readonly LaunchError[],
-): Promise<void> {
-  const executasDir = path.join(ctx.paths.root, EXECUTAS_DIR);
-  for (const raw of warnings) {
-    const warning = relativeText(ctx, raw);
-    const match = /^⚠ skipping executa (.+?): (.*)$/s.exec(warning);
-    const name = match?.[1];
-    const reason = match?.[2] ?? warning;
-    const folder = name === undefined ? executasDir : path.join(executasDir, name);
-    const executaJson = path.join(folder, "executa.json");
-    const duplicate = /already provided by (.+)$/.exec(reason);
-    const missingToolId = duplicate === null && reason.includes("tool_id");
-    const pointer = duplicate === null && !missingToolId ? "/type" : "/tool_id";
-    let finding;
-    if (duplicate !== null) {
-      finding = {
-        code: "executas.duplicate_tool_id",
-        message: `anna-app dev keeps the first folder (in name order) with this tool_id, ${duplicate[1]}, and skips this one; give each executa its own tool_id`,
-        specMessage: warning,
-      };
-    } else {
-      finding = {
-        code: missingToolId ? "executas.tool_id_missing" : "executas.type_missing",
-        message: `anna-app dev skips this folder (${reason}), so every tools.invoke of it fails with not_implemented`,
-        ...(missingToolId && name !== undefined
-          ? { specMessage: formatSpecMessage("executaMissingToolId", { name }).text }
-          : {}),
-      };
-    }
-    if (ctx.document(executaJson) !== undefined) {
-      ctx.report("cross-file", executaJson, pointer, { severity: "warning", ...finding });
-    } else {
-      ctx.reportAt(
-        "cross-file",
-        folder,
-        { line: 0, column: 0 },
-        { severity: "warning", ...finding },
-      );
-    }
-  }
-  for (const error of errors) {
-    const target = error.path ?? executasDir;
-    // A missing entry is usually a plugin not built yet (dist/, bin/): the project is fine and
-    // the platform never looks at it, so it is a warning. Broken files and ambiguity are errors.
-    const unbuilt = error.code === "NO_PLUGIN_FOUND";
-    const finding = {
-      severity: unbuilt ? ("warning" as const) : ("error" as const),
-      code: `executas.${error.code.toLowerCase()}`,
-      message: `anna-app dev cannot start this executa${unbuilt ? " until it is built" : ""}: ${relativeText(ctx, error.message)}`,
-    };
-    if (target.endsWith(".json") && (await ctx.locateIn(target)) !== undefined) {
-      ctx.report("cross-file", target, launchErrorPointer(error), finding);
-    } else ctx.reportAt("cross-file", target, { line: 0, column: 0 }, finding);
-  }
-}
-
-/** Where in executa.json / package.json a discovery error points, from its field or message. */
-function launchErrorPointer(error: LaunchError): string {
-  if (error.field !== undefined) return `/${error.field}`;
-  const named = /: (bin|main|module)(?:\["([^"]+)"\])? /.exec(error.message);
-  if (named === null) return "";
-  const key = (named[2] ?? "").replaceAll("~", "~0").replaceAll("/", "~1");
-  return named[2] === undefined ? `/${named[1]}` : `/${named[1]}/${key}`;
 }
 
 async function resolveHandle(
@@ -344,38 +244,5 @@ function hostApiTools(
       message: `"${ref}" names ${JSON.stringify(parsed.toolId)}, which is not in ${where}; declare {"tool_id": ${JSON.stringify(parsed.toolId)}} there or use "required:*"`,
       specMessage: formatSpecMessage("hostApiToolsUndeclared", { ref }).text,
     });
-  });
-}
-
-/** A committed `anna-tool-ids.js` whose ids differ from the local executa.json files. */
-async function staleToolIds(
-  ctx: ValidateContext,
-  handleIds: ReadonlyMap<string, string | undefined>,
-): Promise<void> {
-  const file = path.join(ctx.paths.bundle, TOOL_IDS_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch {
-    return;
-  }
-  const lines = text.split("\n");
-  lines.forEach((line, lineIndex) => {
-    for (const match of line.matchAll(/["']?([\w.-]+)["']?\s*:\s*["']([^"']+)["']/g)) {
-      const handle = match[1] as string;
-      const committed = match[2] as string;
-      const local = handleIds.get(handle);
-      if (local === undefined || local === committed) continue;
-      ctx.reportAt(
-        "cross-file",
-        file,
-        { line: lineIndex + 1, column: match.index + 1 },
-        {
-          severity: "warning",
-          code: "bundle.tool_ids_stale",
-          message: `${TOOL_IDS_FILE} maps "${handle}" to "${committed}" but the local executa's tool_id is "${local}"; anna-app dev serves a generated map, but a bundle deployed with this file calls the wrong id — delete it or regenerate it`,
-        },
-      );
-    }
   });
 }
