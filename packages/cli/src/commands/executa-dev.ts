@@ -20,7 +20,8 @@ export const spec: CommandSpec = {
     "invoke <tool> [json-args], tools, trace on|off, restart, quit; piped input works line by " +
     "line). With --json, --invoke prints one line: the tool's data, or the error object. Defaults: " +
     "storage in memory, embeddings synthetic, sampling/agent/image/upload off. Exit codes: 0 " +
-    "success, 1 the invoke failed (success:false or a JSON-RPC error), 2 usage, launch or fixture error.",
+    "success, 1 the invoke failed (success:false or a JSON-RPC error), 2 usage, launch or fixture error; " +
+    "Ctrl-C shuts the plugin down and exits 130.",
   flags: [
     {
       name: "dir",

@@ -12,6 +12,8 @@ import type { DevSession } from "./session.js";
 
 export interface ReplOptions {
   launch: LaunchSpec;
+  /** Aborted by SIGINT/SIGTERM: the REPL ends (the caller shuts the plugin down). */
+  interrupt: AbortSignal;
   router: Pick<DevRouter, "summary" | "hints" | "notGranted">;
   setTrace(on: boolean): void;
   isTracing(): boolean;
@@ -65,6 +67,9 @@ export async function runRepl(
   );
 
   options.setErrorSink((line) => repl.printErr(line));
+  const onInterrupt = () => repl.close();
+  if (options.interrupt.aborted) repl.close();
+  options.interrupt.addEventListener("abort", onInterrupt);
   options.onStarted();
   const offs = [
     session.process.on("restart", (e) =>
@@ -151,6 +156,7 @@ export async function runRepl(
   try {
     await repl.done;
   } finally {
+    options.interrupt.removeEventListener("abort", onInterrupt);
     for (const off of offs) off();
   }
   return EXIT_OK;

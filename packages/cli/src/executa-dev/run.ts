@@ -21,6 +21,9 @@ import { DevSession } from "./session.js";
 const NAME = "executa dev";
 /** Plugin stderr lines quoted when it fails to start. */
 const START_STDERR_LINES = 10;
+/** Shell convention for a run ended by a signal: 128 + its number. */
+const EXIT_SIGINT = 130;
+const EXIT_SIGTERM = 143;
 
 export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number> {
   const flags = args.flags;
@@ -96,9 +99,30 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     }
   });
 
+  // Ctrl-C / SIGTERM: shut the plugin down as the host would (H4) instead of dying with it still
+  // running in its own process group, then leave with 130/143.
+  const interrupt = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupt.signal.aborted) return;
+    interrupt.abort(signal);
+    void session.close();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const checkInterrupted = () => {
+    const signal = interrupt.signal.reason as NodeJS.Signals | undefined;
+    if (signal !== undefined) {
+      throw new ExitError(
+        signal === "SIGINT" ? EXIT_SIGINT : EXIT_SIGTERM,
+        `interrupted (${signal}); the plugin was shut down`,
+      );
+    }
+  };
+
   try {
     if (!oneShot) {
-      return await runRepl(session, io, {
+      const code = await runRepl(session, io, {
+        interrupt: interrupt.signal,
         launch,
         router,
         setTrace: (on) => (tracing = on),
@@ -106,8 +130,10 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
         setErrorSink: (sink) => (out.err = sink),
         onStarted: () => (started = true),
       });
+      checkInterrupted();
+      return code;
     }
-    const manifest = await startOrExplain(session, launch);
+    const manifest = await startOrExplain(session, launch, checkInterrupted);
     started = true;
     if (!json) {
       for (const line of session.stderrTail()) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
@@ -118,6 +144,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     }
     if (flags.health) {
       const report = await session.health();
+      checkInterrupted();
       const body = {
         status: report.status,
         state: report.state,
@@ -136,9 +163,12 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
       );
     }
     const outcome = await session.invoke(tool, toolArgs);
+    checkInterrupted();
     io.stdout.write((json ? outcomeJson(outcome) : formatOutcome(tool, outcome, io.style)) + "\n");
     return outcome.ok ? EXIT_OK : EXIT_RUNTIME;
   } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     await session.close();
     await router.close();
     io.stdout.off("error", ignorePipeError);
@@ -171,10 +201,18 @@ async function resolveLaunch(flags: FlagValues, io: CliIo): Promise<LaunchSpec> 
 }
 
 /** Starting is where most plugins fail: name the plugin and show its last stderr lines. */
-async function startOrExplain(session: DevSession, launch: LaunchSpec) {
+async function startOrExplain(
+  session: DevSession,
+  launch: LaunchSpec,
+  checkInterrupted: () => void,
+) {
   try {
-    return await session.describe();
+    const manifest = await session.describe();
+    checkInterrupted();
+    return manifest;
   } catch (error) {
+    checkInterrupted();
+    if (error instanceof ExitError) throw error;
     const tail = session.stderrTail(START_STDERR_LINES);
     const message = error instanceof Error ? error.message : String(error);
     // Process errors already quote stderr; add the tail only when they do not.
