@@ -45,7 +45,8 @@ export const QUOTE_MAX_CHARS = 80;
 export function quote(value: unknown): string {
   if (typeof value !== "string") return JSON.stringify(value) ?? String(value);
   if (value.length <= QUOTE_MAX_CHARS) return JSON.stringify(value);
-  const points = Array.from(value.slice(0, QUOTE_MAX_CHARS * 2));
+  // 2 units per code point at most, so this slice holds more than the limit whenever the value does.
+  const points = Array.from(value.slice(0, QUOTE_MAX_CHARS * 2 + 2));
   return points.length <= QUOTE_MAX_CHARS
     ? JSON.stringify(value)
     : JSON.stringify(`${points.slice(0, QUOTE_MAX_CHARS - 1).join("")}…`);
