@@ -160,8 +160,10 @@ const ESCAPES: Record<string, string> = {
 
 function describeChar(ch: string): string {
   const code = ch.charCodeAt(0);
-  if (code < 0x20 || code === 0x7f)
-    return `control character U+${code.toString(16).padStart(4, "0").toUpperCase()}`;
+  const hex = `U+${code.toString(16).padStart(4, "0").toUpperCase()}`;
+  if (code < 0x20 || code === 0x7f) return `control character ${hex}`;
+  // Invisible in an editor: a non-breaking or other Unicode space, a zero-width character, a BOM.
+  if (code > 0x7f && /[\s\u200b-\u200f\u2060\ufeff]/.test(ch)) return `invisible character ${hex}`;
   return `'${ch}'`;
 }
 

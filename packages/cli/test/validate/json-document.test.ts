@@ -94,6 +94,9 @@ describe("parseJsonDocument", () => {
     ['{"a": [1, 2}', 1, 12, "expected ',' or ']'"],
     ['{"a": {"b": 1}', 1, 1, "missing '}'"],
     ['{"a": "\\x"}', 1, 8, "invalid escape"],
+    ['{"a":\u00a01}', 1, 6, "invisible character U+00A0"],
+    ['{"a": 1}\uFEFF', 1, 9, "invisible character U+FEFF"],
+    ['{"a": "x\ty"}', 1, 9, "control character U+0009 inside a string"],
   ])("reports malformed JSON %j at %i:%i", (text, line, column, message) => {
     const error = syntaxError(text);
     expect(error.message).toContain(message);
