@@ -63,7 +63,14 @@ function samplingRequest(args: SamplingCreateMessageParams) {
   });
 }
 
-const LlmArgs = SamplingCreateMessageParamsSchema;
+/** `maxTokens` is optional for apps (R119): the per-call cap fills it in. */
+const LlmArgs = z.preprocess((value) => {
+  if (typeof value !== "object" || value === null) return value;
+  const v = value as Record<string, unknown>;
+  return v.maxTokens == null && v.max_tokens == null
+    ? { ...v, maxTokens: LLM_MAX_TOKENS_PER_CALL }
+    : v;
+}, SamplingCreateMessageParamsSchema);
 
 export function llmMethods(): MethodTable {
   return {

@@ -15,10 +15,10 @@ export const STORAGE_LIST_LIMIT_MAX = 1000;
 
 const Scope = z.enum(["app", "user", "tool"]).optional();
 const Owner = z.string().optional();
-const GetArgs = z.looseObject({ key: z.unknown(), scope: Scope, owner: Owner });
+const GetArgs = z.looseObject({ key: z.unknown().optional(), scope: Scope, owner: Owner });
 const SetArgs = z.looseObject({
-  key: z.unknown(),
-  value: z.unknown(),
+  key: z.unknown().optional(),
+  value: z.unknown().optional(),
   scope: Scope,
   owner: Owner,
   if_match: z.string().nullish(),
@@ -27,7 +27,7 @@ const SetArgs = z.looseObject({
   ttl_seconds: z.number().int().min(1).max(31_536_000).nullish(),
 });
 const DeleteArgs = z.looseObject({
-  key: z.unknown(),
+  key: z.unknown().optional(),
   scope: Scope,
   owner: Owner,
   if_match: z.string().nullish(),
