@@ -283,6 +283,17 @@ describe("validateProject: layer 3, cross-file", () => {
     expect([d.severity, d.file, d.line]).toEqual(["error", "executas/focus-coach/SKILL.md", 1]);
   });
 
+  it("refuses a SKILL.md whose YAML tries to instantiate types, with a clear message", async () => {
+    const { report } = await run({
+      ...validProject(),
+      "executas/focus-coach/SKILL.md":
+        "---\nname: focus-coach\ndescription: !!python/object/apply:os.system ['echo pwned']\n---\nBody\n",
+    });
+    const d = find(report, "skill.yaml_tag");
+    expect([d.severity, d.file, d.line]).toEqual(["error", "executas/focus-coach/SKILL.md", 3]);
+    expect(d.message).toContain("!!python/object/apply:os.system");
+  });
+
   it("stops at the first failing layer: UI errors keep the tool_id linter from running", async () => {
     const { report } = await run({
       ...validProject(),
