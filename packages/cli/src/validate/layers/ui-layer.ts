@@ -127,10 +127,13 @@ async function mobileChecks(
       related: [{ file: ctx.rel(path.join(bundleDir, file)), line, column }],
     });
   }
-  const styles = await walkFiles(bundleDir, {
+  const candidates = await walkFiles(bundleDir, {
     accept: (name) => /\.(css|html?|m?js|jsx|tsx?)$/.test(name),
   });
-  for (const file of styles) {
+  // Stylesheets first: that is where safe-area padding usually is, and scripts can be megabytes.
+  const rank = (file: string): number =>
+    file.endsWith(".css") ? 0 : /\.html?$/.test(file) ? 1 : 2;
+  for (const file of candidates.sort((a, b) => rank(a) - rank(b))) {
     try {
       if ((await stat(file)).size > MOBILE_GREP_MAX_BYTES) continue;
       if (SAFE_AREA.test(await readFile(file, "utf8"))) return;
