@@ -97,6 +97,28 @@ describe("validateProject: reading JSON", () => {
     expect(brief(report.diagnostics)).toEqual([]);
   });
 
+  it("accepts the real-world shapes the platform accepts: empty arrays, agent as an object, key-sorted", async () => {
+    const manifest = {
+      optional_executas: [],
+      permissions: [],
+      required_executas: [{ tool_id: "bundled:focus" }],
+      schema: 2,
+      tags: [],
+      ui: {
+        bundle: { entry: "index.html" },
+        host_api: {
+          agent: { session: { auto: true, fixed: null }, tools: [] },
+          storage: ["read", "write"],
+          tools: [],
+        },
+        views: [{ default: true, name: "main", title: "Focus Flow" }],
+      },
+    };
+    const { report } = await run({ ...validProject(), "manifest.json": JSON.stringify(manifest) });
+    expect(report.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
+
   it("warns about a duplicate key at the later occurrence and uses its value", async () => {
     const text = JSON.stringify(VALID_MANIFEST, null, 2).replace(
       '"schema": 2,',
