@@ -27,6 +27,7 @@ export {
 export {
   BRIDGE_AUTH_NAMESPACE,
   decodeHostMessage,
+  decodeRpcRequest,
   encodeRequest,
   EVENT_MESSAGE_TYPE,
   RPC_REQUEST_TYPE,

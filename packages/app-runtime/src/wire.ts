@@ -5,6 +5,8 @@
  * `POST /api/v1/anna-apps/runtime/rpc` with the token in `X-Anna-App-Token`.
  */
 
+import { DEFAULT_CALL_TIMEOUT_MS } from "./call-timeouts.js";
+
 export const RPC_REQUEST_TYPE = "anna-app/rpc";
 export const RPC_RESPONSE_TYPE = "anna-app/rpc-result";
 export const EVENT_MESSAGE_TYPE = "anna-app/event";
@@ -94,4 +96,34 @@ export function decodeHostMessage(data: unknown): HostMessage {
     return { kind: "event", event: message };
   }
   return IGNORED;
+}
+
+/**
+ * The host page's side: a message from an app iframe as an `RpcRequestMessage`, or undefined when
+ * it is not one (wrong type tag, missing or mistyped fields). The page must still check
+ * `event.source` and that `window_uuid` is that iframe's window (docs/app-runtime.md, part 2).
+ */
+export function decodeRpcRequest(data: unknown): RpcRequestMessage | undefined {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
+  const message = data as Record<string, unknown>;
+  const { id, window_uuid: windowUuid, token, ns, method, args, timeout_ms: timeoutMs } = message;
+  if (message["type"] !== RPC_REQUEST_TYPE) return undefined;
+  if (typeof id !== "string" || id === "") return undefined;
+  if (typeof windowUuid !== "string" || typeof token !== "string") return undefined;
+  if (typeof ns !== "string" || ns === "" || typeof method !== "string" || method === "")
+    return undefined;
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return undefined;
+  return {
+    type: RPC_REQUEST_TYPE,
+    id,
+    window_uuid: windowUuid,
+    token,
+    ns,
+    method,
+    args: args as Record<string, unknown>,
+    timeout_ms:
+      typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs > 0
+        ? timeoutMs
+        : DEFAULT_CALL_TIMEOUT_MS,
+  };
 }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   decodeHostMessage,
+  decodeRpcRequest,
   encodeRequest,
   HostApiError,
   hostApiErrorFromWire,
@@ -118,6 +119,36 @@ describe("request encoding and message decoding", () => {
       { ok: true },
     ]) {
       expect(decodeHostMessage(junk)).toEqual({ kind: "ignored" });
+    }
+  });
+
+  it("decodes a request on the page's side, rejecting anything malformed", () => {
+    const request = encodeRequest({
+      id: "1",
+      window_uuid: "w",
+      token: "t",
+      ns: "storage",
+      method: "get",
+      args: {},
+      timeout_ms: 10,
+    });
+    expect(decodeRpcRequest(request)).toEqual(request);
+    expect(decodeRpcRequest({ ...request, timeout_ms: "soon" })).toEqual({
+      ...request,
+      timeout_ms: 30_000,
+    });
+    for (const bad of [
+      { ...request, type: "other" },
+      { ...request, id: 1 },
+      { ...request, id: "" },
+      { ...request, token: undefined },
+      { ...request, ns: "" },
+      { ...request, args: null },
+      { ...request, args: [] },
+      null,
+      "x",
+    ]) {
+      expect(decodeRpcRequest(bad)).toBeUndefined();
     }
   });
 
