@@ -2,7 +2,7 @@
 // `manifest.ui.host_api`, or production answers it with `permission_denied` (L5535). The grep
 // heuristic is documented in host-api-calls.ts and docs/validate.md.
 import { readFile, stat } from "node:fs/promises";
-import { expandHostApiGrant, type AppManifest } from "@anna-ai/app-schema";
+import { type AppManifest, hostApiAllows } from "@anna-ai/app-schema";
 import type { ValidateContext } from "../context.js";
 import type { SourceLocation } from "../diagnostic.js";
 import { findHostApiCalls, lineColumn } from "../host-api-calls.js";
@@ -17,22 +17,21 @@ const MAX_SITES = 5;
 
 type Grant = { granted: true } | { granted: false; why: string; fixable: boolean };
 
+/** The dispatcher's own gate (`hostApiAllows`), plus why a denied call is denied. */
 function grantFor(manifest: AppManifest, namespace: string, method: string): Grant {
-  const hostApi = manifest.ui?.host_api ?? {};
-  const raw = (hostApi as Record<string, unknown>)[namespace];
   if (namespace === "tools") {
-    const refs = Array.isArray(raw) ? raw : [];
-    // L6386: an omitted or empty list allows every declared executa.
+    // Open at the method level (L6386: an omitted list allows every declared executa), but
+    // with no executa declared there is nothing a tools call could reach.
     const declared = manifest.required_executas.length + manifest.optional_executas.length;
-    if (refs.length > 0 || declared > 0) return { granted: true };
+    if (declared > 0 || (manifest.ui?.host_api?.tools ?? []).length > 0) return { granted: true };
     return {
       granted: false,
       why: "the manifest declares no executa (required_executas and optional_executas are empty), so there is nothing to invoke",
       fixable: false,
     };
   }
+  if (hostApiAllows(manifest.ui?.host_api, namespace, method)) return { granted: true };
   if (namespace === "credentials") {
-    if (Array.isArray(raw) && raw.length > 0) return { granted: true };
     return {
       granted: false,
       why: 'ui.host_api.credentials lists no provider; add the provider ids the app reads (e.g. ["google"])',
@@ -40,27 +39,13 @@ function grantFor(manifest: AppManifest, namespace: string, method: string): Gra
     };
   }
   if (namespace === "agent") {
-    const session =
-      typeof raw === "object" && raw !== null && !Array.isArray(raw)
-        ? (raw as { session?: { auto?: unknown; fixed?: unknown } | null }).session
-        : undefined;
-    const fixed = session?.fixed;
-    if (session?.auto === true || (fixed !== undefined && fixed !== null && fixed !== false)) {
-      return { granted: true };
-    }
     return {
       granted: false,
       why: 'ui.host_api.agent enables no session submode; set "agent": {"session": {"auto": true}} (or "fixed": {"client_ids": []})',
       fixable: false,
     };
   }
-  const tokens = Array.isArray(raw) ? raw.filter((t): t is string => typeof t === "string") : [];
-  if (expandHostApiGrant(namespace, tokens).includes(method)) return { granted: true };
-  return {
-    granted: false,
-    why: `add "${method}" to ui.host_api.${namespace}`,
-    fixable: true,
-  };
+  return { granted: false, why: `add "${method}" to ui.host_api.${namespace}`, fixable: true };
 }
 
 export async function runStrictLayer(ctx: ValidateContext, state: ProjectState): Promise<void> {
