@@ -15,6 +15,25 @@ export const example = (name: string): string => path.join(EXAMPLES, name);
 
 /** A CLI run that takes longer than this failed (the whole suite should stay fast). */
 export const CLI_TIMEOUT_MS = 20_000;
+/**
+ * CLI processes one test file runs at once (each starts a plugin too). Concurrent tests that each
+ * start several would otherwise put dozens of processes on CI's two cores and time out.
+ */
+export const MAX_PARALLEL_CLI = 4;
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function slot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_PARALLEL_CLI) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
 
 export interface CliResult {
   code: number | null;
@@ -53,12 +72,14 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
 }
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: options.cwd ?? tmpdir(),
-    env: cliEnv(options.env),
-    stdio: ["pipe", "pipe", "pipe"],
+  return slot(() => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? tmpdir(),
+      env: cliEnv(options.env),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    return collect(child, options);
   });
-  return collect(child, options);
 }
 
 function collect(child: ChildProcess, options: CliOptions): Promise<CliResult> {
