@@ -102,3 +102,12 @@ export {
   TOOLS_INVOKE_TIMEOUT_MIN_MS,
 } from "./handlers/tools-methods.js";
 export { PENDING_NAMESPACES, RESERVED_NAMESPACES } from "./handlers/stub-methods.js";
+export {
+  JOB_ACTIVE_PER_USER_MAX,
+  JOB_DEADLINE_DEFAULT_MS,
+  JOB_DEADLINE_MAX_MS,
+  JOB_DEADLINE_MIN_MS,
+  JOB_RESULT_MAX_BYTES,
+  JOB_STATES,
+  type JobState,
+} from "./handlers/tool-jobs.js";

@@ -25,6 +25,7 @@ import {
 } from "../handlers/model-methods.js";
 import { storageMethods } from "../handlers/storage-methods.js";
 import { stubMethods } from "../handlers/stub-methods.js";
+import { createToolJobs } from "../handlers/tool-jobs.js";
 import { toolsMethods } from "../handlers/tools-methods.js";
 import { windowMethods } from "../handlers/window-methods.js";
 import { windowView } from "../handlers/window-view.js";
@@ -131,6 +132,8 @@ export interface Dispatcher {
   closeWindow(windowUuid: string, reason?: string, userId?: string): Promise<void>;
   /** Closes idle windows of the users seen so far (U33). */
   reapIdle(): Promise<string[]>;
+  /** Cancels running tool jobs; the dispatcher's windows and events stay readable. */
+  close(): void;
   /** Publishes an event (dev panel simulations, server-side emitters) and records it. */
   emit(userId: string, event: AnnaAppEvent): void;
   readonly events: EventBus;
@@ -191,10 +194,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     toolIds: options.toolIds ?? {},
   };
   const chat: ChatLog = { artifacts: [], messages: [] };
+  const jobs = createToolJobs(core);
   const table: MethodTable = {
     ...stubMethods(),
     ...windowMethods(),
-    ...toolsMethods(),
+    ...toolsMethods(jobs),
     ...storageMethods(core.storageBackend),
     ...chatMethods(chat),
     ...llmMethods(),
@@ -377,6 +381,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     reapIdle() {
       return windows.reapIdle(users);
+    },
+    close() {
+      jobs.cancelAll();
     },
   };
 }

@@ -1,9 +1,10 @@
 // `tools.list` and sync `tools.invoke` (R143–R145, U56–U58) through the Executa pool, with the
-// InvokeTimeoutPolicy. Async jobs answer `not_implemented` for now (a documented older-dispatcher
-// answer, U59) — TODO(issue 5): invokeAsync/getJob/cancelJob/listJobs with tool_job events.
+// InvokeTimeoutPolicy; the async job methods live in tool-jobs.ts.
+import type { InvokeOutcome } from "@anna-ai/executa-host";
 import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
-import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
+import { method, type CallContext, type MethodTable, type ToolHost } from "../dispatcher/types.js";
+import type { ToolJobs } from "./tool-jobs.js";
 import { allowedTool, declaredTools } from "./tool-resolution.js";
 
 /** `InvokeTimeoutPolicy` (L6390–L6438, R145). */
@@ -60,10 +61,22 @@ export function splitToolId(toolId: string): { toolId: string; tool: string } | 
   return tool === "" ? undefined : { toolId: toolId.slice(0, cut), tool };
 }
 
-async function invoke(args: z.infer<typeof InvokeArgs>, ctx: CallContext): Promise<unknown> {
-  const host = ctx.core.host;
-  let toolId = args.tool_id;
-  let tool = args.method;
+export interface ResolvedInvocation {
+  host: ToolHost;
+  toolId: string;
+  tool: string;
+  /** The tool's declared `timeout` in seconds, when the plugin has described itself. */
+  declaredS: number | null | undefined;
+}
+
+/** tool_id/method → a granted, registered tool (R143, R145), or the documented error. */
+export function resolveInvocation(
+  ctx: CallContext,
+  requestedId: string,
+  requestedMethod: string | undefined,
+): ResolvedInvocation {
+  let toolId = requestedId;
+  let tool = requestedMethod;
   if (tool === undefined) {
     const split = splitToolId(toolId);
     if (split === undefined) {
@@ -75,35 +88,37 @@ async function invoke(args: z.infer<typeof InvokeArgs>, ctx: CallContext): Promi
     tool = split.tool;
   }
   const declared = allowedTool(ctx.core, toolId);
-  const userId = ctx.window.userId;
-  if (host === undefined || host.get(userId, declared.toolId) === undefined) {
+  const host = ctx.core.host;
+  const process = host?.get(ctx.window.userId, declared.toolId);
+  if (host === undefined || process === undefined) {
     throw new HostApiError(
       "executa_unavailable",
       `executa ${JSON.stringify(declared.toolId)} is not running for this user`,
       { tool_id: declared.toolId },
     );
   }
-  const declaredS = host
-    .get(userId, declared.toolId)
-    ?.manifest?.tools.find((t) => t.name === tool)?.timeout;
-  const timeout = invokeTimeout(args.timeoutMs, declaredS);
-  const outcome = await host.invoke(userId, declared.toolId, tool, args.args ?? undefined, {
-    timeoutMs: timeout.timeoutMs,
-    app: { appId: ctx.core.appId, appScopeGranted: true },
-    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-  });
+  const declaredS = process.manifest?.tools.find((t) => t.name === tool)?.timeout;
+  return { host, toolId: declared.toolId, tool, declaredS };
+}
+
+/** An invoke outcome as the Host API answers it: the payload, or the documented error. */
+export function invokeResult(
+  outcome: InvokeOutcome,
+  target: { toolId: string; tool: string },
+  timeout: TimeoutDecision,
+): Record<string, unknown> {
   if (outcome.ok) {
     // R143: the payload, forced to an object.
     const data = outcome.data;
     return typeof data === "object" && data !== null && !Array.isArray(data)
-      ? data
+      ? (data as Record<string, unknown>)
       : { result: data };
   }
   if (outcome.kind === "tool_failed") {
     // A4: the plugin's `error` travels as the message and in details.
     throw new HostApiError("tool_failed", outcome.error, {
-      tool_id: declared.toolId,
-      method: tool,
+      tool_id: target.toolId,
+      method: target.tool,
       error: outcome.error,
     });
   }
@@ -111,9 +126,9 @@ async function invoke(args: z.infer<typeof InvokeArgs>, ctx: CallContext): Promi
   if (errorCode === "TIMEOUT") {
     throw new HostApiError(
       "tool_timeout",
-      `${declared.toolId}.${tool} did not answer within ${timeout.timeoutMs} ms`,
+      `${target.toolId}.${target.tool} did not answer within ${timeout.timeoutMs} ms`,
       {
-        tool_id: declared.toolId,
+        tool_id: target.toolId,
         timeout_ms: timeout.timeoutMs,
         requested_timeout_ms: timeout.requestedMs,
         max_timeout_ms: TOOLS_INVOKE_TIMEOUT_MAX_MS,
@@ -124,19 +139,29 @@ async function invoke(args: z.infer<typeof InvokeArgs>, ctx: CallContext): Promi
   throw new HostApiError(
     "executa_unavailable",
     outcome.error.message,
-    { tool_id: declared.toolId, errorCode: errorCode ?? null, rpc_code: outcome.error.code },
+    { tool_id: target.toolId, errorCode: errorCode ?? null, rpc_code: outcome.error.code },
     { cause: outcome.error },
   );
 }
 
-export function toolsMethods(): MethodTable {
-  const notYet = (name: string) =>
-    method(z.looseObject({}), async () => {
-      throw new HostApiError(
-        "not_implemented",
-        `tools.${name} (async tool jobs) is not implemented by this dispatcher yet`,
-      );
-    });
+async function invoke(args: z.infer<typeof InvokeArgs>, ctx: CallContext): Promise<unknown> {
+  const target = resolveInvocation(ctx, args.tool_id, args.method);
+  const timeout = invokeTimeout(args.timeoutMs, target.declaredS);
+  const outcome = await target.host.invoke(
+    ctx.window.userId,
+    target.toolId,
+    target.tool,
+    args.args ?? undefined,
+    {
+      timeoutMs: timeout.timeoutMs,
+      app: { appId: ctx.core.appId, appScopeGranted: true },
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    },
+  );
+  return invokeResult(outcome, target, timeout);
+}
+
+export function toolsMethods(jobs: ToolJobs): MethodTable {
   return {
     "tools.list": method(z.looseObject({}), async (_args, ctx) => {
       const tools = [];
@@ -152,9 +177,6 @@ export function toolsMethods(): MethodTable {
       return { tools };
     }),
     "tools.invoke": method(InvokeArgs, invoke),
-    "tools.invokeAsync": notYet("invokeAsync"),
-    "tools.getJob": notYet("getJob"),
-    "tools.cancelJob": notYet("cancelJob"),
-    "tools.listJobs": notYet("listJobs"),
+    ...jobs.methods(),
   };
 }
