@@ -4,7 +4,8 @@
 //   - `node -e 0`: a bare Node start, the floor any CLI run pays;
 //   - `anna-app --version`: the CLI's own start without a command.
 // Target (issue 4): validate --strict ≤ 300 ms wall. Prints medians with min–max, ratios to the
-// baselines and PASS/MISS; `--json [file]` writes them.
+// baselines and PASS/MISS; `--json` writes them to bench/results/validate.json (`--out <file>`
+// elsewhere).
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -26,10 +27,18 @@ const BUNDLE_BYTES = 2 * 1024 * 1024;
 const CHILD_TIMEOUT_MS = 60_000;
 
 const { values } = parseArgs({
-  options: { rounds: { type: "string" }, json: { type: "string" }, keep: { type: "boolean" } },
+  options: {
+    rounds: { type: "string" },
+    json: { type: "boolean" },
+    out: { type: "string" },
+    keep: { type: "boolean" },
+  },
 });
 const rounds = Number(values.rounds ?? DEFAULT_ROUNDS);
-const jsonPath = values.json === undefined ? undefined : resolve(values.json || DEFAULT_JSON_PATH);
+const jsonPath =
+  values.json === true || values.out !== undefined
+    ? resolve(values.out ?? DEFAULT_JSON_PATH)
+    : undefined;
 
 const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
 delete childEnv.FORCE_COLOR;
