@@ -20,7 +20,7 @@ const CLI = join(REPO, "packages/cli/bin/anna-app.js");
 const PLUGIN_DIR = join(REPO, "examples/executas/ts-notes");
 const PLUGIN_MAIN = join(PLUGIN_DIR, "dist/main.js");
 const HOST_WORKER = join(HERE, "host-worker.ts");
-const DEFAULT_JSON_PATH = join(HERE, "results.json");
+const DEFAULT_JSON_PATH = join(REPO, "bench/results/executa-dev.json");
 
 const ONE_SHOT_OVERHEAD_TARGET_MS = 150;
 const THROUGHPUT_RATIO_TARGET = 0.8;
@@ -42,7 +42,7 @@ const { values } = parseArgs({
 const oneShotRounds = Number(values.rounds ?? DEFAULT_ONE_SHOT_ROUNDS);
 const throughputRounds = Number(values["throughput-rounds"] ?? DEFAULT_THROUGHPUT_ROUNDS);
 const invokes = Number(values.invokes ?? DEFAULT_INVOKES);
-/** `--json` writes the figures to bench/executa-dev/results.json, `--out <file>` elsewhere. */
+/** `--json` writes the figures to bench/results/executa-dev.json (not committed), `--out` elsewhere. */
 const jsonPath =
   values.json === true || values.out !== undefined
     ? resolve(values.out ?? DEFAULT_JSON_PATH)
