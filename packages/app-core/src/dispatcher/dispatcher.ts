@@ -25,6 +25,7 @@ import {
 } from "../handlers/model-methods.js";
 import { storageMethods } from "../handlers/storage-methods.js";
 import { stubMethods } from "../handlers/stub-methods.js";
+import { filesMethods } from "../handlers/files-methods.js";
 import { createToolJobs } from "../handlers/tool-jobs.js";
 import { toolsMethods } from "../handlers/tools-methods.js";
 import { windowMethods } from "../handlers/window-methods.js";
@@ -200,6 +201,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     ...windowMethods(),
     ...toolsMethods(jobs),
     ...storageMethods(core.storageBackend),
+    ...filesMethods(),
     ...chatMethods(chat),
     ...llmMethods(),
     ...agentMethods(),

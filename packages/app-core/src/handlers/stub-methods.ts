@@ -1,6 +1,6 @@
 // Methods that answer `not_implemented`: the Reference's reserved stubs (R160: artifact.*, fs.*,
-// prefs.get) and the namespaces this dispatcher does not serve yet (files, web, credentials,
-// apps) — TODO(issue 5). They still pass auth, the ACL and the namespace gate first.
+// prefs.get) and the namespaces this dispatcher does not serve yet (web, credentials, apps) —
+// TODO(issue 5). They still pass auth, the ACL and the namespace gate first.
 import { HOST_API_METHODS, type HostApiNamespace } from "@anna-ai/app-schema";
 import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
