@@ -1,0 +1,47 @@
+import { type EventHandler, type EventHub, mapWireEvent } from "@anna-ai/app-runtime";
+
+/** One event the harness delivered, in delivery order (what `drainEvents()` hands back). */
+export interface HarnessEvent {
+  name: string;
+  payload: unknown;
+}
+
+/**
+ * `harness.events` (L7736, L7754–L7761): `emit(name, payload)` simulates a server or page event
+ * and fires every `runtime.on(name, …)` subscriber; `on(name, fn)` subscribes like the bundle.
+ * Names are the SDK's (`entry_payload`, `auth.refresh`, `runtime_state_synced`, …);
+ * `emitWire(event)` takes a wire `AnnaAppEvent` and maps it the way the SDK does.
+ */
+export class HarnessEvents {
+  readonly #hub: EventHub;
+  readonly #windowUuid: string;
+  readonly #delivered: HarnessEvent[] = [];
+
+  constructor(hub: EventHub, windowUuid: string) {
+    this.#hub = hub;
+    this.#windowUuid = windowUuid;
+  }
+
+  emit(name: string, payload?: unknown): void {
+    this.#delivered.push({ name, payload });
+    this.#hub.emit(name, payload);
+  }
+
+  /** A wire event (`{kind, payload, window_uuid?}`); dropped as the SDK drops it. */
+  emitWire(event: Record<string, unknown>): boolean {
+    const mapped = mapWireEvent(event, this.#windowUuid);
+    if (mapped === undefined) return false;
+    this.#delivered.push({ name: mapped.name, payload: mapped.payload });
+    this.#hub.emit(mapped.name, mapped.payload, mapped.wire);
+    return true;
+  }
+
+  on(name: string, handler: EventHandler): () => void {
+    return this.#hub.on(name, handler);
+  }
+
+  /** Every event delivered since the last drain, oldest first; empties the buffer. */
+  drain(): HarnessEvent[] {
+    return this.#delivered.splice(0);
+  }
+}
