@@ -31,6 +31,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./init.js")).command,
   },
   {
+    path: ["dev"],
+    summary: "Run the app in a local harness: dashboard, sandboxed windows, executas, dev panel",
+    load: async () => (await import("./dev.js")).command,
+  },
+  {
     path: ["doctor"],
     summary: "Check Node, Python, uv, Go and the dev key; say what each missing piece disables",
     load: async () => (await import("./doctor.js")).command,
@@ -39,6 +44,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     path: ["validate"],
     summary: "Check an app project: manifest schema, UI, tool ids, and (--strict) bundle grants",
     load: async () => (await import("./validate.js")).command,
+  },
+  {
+    path: ["fixture", "verify"],
+    summary: "Check recordings: each line parses, calls pair with answers, t never goes backwards",
+    load: async () => (await import("./fixture-verify.js")).command,
+  },
+  {
+    path: ["fixture", "summarize"],
+    summary: "Digest a recording: calls per namespace and method, errors, durations, top tools",
+    load: async () => (await import("./fixture-summarize.js")).command,
+  },
+  {
+    path: ["fixture", "replay"],
+    summary: "Dry-run a recording against a manifest: which calls would now be denied",
+    load: async () => (await import("./fixture-replay.js")).command,
   },
 ];
 
