@@ -1,0 +1,186 @@
+// `anna-app dev`: the local app harness (Reference L11563–11585, L7343–7356, R164/R165). This
+// module holds only the flag table, so `--help` stays instant; the server loads on run.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import type { CommandSpec, ParsedArgs } from "../cli/args.js";
+import { EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
+import type { CliIo } from "../cli/io.js";
+import type { CommandModule } from "./registry.js";
+
+const NAME = "dev";
+const EXIT_SIGINT = 130;
+const EXIT_SIGTERM = 143;
+
+export const spec: CommandSpec = {
+  name: NAME,
+  summary: "Run the app in a local harness: dashboard, sandboxed windows, executas, dev panel",
+  description:
+    "Serves the dashboard on 127.0.0.1 with the app's bundle in a sandboxed iframe, the Host API " +
+    "dispatcher enforcing manifest.json's ui.host_api, the app's executas (discovered under " +
+    "executas/, spawned on the first tools.invoke), live reload, and a developer panel. Every " +
+    "session is recorded to fixtures/ unless --no-record. Exit codes: 0 stopped, 2 launch error; " +
+    "Ctrl-C stops the executas and exits 130.",
+  flags: [
+    {
+      name: "manifest",
+      type: "string",
+      value: "<path>",
+      description: "Manifest path (default: manifest.json)",
+    },
+    {
+      name: "bundle",
+      type: "string",
+      value: "<dir>",
+      description: "Static-file root served at /anna-apps/<slug>/dev/ (default: ./bundle)",
+    },
+    {
+      name: "slug",
+      type: "string",
+      value: "<slug>",
+      description: "Slug used in URLs (default: app.json slug, else the folder name)",
+    },
+    {
+      name: "view",
+      type: "string",
+      value: "<name>",
+      description: "View opened at boot (default: the manifest's default view)",
+    },
+    {
+      name: "port",
+      type: "string",
+      value: "<n>",
+      description: "HTTP port (default: 5180; 0 picks a free one)",
+    },
+    {
+      name: "user-id",
+      type: "string",
+      value: "<id>",
+      description: "Harness user id (default: manifest dev.user_id, else 1)",
+    },
+    { name: "no-watch", type: "boolean", description: "No live reload or executa restart on save" },
+    {
+      name: "storage",
+      type: "string",
+      value: "<mode>",
+      choices: ["legacy", "aps"],
+      description:
+        "legacy = in-memory runtime_state (default); aps needs a Nexus server (not in this build)",
+    },
+    {
+      name: "executa",
+      type: "string",
+      multiple: true,
+      value: "<spec>",
+      description:
+        "Register an executa: 'dir=…[,tool_id=…][,type=…][,command=…]'; replaces discovery, bypasses enabled:false",
+    },
+    {
+      name: "no-llm",
+      type: "boolean",
+      description: "llm.* and agent.* answer llm_disabled (default: an offline mock)",
+    },
+    {
+      name: "mock-llm",
+      type: "string",
+      value: "<fixture.jsonl>",
+      description: "Answer llm.* and agent.* from a mock-answer fixture",
+    },
+    { name: "open", type: "boolean", description: "Open the dashboard in the default browser" },
+    {
+      name: "record",
+      type: "string",
+      value: "<file.jsonl>",
+      description: "Record the session here (default: fixtures/dev-session-<time>.jsonl)",
+    },
+    { name: "no-record", type: "boolean", description: "Do not record the session" },
+    { name: "json", type: "boolean", description: "Print the boot banner as one JSON line" },
+  ],
+  examples: [
+    "anna-app dev",
+    "anna-app dev --manifest examples/apps/focus-flow/manifest.json --port 5181 --open",
+    "anna-app dev --view settings --user-id 7 --no-watch --storage legacy",
+    "anna-app dev --executa 'dir=../my-plugin' --executa 'dir=./alt,tool_id=tool-x,type=node'",
+    "anna-app dev --no-llm --no-record --json",
+    "anna-app dev --mock-llm fixtures/llm.jsonl --record fixtures/session.jsonl --bundle dist --slug my-app",
+  ],
+};
+
+async function run(args: ParsedArgs, io: CliIo): Promise<number> {
+  const flags = args.flags;
+  const port = flags.port === undefined ? undefined : Number(flags.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw usageError(`--port ${String(flags.port)}: a port is 0–65535`, NAME);
+  }
+  if (flags["no-llm"] === true && flags["mock-llm"] !== undefined) {
+    throw usageError("use either --no-llm or --mock-llm, not both", NAME);
+  }
+  if (flags.record !== undefined && flags["no-record"] === true) {
+    throw usageError("use either --record or --no-record, not both", NAME);
+  }
+  const { startDevServer } = await import("../dev/dev-server.js");
+  const { DevLaunchError } = await import("../dev/load-app.js");
+  const { devBanner, formatBanner } = await import("../dev/banner.js");
+  const resolve = (value: unknown) =>
+    typeof value === "string" ? path.resolve(io.cwd, value) : undefined;
+  let server;
+  try {
+    server = await startDevServer({
+      manifestPath: resolve(flags.manifest) ?? path.join(io.cwd, "manifest.json"),
+      ...opt("bundleDir", resolve(flags.bundle)),
+      ...opt("slug", flags.slug as string | undefined),
+      ...opt("view", flags.view as string | undefined),
+      ...opt("port", port),
+      ...opt("userId", flags["user-id"] as string | undefined),
+      watch: flags["no-watch"] !== true,
+      ...opt("storage", flags.storage as "legacy" | "aps" | undefined),
+      executa: (flags.executa as string[] | undefined) ?? [],
+      llm: flags["no-llm"] === true ? "off" : "mock",
+      ...opt("mockLlm", resolve(flags["mock-llm"])),
+      record: flags["no-record"] === true ? false : (resolve(flags.record) ?? undefined),
+    });
+  } catch (error) {
+    if (error instanceof DevLaunchError)
+      throw new ExitError(EXIT_USAGE, error.message, { cause: error });
+    throw error;
+  }
+  const banner = devBanner(server);
+  io.stdout.write(
+    flags.json === true ? JSON.stringify(banner) + "\n" : formatBanner(banner, io.style, io.cwd),
+  );
+  // A plugin that cannot start says why where the developer is looking.
+  let stopping = false;
+  for (const proc of server.host.processes()) {
+    proc.on("state", ({ state, reason }) => {
+      if (stopping || (state !== "stopped" && state !== "crashed")) return;
+      const tail = proc.stderrTail(10);
+      io.stderr.write(
+        `executa ${proc.toolId} ${state}${reason === undefined ? "" : `: ${reason}`}\n` +
+          tail.map((line) => `  | ${line}\n`).join(""),
+      );
+    });
+  }
+  if (flags.open === true) openBrowser(server.url);
+
+  const signal = await new Promise<NodeJS.Signals>((done) => {
+    const onSignal = (s: NodeJS.Signals) => done(s);
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  });
+  stopping = true;
+  await server.close();
+  return signal === "SIGINT" ? EXIT_SIGINT : EXIT_SIGTERM;
+}
+
+function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function openBrowser(url: string): void {
+  const command =
+    process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
+  const child = spawn(command, [url], { stdio: "ignore", detached: true });
+  child.on("error", () => undefined);
+  child.unref();
+}
+
+export const command: CommandModule = { spec, run };

@@ -1,0 +1,70 @@
+// The boot banner (issue 5): dashboard URL, the app and its views, the window URL with `wid` and
+// `t`, the executas with their state, storage and LLM modes; `--json` prints it as one line.
+import path from "node:path";
+import type { Style } from "../cli/style.js";
+import type { DevServer } from "./dev-server.js";
+
+export interface DevBanner {
+  dashboard: string;
+  app: { name: string; slug: string; manifest: string; bundle: string };
+  views: string[];
+  window: { window_uuid: string; view: string; url: string };
+  executas: Array<{ tool_id: string; type: string; dir: string; state: string; stderr: string[] }>;
+  executa_source: "discovery" | "--executa";
+  storage: string;
+  llm: string;
+  recording: string | null;
+  warnings: string[];
+}
+
+export function devBanner(server: DevServer): DevBanner {
+  return {
+    dashboard: server.url,
+    app: {
+      name: server.app.name,
+      slug: server.app.slug,
+      manifest: server.app.manifestPath,
+      bundle: server.app.bundleDir,
+    },
+    views: server.views,
+    window: server.window,
+    executas: server.executaStates().map(({ tool_id, type, dir, state, stderr }) => ({
+      tool_id,
+      type,
+      dir,
+      state,
+      stderr,
+    })),
+    executa_source: server.executas.source,
+    storage: "legacy (in-memory runtime_state)",
+    llm: server.llmLabel,
+    recording: server.recordPath ?? null,
+    warnings: server.executas.warnings,
+  };
+}
+
+export function formatBanner(banner: DevBanner, style: Style, cwd: string): string {
+  const rel = (file: string) => path.relative(cwd, file) || ".";
+  const lines = [
+    `${style.bold("anna-app dev")} — ${banner.app.name} (${banner.app.slug})`,
+    `  Dashboard  ${style.bold(banner.dashboard)}`,
+    `  Views      ${banner.views.map((v) => (v === banner.window.view ? `${v} (open)` : v)).join(", ")}`,
+    `  Window     ${banner.window.url}`,
+  ];
+  if (banner.executas.length === 0) {
+    lines.push(`  Executas   none (${banner.executa_source})`);
+  } else {
+    banner.executas.forEach((e, i) => {
+      const state = e.state === "idle" ? "idle, starts on the first tools.invoke" : e.state;
+      lines.push(
+        `  ${i === 0 ? "Executas " : "         "}  ${e.tool_id} (${e.type}, ${rel(e.dir)}) — ${state}`,
+      );
+    });
+  }
+  lines.push(`  Storage    ${banner.storage}`);
+  lines.push(`  LLM        ${banner.llm}`);
+  lines.push(`  Recording  ${banner.recording === null ? "off" : rel(banner.recording)}`);
+  for (const warning of banner.warnings) lines.push(style.dim(`  ${warning}`));
+  lines.push(style.dim("  Ctrl-C stops the harness and its executas."));
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,478 @@
+// The `anna-app dev` harness: one node:http server on 127.0.0.1 serving the production wire
+// (rpc, windows, SSE), the bundle, the SDK and the dashboard, over app-core's dispatcher and an
+// ExecutaHost whose plugins spawn on their first `tools.invoke` (Reference L11563–11585, A5, A8).
+import { mkdirSync, readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import {
+  createDispatcher,
+  createFileRecorder,
+  type Dispatcher,
+  type Recorder,
+} from "@anna-ai/app-core";
+import { DEFAULT_DEV_USER_ID } from "@anna-ai/app-schema";
+import { ExecutaHost } from "@anna-ai/executa-host";
+import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
+import { serveBundleFile, type BundleServerOptions } from "./bundle-files.js";
+import { DASHBOARD_HTML, DASHBOARD_JS } from "./dashboard-page.js";
+import { DevPanel, outcomeOf } from "./dev-panel.js";
+import { resolveDevExecutas, type DevExecutas } from "./executas.js";
+import { HttpError, readJsonBody, sendError, sendJson } from "./http-util.js";
+import { DevLaunchError, loadDevApp, type DevApp } from "./load-app.js";
+import { buildDevServices, type DevLlmMode } from "./services.js";
+import { watchBundle, watchExecutas, type Watcher } from "./watch.js";
+
+export const DEV_DEFAULT_PORT = 5180;
+export const DEV_HOST = "127.0.0.1";
+export const SDK_ROUTE = "/static/anna-apps/_sdk/latest/index.js";
+const API = "/api/v1/anna-apps/runtime";
+/** SSE comment lines keep idle proxies and EventSource from timing out. */
+const SSE_KEEPALIVE_MS = 15_000;
+
+export interface DevServerOptions {
+  manifestPath: string;
+  bundleDir?: string;
+  slug?: string;
+  /** The view opened at boot; default the manifest's default view. */
+  view?: string;
+  /** 0 picks a free port (tests). Default 5180. */
+  port?: number;
+  userId?: string;
+  /** Live reload and plugin restart; default on. */
+  watch?: boolean;
+  storage?: "legacy" | "aps";
+  /** `--executa` specs; non-empty replaces discovery. */
+  executa?: readonly string[];
+  llm?: DevLlmMode;
+  mockLlm?: string;
+  /** A JSONL path, `false` for none; default `fixtures/dev-session-<time>.jsonl` (A10). */
+  record?: string | false;
+  /** The SDK module to serve; default @anna-ai/app-runtime's bundle. */
+  sdkPath?: string;
+  logger?: Logger;
+}
+
+export interface DevWindowLink {
+  window_uuid: string;
+  view: string;
+  url: string;
+}
+
+export interface DevServer {
+  readonly url: string;
+  readonly port: number;
+  readonly app: DevApp;
+  readonly views: string[];
+  readonly dispatcher: Dispatcher;
+  readonly host: ExecutaHost;
+  readonly executas: DevExecutas;
+  readonly panel: DevPanel;
+  /** The window opened at boot. */
+  readonly window: DevWindowLink;
+  readonly storage: "legacy";
+  readonly llmLabel: string;
+  readonly recordPath: string | undefined;
+  /** Executa states for the banner and the panel. */
+  executaStates(): ExecutaState[];
+  /** What the dashboard reports with `?report` (frame titles), for browser tests. */
+  onReport(listener: (report: unknown) => void): () => void;
+  close(): Promise<void>;
+}
+
+export interface ExecutaState {
+  tool_id: string;
+  type: string;
+  dir: string;
+  state: string;
+  reason?: string;
+  stderr: string[];
+}
+
+/** Lines of a plugin's stderr the banner and panel show. */
+export const STDERR_TAIL_LINES = 10;
+
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  if (options.storage === "aps") {
+    throw new DevLaunchError(
+      "--storage aps needs a Nexus server and `anna-app login`, not available in this build; use --storage legacy (the default)",
+    );
+  }
+  const logger = options.logger ?? NULL_LOGGER;
+  const app = await loadDevApp({
+    manifestPath: options.manifestPath,
+    ...(options.bundleDir === undefined ? {} : { bundleDir: options.bundleDir }),
+    ...(options.slug === undefined ? {} : { slug: options.slug }),
+  });
+  const views = (app.manifest.ui?.views ?? []).map((v) => v.name);
+  if (views.length === 0) throw new DevLaunchError(`${app.manifestPath} declares no ui.views`);
+  const dev = app.manifest.dev ?? undefined;
+  const userId = options.userId ?? String(dev?.user_id ?? DEFAULT_DEV_USER_ID);
+  const executas = await resolveDevExecutas(app, options.executa ?? []);
+  const devServices = await buildDevServices({
+    llm: options.llm ?? "mock",
+    ...(options.mockLlm === undefined ? {} : { mockLlmFixture: options.mockLlm }),
+  });
+  const sdkPath =
+    options.sdkPath ?? createRequire(import.meta.url).resolve("@anna-ai/app-runtime/bundle");
+  const sdk = readFileSync(sdkPath);
+
+  const recordPath =
+    options.record === false
+      ? undefined
+      : path.resolve(
+          app.projectDir,
+          options.record ??
+            `fixtures/dev-session-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`,
+        );
+  let recorder: Recorder | undefined;
+  if (recordPath !== undefined) {
+    mkdirSync(path.dirname(recordPath), { recursive: true });
+    recorder = createFileRecorder(recordPath, {
+      meta: {
+        app_id: app.slug,
+        user_id: userId,
+        manifest: app.manifestPath,
+        source: "anna-app dev",
+      },
+    });
+  }
+
+  const host = new ExecutaHost({ router: devServices.router, logger });
+  for (const spec of executas.specs) host.register(spec, { userId });
+  const dispatcher = createDispatcher({
+    manifest: app.manifest,
+    appId: app.slug,
+    versionId: "dev",
+    userId,
+    services: devServices.services,
+    host,
+    storage: "legacy",
+    llm: options.llm === "off" ? "off" : "on",
+    toolIds: executas.toolIds,
+    logger,
+    ...(recorder === undefined ? {} : { recorder }),
+  });
+  const panel = new DevPanel();
+  const reportListeners = new Set<(report: unknown) => void>();
+
+  const executaStates = (): ExecutaState[] =>
+    host.processes().map((p) => ({
+      tool_id: p.toolId,
+      type: p.spec.type,
+      dir: p.spec.dir,
+      state: p.state,
+      ...(p.stoppedReason === undefined ? {} : { reason: p.stoppedReason }),
+      stderr: p.stderrTail(STDERR_TAIL_LINES),
+    }));
+  for (const p of host.processes()) {
+    p.on("state", () => panel.push("executas", executaStates()));
+  }
+
+  let origin = "";
+  const bundleOptions = (): BundleServerOptions => ({
+    bundleDir: app.bundleDir,
+    manifest: app.manifest,
+    origin,
+    toolIdHandles: executas.handles,
+  });
+  const windowUrl = (wid: string, token: string) =>
+    `${origin}/anna-apps/${encodeURIComponent(app.slug)}/dev/index.html?wid=${encodeURIComponent(wid)}&t=${encodeURIComponent(token)}`;
+  const windowLink = async (wid: string) => {
+    const win = await dispatcher.getWindow(wid);
+    if (win === undefined || win.status === "closed" || win.status === "crashed") return undefined;
+    const { token, expires_in } = await dispatcher.mintToken(wid, userId);
+    return { window: win, token, expires_in, url: windowUrl(wid, token) };
+  };
+
+  const sseClients = new Set<ServerResponse>();
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const p = url.pathname;
+    const method = req.method ?? "GET";
+    if (p === "/" && method === "GET") {
+      res.writeHead(200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+      });
+      res.end(DASHBOARD_HTML);
+      return;
+    }
+    if (p === "/dev/dashboard.js") {
+      res.writeHead(200, {
+        "Content-Type": "application/javascript; charset=utf-8",
+        "Cache-Control": "no-store",
+      });
+      res.end(DASHBOARD_JS);
+      return;
+    }
+    if (p === SDK_ROUTE) {
+      res.writeHead(200, {
+        "Content-Type": "application/javascript; charset=utf-8",
+        "Access-Control-Allow-Origin": "*",
+        "Cross-Origin-Resource-Policy": "cross-origin",
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": "no-store",
+      });
+      res.end(sdk);
+      return;
+    }
+    const bundlePrefix = `/anna-apps/${app.slug}/dev/`;
+    const rawPath = (req.url ?? "/").split("?", 1)[0] ?? "/";
+    if (rawPath.startsWith(bundlePrefix) && (method === "GET" || method === "HEAD")) {
+      const answer = await serveBundleFile(bundleOptions(), {
+        rawPath: rawPath.slice(bundlePrefix.length),
+        fetchDest: headerOf(req, "sec-fetch-dest"),
+      });
+      if (answer.status === 200) {
+        res.writeHead(200, { ...answer.headers, "Content-Length": String(answer.body.length) });
+        res.end(method === "HEAD" ? undefined : answer.body);
+      } else {
+        sendError(res, answer.status, answer.code, answer.message);
+      }
+      return;
+    }
+    if (p === `${API}/rpc` && method === "POST") return rpc(req, res);
+    if (p === `${API}/events/stream` && method === "GET") return eventStream(res);
+    if (p === `${API}/windows`) {
+      if (method === "GET") {
+        sendJson(res, 200, { windows: await dispatcher.listWindows(userId) });
+        return;
+      }
+      if (method === "POST") {
+        const body = asObject(await readJsonBody(req));
+        const view = typeof body.view === "string" ? body.view : undefined;
+        const payload = asObject(body.payload);
+        const opened = await dispatcher.openWindow(view, { userId, payload });
+        const wid = String(opened.window.window_uuid);
+        sendJson(res, 201, { ...opened, url: windowUrl(wid, opened.token) });
+        return;
+      }
+    }
+    if (p.startsWith(`${API}/windows/`)) {
+      const wid = decodeURIComponent(p.slice(`${API}/windows/`.length));
+      if (method === "GET") {
+        const link = await windowLink(wid);
+        if (link === undefined) sendError(res, 404, "not_found", `no live window ${wid}`);
+        else sendJson(res, 200, link);
+        return;
+      }
+      if (method === "PATCH") {
+        const body = asObject(await readJsonBody(req));
+        sendJson(res, 200, { window: await dispatcher.patchWindow(wid, body, userId) });
+        return;
+      }
+      if (method === "DELETE") {
+        await dispatcher.closeWindow(wid, "user", userId);
+        sendJson(res, 200, { ok: true });
+        return;
+      }
+    }
+    if (p === "/dev/api/state" && method === "GET") {
+      const windows = [];
+      for (const win of await dispatcher.listWindows(userId)) {
+        const link = await windowLink(String(win.window_uuid));
+        if (link !== undefined) windows.push({ ...link.window, url: link.url });
+      }
+      sendJson(res, 200, {
+        app: { name: app.name, slug: app.slug, views },
+        windows,
+        executas: executaStates(),
+        calls: panel.calls,
+        storage: "legacy",
+        llm: devServices.llmLabel,
+      });
+      return;
+    }
+    if (p === "/dev/stream" && method === "GET") {
+      openSse(res);
+      panel.attach(res);
+      return;
+    }
+    if (p === "/dev/api/report" && method === "POST") {
+      const report = await readJsonBody(req);
+      for (const listener of reportListeners) listener(report);
+      sendJson(res, 200, { ok: true });
+      return;
+    }
+    sendError(res, 404, "not_found", `no route ${method} ${p}`);
+  }
+
+  async function rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const body = asObject(await readJsonBody(req));
+    const { id, window_uuid: wid, ns, method } = body;
+    if (
+      (typeof id !== "string" && typeof id !== "number") ||
+      typeof wid !== "string" ||
+      typeof ns !== "string" ||
+      typeof method !== "string"
+    ) {
+      sendJson(res, 400, {
+        ok: false,
+        error: {
+          code: "invalid_arg",
+          message: "the envelope needs id, window_uuid, ns and method (L6327)",
+        },
+      });
+      return;
+    }
+    const args = body.args ?? {};
+    const abort = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const answer = await dispatcher.call(headerOf(req, "x-anna-app-token"), ns, method, args, {
+      windowUuid: wid,
+      signal: abort.signal,
+    });
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    panel.record({
+      id: String(id),
+      ts: Date.now(),
+      window_uuid: wid,
+      ns,
+      method,
+      args,
+      outcome: outcomeOf(answer),
+      ms,
+      ...(answer.ok ? { result: answer.result } : { error: answer.error }),
+    });
+    sendJson(res, 200, { id, ...answer });
+  }
+
+  function eventStream(res: ServerResponse): void {
+    openSse(res);
+    sseClients.add(res);
+    const unsubscribe = dispatcher.events.subscribe({ userId, appId: app.slug }, (event) => {
+      res.write(`event: data_model/AnnaAppEvent\ndata: ${JSON.stringify(event)}\n\n`);
+    });
+    res.on("close", () => {
+      unsubscribe();
+      sseClients.delete(res);
+    });
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof HttpError) {
+        sendError(res, error.status, error.code, error.message);
+        return;
+      }
+      logger.error("dev server route failed", { url: req.url, error: String(error) });
+      sendError(res, 500, "internal_error", "the harness failed; see its log");
+    });
+  });
+  const keepalive = setInterval(() => {
+    for (const client of sseClients) client.write(": keepalive\n\n");
+  }, SSE_KEEPALIVE_MS);
+  keepalive.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new DevLaunchError(
+          error.code === "EADDRINUSE"
+            ? `port ${options.port ?? DEV_DEFAULT_PORT} is in use; pass --port <n> (0 picks a free one)`
+            : `cannot listen: ${error.message}`,
+          { cause: error },
+        ),
+      ),
+    );
+    server.listen(options.port ?? DEV_DEFAULT_PORT, DEV_HOST, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://${DEV_HOST}:${port}`;
+
+  const bootView =
+    options.view ?? views.find((_, i) => app.manifest.ui?.views[i]?.default) ?? views[0];
+  if (options.view !== undefined && !views.includes(options.view)) {
+    server.close();
+    await host.close();
+    throw new DevLaunchError(
+      `--view ${options.view}: the manifest's views are ${views.join(", ")}`,
+    );
+  }
+  const opened = await dispatcher.openWindow(bootView, { userId });
+  const bootWid = String(opened.window.window_uuid);
+  if (dev?.seed_storage) {
+    await dispatcher.patchWindow(bootWid, { runtime_state_patch: dev.seed_storage }, userId);
+  }
+
+  const watchers: Watcher[] = [];
+  if (options.watch !== false) {
+    watchers.push(watchBundle(app.bundleDir, () => panel.push("reload", { at: Date.now() })));
+    watchers.push(
+      ...watchExecutas(executas.specs, (toolId) => {
+        const proc = host.get(userId, toolId);
+        // A running plugin restarts on its next invoke with the new source; an idle one already will.
+        if (proc !== undefined && proc.state !== "idle") {
+          void proc.close().then(
+            () => panel.push("executas", executaStates()),
+            () => undefined,
+          );
+        }
+      }),
+    );
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}/`,
+    port,
+    app,
+    views,
+    dispatcher,
+    host,
+    executas,
+    panel,
+    window: { window_uuid: bootWid, view: bootView ?? "", url: windowUrl(bootWid, opened.token) },
+    storage: "legacy",
+    llmLabel: devServices.llmLabel,
+    recordPath,
+    executaStates,
+    onReport(listener) {
+      reportListeners.add(listener);
+      return () => reportListeners.delete(listener);
+    },
+    close() {
+      closing ??= (async () => {
+        clearInterval(keepalive);
+        for (const watcher of watchers) watcher.close();
+        panel.close();
+        for (const client of sseClients) client.end();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        dispatcher.close();
+        await host.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function openSse(res: ServerResponse): void {
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-store",
+    Connection: "keep-alive",
+  });
+  res.write(": connected\n\n");
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}

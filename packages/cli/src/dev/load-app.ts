@@ -1,0 +1,104 @@
+// Reads the app project `anna-app dev` serves: manifest.json (validated like the upload path),
+// app.json (optional; slug and bundled executas) and the bundled executas' tool_ids for the
+// generated anna-tool-ids.js (A8). Problems are launch errors, not runtime surprises.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import {
+  bundledExecutasOf,
+  validateAppListing,
+  validateAppManifest,
+  type AppListing,
+  type AppManifest,
+} from "@anna-ai/app-schema";
+
+export class DevLaunchError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "DevLaunchError";
+  }
+}
+
+export interface DevApp {
+  manifestPath: string;
+  /** The folder holding manifest.json; `executas/` and `fixtures/` live here. */
+  projectDir: string;
+  manifest: AppManifest;
+  listing: AppListing | undefined;
+  slug: string;
+  /** Display name: app.json `name`, else the slug. */
+  name: string;
+  bundleDir: string;
+}
+
+export interface LoadDevAppOptions {
+  manifestPath: string;
+  bundleDir?: string;
+  slug?: string;
+}
+
+export async function loadDevApp(options: LoadDevAppOptions): Promise<DevApp> {
+  const manifestPath = path.resolve(options.manifestPath);
+  const projectDir = path.dirname(manifestPath);
+  const raw = await readJson(manifestPath, "manifest");
+  if (raw === undefined) throw new DevLaunchError(`no manifest at ${manifestPath} (--manifest)`);
+  const checked = validateAppManifest(raw);
+  if (!checked.ok || checked.value === undefined) {
+    const first = checked.issues.find((issue) => issue.severity === "error") ?? checked.issues[0];
+    throw new DevLaunchError(
+      `${manifestPath} is not a valid manifest: ${first?.message ?? "unknown problem"} (run anna-app validate)`,
+    );
+  }
+  const listingPath = path.join(projectDir, "app.json");
+  const rawListing = await readJson(listingPath, "app.json");
+  let listing: AppListing | undefined;
+  if (rawListing !== undefined) {
+    const parsed = validateAppListing(rawListing);
+    // A listing with problems still names its slug and executas; validate reports the rest.
+    listing = (parsed.value ?? rawListing) as AppListing;
+  }
+  const slug = options.slug ?? stringField(listing, "slug") ?? path.basename(projectDir);
+  return {
+    manifestPath,
+    projectDir,
+    manifest: checked.value,
+    listing,
+    slug,
+    name: stringField(listing, "name") ?? slug,
+    bundleDir: path.resolve(options.bundleDir ?? path.join(projectDir, "bundle")),
+  };
+}
+
+/** `bundled_executas` handle → the executa folder (absolute), from app.json. */
+export function bundledExecutaDirs(app: DevApp): Map<string, string> {
+  const out = new Map<string, string>();
+  if (app.listing === undefined) return out;
+  for (const [handle, entry] of bundledExecutasOf(app.listing)) {
+    const rel = (entry as { path?: unknown }).path;
+    out.set(
+      handle,
+      path.resolve(app.projectDir, typeof rel === "string" ? rel : `executas/${handle}`),
+    );
+  }
+  return out;
+}
+
+function stringField(value: unknown, key: string): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const field = (value as Record<string, unknown>)[key];
+  return typeof field === "string" && field !== "" ? field : undefined;
+}
+
+async function readJson(file: string, label: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new DevLaunchError(`cannot read ${label} ${file}`, { cause: error });
+  }
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
+  } catch (error) {
+    throw new DevLaunchError(`${file} is not JSON: ${(error as Error).message}`, { cause: error });
+  }
+}
