@@ -296,6 +296,17 @@ describe("validateProject: layer 3, cross-file", () => {
     expect(brief(report.diagnostics)).toEqual([]);
   });
 
+  it("says how to add bundled_executas when app.json has none", async () => {
+    const { report } = await run({
+      ...validProject(),
+      "app.json": { name: "Focus Flow", slug: "focus-flow", category: "productivity" },
+    });
+    const d = find(report, "bundled.unknown_handle");
+    expect(d.message).toBe(
+      '"bundled:focus": app.json has no bundled_executas to resolve "focus"; add "bundled_executas": {"focus": {"path": "executas/focus"}} to app.json',
+    );
+  });
+
   it("validates every SKILL.md folder with @anna-ai/skills", async () => {
     const { report } = await run({
       ...validProject(),

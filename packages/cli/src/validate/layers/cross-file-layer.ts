@@ -111,7 +111,10 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
     ctx.report("cross-file", manifestFile, pointer, {
       severity: "error",
       code: "bundled.unknown_handle",
-      message: `"${value}": app.json bundled_executas has no handle "${handle}".${hint.text} Handles: ${[...handles.keys()].join(", ") || "(none)"}`,
+      message:
+        handles.size === 0
+          ? `"${value}": app.json has no bundled_executas to resolve "${handle}"; add "bundled_executas": {"${handle}": {"path": "${EXECUTAS_DIR}/${handle}"}} to app.json`
+          : `"${value}": app.json bundled_executas has no handle "${handle}".${hint.text} Handles: ${[...handles.keys()].join(", ")}`,
     });
     if (hint.single !== undefined) {
       ctx.fixes.push({
