@@ -30,7 +30,10 @@ export class FrameTracer {
     }
     const arrow =
       direction === "out" ? this.style.cyan("host → plugin") : this.style.magenta("plugin → host");
-    const via = meta.fileTransport ? ` via file ${meta.fileTransport}` : "";
+    // The wire carried only the pointer line; say how big the message itself was.
+    const via = meta.fileTransport
+      ? ` via file ${meta.fileTransport} (${formatBytes(Buffer.byteLength(JSON.stringify(message)))})`
+      : "";
     let body = JSON.stringify(redactSecrets(message));
     if (body.length > PREVIEW_CHARS)
       body = body.slice(0, PREVIEW_CHARS) + `… (+${body.length - PREVIEW_CHARS} chars)`;

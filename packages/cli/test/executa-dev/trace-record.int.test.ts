@@ -100,4 +100,35 @@ describe.concurrent("executa dev --trace and --record", () => {
     expect(methods.filter((m) => m === "initialize")).toHaveLength(2);
     expect(methods).toEqual(expect.arrayContaining(["storage/set", "storage/get", "shutdown"]));
   });
+
+  it("--trace and --record show frames that travelled through __file_transport", async () => {
+    const file = path.join(work, "big.jsonl");
+    const r = await runCli([
+      "executa",
+      "dev",
+      "--dir",
+      STUDIO,
+      "--invoke",
+      "big_result",
+      "--args",
+      '{"size_kib":700}',
+      "--json",
+      "--trace",
+      "--record",
+      file,
+    ]);
+    expect(r.code).toBe(0);
+    expect(jsonLine(r)).toMatchObject({ bytes: 700 * 1024 });
+    const line = r.stderr.split("\n").find((l) => l.includes(" via file "));
+    expect(line).toMatch(
+      /plugin → host \d+B [\d.]+ms via file \S+executa-msg-\S+\.json \(7\d\d\.\dKiB\)/,
+    );
+    const recorded = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as RecordedFrame)
+      .find((f) => f.file !== undefined);
+    expect(recorded?.file).toMatch(/executa-msg-/);
+    expect(recorded?.dir).toBe("in");
+  });
 });
