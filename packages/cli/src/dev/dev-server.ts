@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import {
   createDispatcher,
+  type Clock,
   createFileRecorder,
   type Dispatcher,
   type Recorder,
@@ -52,6 +53,8 @@ export interface DevServerOptions {
   /** The SDK module to serve; default @anna-ai/app-runtime's bundle. */
   sdkPath?: string;
   logger?: Logger;
+  /** The dispatcher's clock (token expiry), injectable for tests. */
+  clock?: Clock;
 }
 
 export interface DevWindowLink {
@@ -152,6 +155,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     llm: options.llm === "off" ? "off" : "on",
     toolIds: executas.toolIds,
     logger,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(recorder === undefined ? {} : { recorder }),
   });
   const panel = new DevPanel();

@@ -1,0 +1,84 @@
+// A scaffolded app (`anna-app init`'s minimal template: a Python executa, storage and tools
+// grants) and a harness on port 0 around it, closed by the test.
+import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { onTestFinished } from "vitest";
+import { startDevServer, type DevServer, type DevServerOptions } from "../../src/dev/dev-server.js";
+import { scaffoldApp, type ScaffoldAppResult } from "../../src/init/scaffold-app.js";
+
+export const SLUG = "dev-harness-app";
+
+export async function scaffoldTestApp(): Promise<ScaffoldAppResult> {
+  const root = mkdtempSync(path.join(tmpdir(), "anna-dev-"));
+  const app = await scaffoldApp({ dir: path.join(root, SLUG), template: "minimal" });
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+  return app;
+}
+
+export async function startHarness(
+  app: ScaffoldAppResult,
+  options: Partial<DevServerOptions> = {},
+): Promise<DevServer> {
+  const server = await startDevServer({
+    manifestPath: path.join(app.dir, "manifest.json"),
+    port: 0,
+    watch: false,
+    record: false,
+    ...options,
+  });
+  onTestFinished(() => server.close());
+  return server;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A GET with the path sent exactly as given (fetch would normalise `..` away). */
+export function rawGet(
+  server: DevServer,
+  rawPath: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port: server.port, path: rawPath, method: "GET", headers },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** One Host API call through the rpc endpoint, as the dashboard bridge makes it. */
+export async function rpc(
+  server: DevServer,
+  token: string | undefined,
+  ns: string,
+  method: string,
+  args: unknown = {},
+  windowUuid = server.window.window_uuid,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${server.url}api/v1/anna-apps/runtime/rpc`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token === undefined ? {} : { "X-Anna-App-Token": token }),
+    },
+    body: JSON.stringify({ id: `c-${ns}.${method}`, window_uuid: windowUuid, ns, method, args }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+export function tokenOf(server: DevServer): string {
+  return new URL(server.window.url).searchParams.get("t") as string;
+}
