@@ -173,6 +173,24 @@ export async function mountBundle(options: MountBundleOptions): Promise<BundleHa
   const startedAt = performance.now();
   let closed = false;
 
+  // What the dev harness broadcasts after the defaults' writes (legacy storage → the whole
+  // runtime_state, set_title → the title), delivered like the SSE stream: after the call
+  // answers, so a handler that writes again cannot recurse synchronously.
+  const announce = (key: string, args: Record<string, unknown>): void => {
+    let wire: Record<string, unknown> | undefined;
+    if (key === "storage.set" || key === "storage.delete") {
+      const runtimeState = structuredClone(Object.fromEntries(defaults.storage));
+      wire = { kind: "runtime_state_synced", payload: { runtime_state: runtimeState } };
+    } else if (key === "window.set_title") {
+      wire = { kind: "title_changed", payload: { title: args["title"] } };
+    }
+    if (wire === undefined) return;
+    const event = { ...wire, window_uuid: windowUuid };
+    queueMicrotask(() => {
+      if (!closed) events.emitWire(event);
+    });
+  };
+
   const dispatch = async (
     ns: string,
     rawMethod: string,
@@ -219,6 +237,7 @@ export async function mountBundle(options: MountBundleOptions): Promise<BundleHa
       );
     }
     calls.record({ key, ns, method, args, outcome: "ok", result, t });
+    if (mock === undefined) announce(key, args);
     return result;
   };
 

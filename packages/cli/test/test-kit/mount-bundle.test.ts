@@ -240,6 +240,45 @@ describe("mountBundle — events and wait", () => {
     expect(states).toEqual([{ a: 1 }]);
   });
 
+  it("broadcasts runtime_state_synced after default storage writes and title_changed after set_title", async () => {
+    const harness = await mountBundle({ manifest: MANIFEST, projectDir: EMPTY_PROJECT });
+    const seen: unknown[] = [];
+    harness.runtime.on("runtime_state_synced", (state) => seen.push(["state", state]));
+    harness.runtime.on("title_changed", (payload) => seen.push(["title", payload]));
+    await harness.runtime.storage.set("a", 1);
+    await harness.runtime.storage.get("a");
+    await harness.runtime.storage.delete("a");
+    await harness.runtime.window.set_title("Focus");
+    expect(seen).toEqual([
+      ["state", { a: 1 }],
+      ["state", {}],
+      ["title", { title: "Focus" }],
+    ]);
+  });
+
+  it("broadcasts nothing for a mocked storage write", async () => {
+    const harness = await mountBundle({
+      manifest: MANIFEST,
+      projectDir: EMPTY_PROJECT,
+      mocks: { "storage.set": () => ({ ok: true }) },
+    });
+    await harness.runtime.storage.set("a", 1);
+    await harness.wait(0);
+    expect(harness.drainEvents()).toEqual([]);
+  });
+
+  it("survives a runtime_state_synced handler that writes again", async () => {
+    const harness = await mountBundle({ manifest: MANIFEST, projectDir: EMPTY_PROJECT });
+    let writes = 0;
+    harness.runtime.on("runtime_state_synced", () => {
+      if (++writes < 3) void harness.runtime.storage.set("n", writes);
+    });
+    await harness.runtime.storage.set("n", 0);
+    for (let i = 0; i < 5; i++) await harness.wait(0);
+    expect(writes).toBe(3);
+    expect(harness.storage.get("n")).toBe(2);
+  });
+
   it("wait(0) lets a handler's promise chain finish", async () => {
     const harness = await mountBundle({ manifest: MANIFEST, projectDir: EMPTY_PROJECT });
     // A bundle that stores what it is opened with, asynchronously, from an event handler.
@@ -343,6 +382,7 @@ describe("mountBundle — manifest path with a bundle folder", () => {
     });
     harness.events.emit("entry_payload", { mode: "deep_focus" });
     expect(harness.drainEvents()).toEqual([
+      { name: "runtime_state_synced", payload: { ping: 1 } },
       { name: "entry_payload", payload: { mode: "deep_focus" } },
     ]);
     await harness.close();
