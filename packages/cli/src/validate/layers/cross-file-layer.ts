@@ -37,6 +37,14 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
+function isDisabled(executaJson: unknown): boolean {
+  return (
+    typeof executaJson === "object" &&
+    executaJson !== null &&
+    (executaJson as { enabled?: unknown }).enabled === false
+  );
+}
+
 function declaredRefs(manifest: AppManifest): DeclaredRef[] {
   const out: DeclaredRef[] = [];
   for (const list of ["required", "optional"] as const) {
@@ -179,6 +187,8 @@ async function resolveHandle(
     why = `${relPath} is a skill folder (SKILL.md); skills are published separately, not as bundled executas`;
   } else if (path.dirname(folder) !== path.resolve(ctx.paths.root, EXECUTAS_DIR)) {
     why = `${relPath} is not directly under ${EXECUTAS_DIR}/, the only place anna-app dev discovers executas`;
+  } else if (isDisabled(ctx.document(path.join(folder, "executa.json"))?.value)) {
+    why = `${relPath}/executa.json sets "enabled": false, so anna-app dev skips it; remove that to run it`;
   } else why = `anna-app dev found no executa in ${relPath} (see the executas findings above)`;
   ctx.report("cross-file", listingFile, pointer, {
     severity: "warning",
