@@ -1,4 +1,9 @@
-import { type EventHandler, type EventHub, mapWireEvent } from "@anna-ai/app-runtime";
+import {
+  type EventHandler,
+  type EventHub,
+  mapWireEvent,
+  type StreamRouter,
+} from "@anna-ai/app-runtime";
 
 /** One event the harness delivered, in delivery order (what `drainEvents()` hands back). */
 export interface HarnessEvent {
@@ -11,19 +16,24 @@ export interface HarnessEvent {
  * and fires every `runtime.on(name, …)` subscriber; `on(name, fn)` subscribes like the bundle.
  * Names are the SDK's (`entry_payload`, `auth.refresh`, `runtime_state_synced`, …);
  * `emitWire(event)` takes a wire `AnnaAppEvent` and maps it the way the SDK does.
+ * `rpc.stream` frames also feed the streams `llm.stream` / `agent.session.run` opened, as in
+ * the SDK.
  */
 export class HarnessEvents {
   readonly #hub: EventHub;
   readonly #windowUuid: string;
+  readonly #router: StreamRouter;
   readonly #delivered: HarnessEvent[] = [];
 
-  constructor(hub: EventHub, windowUuid: string) {
+  constructor(hub: EventHub, router: StreamRouter, windowUuid: string) {
     this.#hub = hub;
+    this.#router = router;
     this.#windowUuid = windowUuid;
   }
 
   emit(name: string, payload?: unknown): void {
     this.#delivered.push({ name, payload });
+    if (name === "rpc.stream") this.#router.route(payload);
     this.#hub.emit(name, payload);
   }
 
@@ -32,6 +42,7 @@ export class HarnessEvents {
     const mapped = mapWireEvent(event, this.#windowUuid);
     if (mapped === undefined) return false;
     this.#delivered.push({ name: mapped.name, payload: mapped.payload });
+    if (mapped.name === "rpc.stream") this.#router.route(mapped.payload);
     this.#hub.emit(mapped.name, mapped.payload, mapped.wire);
     return true;
   }

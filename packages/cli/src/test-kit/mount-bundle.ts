@@ -160,9 +160,17 @@ export async function mountBundle(options: MountBundleOptions): Promise<BundleHa
   const acl = createHarnessAcl(hostApiOf(manifest), readBundledToolIds(projectDir));
   const calls = new CallLog();
   const hub = new EventHub(logger);
-  const events = new HarnessEvents(hub, windowUuid);
+  const router = new StreamRouter();
+  const events = new HarnessEvents(hub, router, windowUuid);
   const defaults = createDefaults(windowUuid);
   const mocks = new Map<string, MockHandler>();
+  let closed = false;
+  const shutDown = (): void => {
+    if (closed) return;
+    closed = true;
+    router.closeAll(new HostApiError(SDK_ERROR_CODES.CLOSED, "the harness was closed"));
+    hub.clear();
+  };
   const addMock = (key: string, handler: MockHandler): void => {
     if (typeof handler !== "function") {
       throw new MountBundleError(`mountBundle: the mock for ${key} is not a function`);
@@ -171,7 +179,6 @@ export async function mountBundle(options: MountBundleOptions): Promise<BundleHa
   };
   for (const [key, handler] of Object.entries(options.mocks ?? {})) addMock(key, handler);
   const startedAt = performance.now();
-  let closed = false;
 
   // What the dev harness broadcasts after the defaults' writes (legacy storage → the whole
   // runtime_state, set_title → the title), delivered like the SSE stream: after the call
@@ -243,7 +250,7 @@ export async function mountBundle(options: MountBundleOptions): Promise<BundleHa
 
   const namespaces = buildNamespaces({
     raw: (ns, method, args) => dispatch(ns, method, args),
-    router: new StreamRouter(),
+    router,
     hub,
   });
   // A4: mocks come back exactly as given, so `tools.invoke` skips the SDK's envelope unwrapping.
@@ -276,10 +283,7 @@ export async function mountBundle(options: MountBundleOptions): Promise<BundleHa
     call: (ns: string, method: string, args: Record<string, unknown> = {}) =>
       dispatch(ns, method, args),
     on: (event: string, handler: Parameters<EventHub["on"]>[1]) => hub.on(event, handler),
-    close: () => {
-      closed = true;
-      hub.clear();
-    },
+    close: shutDown,
   } as unknown as HarnessRuntime;
 
   return {
@@ -297,8 +301,7 @@ export async function mountBundle(options: MountBundleOptions): Promise<BundleHa
       dispatch(ns, method, args) as Promise<T>,
     drainEvents: () => events.drain(),
     close: () => {
-      closed = true;
-      hub.clear();
+      shutDown();
       return Promise.resolve();
     },
   };

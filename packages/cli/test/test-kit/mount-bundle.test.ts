@@ -279,6 +279,22 @@ describe("mountBundle — events and wait", () => {
     expect(harness.storage.get("n")).toBe(2);
   });
 
+  it("feeds rpc.stream frames to a stream a mocked llm.stream opened", async () => {
+    const harness = await mountBundle({
+      manifest: { ui: { host_api: { llm: ["stream"] } } },
+      projectDir: EMPTY_PROJECT,
+      mocks: { "llm.stream": () => ({ stream_id: "s1" }) },
+    });
+    const stream = harness.runtime.llm.stream({ messages: [{ role: "user", content: "hi" }] });
+    await stream.started;
+    harness.events.emit("rpc.stream", { stream_id: "s1", seq: 0, payload: "a", done: false });
+    harness.events.emit("rpc.stream", { stream_id: "s1", seq: 2, payload: "c", done: true });
+    harness.events.emit("rpc.stream", { stream_id: "s1", seq: 1, payload: "b", done: false });
+    const frames: unknown[] = [];
+    for await (const frame of stream) frames.push(frame);
+    expect(frames).toEqual(["a", "b", "c"]);
+  });
+
   it("wait(0) lets a handler's promise chain finish", async () => {
     const harness = await mountBundle({ manifest: MANIFEST, projectDir: EMPTY_PROJECT });
     // A bundle that stores what it is opened with, asynchronously, from an event handler.
