@@ -49,6 +49,7 @@ export async function runRepl(
   out(
     `  ${s.dim("protocol")} ${session.process.protocolVersion ?? "?"}  ${s.dim("tools")} ${manifest.tools.map((t) => t.name).join(", ") || "(none)"}`,
   );
+  for (const warning of session.warnings) out(`  ${s.yellow("warning")}  ${warning}`);
   out(s.dim("Type 'help' for commands, 'quit' to leave."));
   for (const line of session.stderrTail())
     io.stderr.write(`${io.errStyle.dim("[plugin]")} ${line}\n`);

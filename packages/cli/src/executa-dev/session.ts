@@ -13,6 +13,8 @@ import {
 import { SessionRecorder } from "./session-record.js";
 
 export const DEV_USER_ID = "dev-user";
+/** Process warnings kept for the banner; a plugin that warns forever must not grow memory. */
+const MAX_KEPT_WARNINGS = 20;
 
 export interface DevSessionOptions {
   spec: LaunchSpec;
@@ -35,6 +37,8 @@ export class DevSession {
   readonly process: PluginProcess;
   private readonly recorder: SessionRecorder | undefined;
   private readonly unsubscribe: Array<() => void> = [];
+  /** Warnings the process raised (e.g. "speaks protocol 1.1"), for the REPL banner. */
+  readonly warnings: string[] = [];
 
   constructor(
     private readonly options: DevSessionOptions,
@@ -56,6 +60,9 @@ export class DevSession {
         recorder?.write(e.direction, e.message, e.meta);
       }),
       this.process.on("stderr", (e) => listeners.stderr?.(e.line)),
+      this.process.on("warning", (e) => {
+        if (this.warnings.length < MAX_KEPT_WARNINGS) this.warnings.push(e.message);
+      }),
     );
   }
 

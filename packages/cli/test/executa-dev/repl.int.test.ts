@@ -109,6 +109,8 @@ describe.concurrent("executa dev REPL over piped stdin", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✗ crash error -32000 PROCESS_EXITED .*exited with code 7/);
     expect(r.stdout).toMatch(/✗ plugin exited unexpectedly: .*exited with code 7/);
+    // The banner carries what the process warned about while starting.
+    expect(r.stdout).toMatch(/^ {2}warning {2}plugin "tool-test-crashy" speaks protocol 1\.1/m);
     expect(r.stdout).toMatch(/↻ plugin restarting \(attempt 1\/3 in \d+ms\)/);
     const pids = [...r.stdout.matchAll(/"pid": (\d+)/g)].map((m) => m[1]);
     // ok, crash (the error data names the pid), ok on the restarted process
