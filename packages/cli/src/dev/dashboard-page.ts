@@ -37,6 +37,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <h2>Host API calls</h2><div id="calls"></div>
   <h2>Events</h2><div id="events"></div>
 </aside>
+<script type="application/json" id="boot">__BOOT_STATE__</script>
 <script type="module" src="/dev/dashboard.js"></script>
 </body>
 </html>
@@ -219,7 +220,8 @@ $("sim-refresh").onclick = async () => {
   }
 };
 
-const state = await (await fetch("/dev/api/state")).json();
+// The state comes inline so the frames exist before the load event (screenshots, fast paint).
+const state = JSON.parse($("boot").textContent);
 $("app-name").textContent = state.app.name + " (" + state.app.slug + ") — storage " + state.storage + ", LLM " + state.llm;
 for (const view of state.app.views) {
   const b = document.createElement("button");
@@ -230,4 +232,10 @@ for (const view of state.app.views) {
 renderExecutas(state.executas);
 for (const c of state.calls) row($("calls"), c.outcome, c.ns + "." + c.method + " " + c.outcome + " " + c.ms + " ms");
 for (const w of state.windows) addFrame(w);
+if (state.windows[0]) $("state").textContent = JSON.stringify(state.windows[0].runtime_state, null, 2);
 `;
+
+/** The page with the harness state inlined (`<` escaped so no value can close the script). */
+export function dashboardHtml(state: unknown): string {
+  return DASHBOARD_HTML.replace("__BOOT_STATE__", JSON.stringify(state).replace(/</g, "\\u003c"));
+}

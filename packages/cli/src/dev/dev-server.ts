@@ -17,7 +17,7 @@ import { DEFAULT_DEV_USER_ID } from "@anna-ai/app-schema";
 import { ExecutaHost } from "@anna-ai/executa-host";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
 import { serveBundleFile, type BundleServerOptions } from "./bundle-files.js";
-import { DASHBOARD_HTML, DASHBOARD_JS } from "./dashboard-page.js";
+import { dashboardHtml, DASHBOARD_JS } from "./dashboard-page.js";
 import { DevPanel, outcomeOf } from "./dev-panel.js";
 import { resolveDevExecutas, type DevExecutas } from "./executas.js";
 import { HttpError, readJsonBody, sendError, sendJson } from "./http-util.js";
@@ -192,6 +192,22 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const sseClients = new Set<ServerResponse>();
 
+  async function devState(): Promise<Record<string, unknown>> {
+    const windows = [];
+    for (const win of await dispatcher.listWindows(userId)) {
+      const link = await windowLink(String(win.window_uuid));
+      if (link !== undefined) windows.push({ ...link.window, url: link.url });
+    }
+    return {
+      app: { name: app.name, slug: app.slug, views },
+      windows,
+      executas: executaStates(),
+      calls: panel.calls,
+      storage: "legacy",
+      llm: devServices.llmLabel,
+    };
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
     const p = url.pathname;
@@ -201,7 +217,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         "Content-Type": "text/html; charset=utf-8",
         "Cache-Control": "no-store",
       });
-      res.end(DASHBOARD_HTML);
+      res.end(dashboardHtml(await devState()));
       return;
     }
     if (p === "/dev/dashboard.js") {
@@ -275,19 +291,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       }
     }
     if (p === "/dev/api/state" && method === "GET") {
-      const windows = [];
-      for (const win of await dispatcher.listWindows(userId)) {
-        const link = await windowLink(String(win.window_uuid));
-        if (link !== undefined) windows.push({ ...link.window, url: link.url });
-      }
-      sendJson(res, 200, {
-        app: { name: app.name, slug: app.slug, views },
-        windows,
-        executas: executaStates(),
-        calls: panel.calls,
-        storage: "legacy",
-        llm: devServices.llmLabel,
-      });
+      sendJson(res, 200, await devState());
       return;
     }
     if (p === "/dev/stream" && method === "GET") {
