@@ -383,6 +383,17 @@ describe("validateProject: layer 3, valid cases", () => {
       },
     ],
     ["a SKILL.md-only folder under executas/ (skipped by discovery without a warning)", {}],
+    [
+      "dev.fixtures globs that match recordings",
+      {
+        ...manifestWith((m) => ({
+          ...m,
+          dev: { fixtures: ["fixtures/*.jsonl", "./recordings/**/*.jsonl"] },
+        })),
+        "fixtures/happy.jsonl": "{}\n",
+        "recordings/2026/11/run.jsonl": "{}\n",
+      },
+    ],
   ])("accepts %s", async (_label, overrides) => {
     const { report } = await run({ ...validProject(), ...overrides });
     expect(brief(report.diagnostics)).toEqual([]);

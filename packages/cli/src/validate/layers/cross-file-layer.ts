@@ -15,6 +15,7 @@ import {
 } from "@anna-ai/app-schema";
 import type { ValidateContext } from "../context.js";
 import type { ProjectState } from "../project-state.js";
+import { checkDevFixtures } from "./dev-fixtures.js";
 import { discoverAndReport } from "./discovery-findings.js";
 import { APP_JSON, EXECUTAS_DIR } from "./schema-layer.js";
 import { staleToolIds } from "./tool-ids-file.js";
@@ -155,6 +156,7 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
   }
 
   hostApiTools(ctx, manifest, refs, handleIds, checkHandle);
+  await checkDevFixtures(ctx, manifest);
 
   for (const spec of discovery.specs) {
     if (referenced.has(spec.toolId)) continue;
