@@ -143,6 +143,12 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       throw new ExitError(EXIT_USAGE, error.message, { cause: error });
     throw error;
   }
+  // Listen before printing: a script may send Ctrl-C as soon as it reads the banner.
+  const stopped = new Promise<NodeJS.Signals>((done) => {
+    const onSignal = (s: NodeJS.Signals) => done(s);
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  });
   const banner = devBanner(server);
   io.stdout.write(
     flags.json === true ? JSON.stringify(banner) + "\n" : formatBanner(banner, io.style, io.cwd),
@@ -161,11 +167,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   if (flags.open === true) openBrowser(server.url);
 
-  const signal = await new Promise<NodeJS.Signals>((done) => {
-    const onSignal = (s: NodeJS.Signals) => done(s);
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
-  });
+  const signal = await stopped;
   stopping = true;
   await server.close();
   return signal === "SIGINT" ? EXIT_SIGINT : EXIT_SIGTERM;

@@ -1,0 +1,42 @@
+// Live reload: a save in the bundle reaches the dashboard's panel stream as one `reload`.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { scaffoldTestApp, startHarness } from "./helpers.js";
+
+const RELOAD_TIMEOUT_MS = 2_000;
+
+describe("anna-app dev live reload", () => {
+  it("pushes a reload event to the dashboard after a bundle file changes", async () => {
+    const app = await scaffoldTestApp();
+    const server = await startHarness(app, { watch: true });
+    const abort = new AbortController();
+    const res = await fetch(`${server.url}dev/stream`, { signal: abort.signal });
+    try {
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      // The stream is open once its first comment arrives; only then save.
+      let text = decoder.decode((await reader.read()).value);
+      const saved = performance.now();
+      writeFileSync(path.join(app.dir, "bundle/style.css"), "body { color: red; }\n");
+      const reload = (async () => {
+        while (!text.includes("event: reload")) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error("stream ended");
+          text += decoder.decode(value);
+        }
+        return performance.now() - saved;
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const ms = await Promise.race([
+        reload,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("no reload")), RELOAD_TIMEOUT_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      expect(ms).toBeLessThan(RELOAD_TIMEOUT_MS);
+    } finally {
+      abort.abort();
+    }
+  });
+});
