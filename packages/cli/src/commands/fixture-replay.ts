@@ -8,6 +8,7 @@ import { loadManifest } from "../fixture/load-manifest.js";
 import { errorCount } from "../fixture/recording.js";
 import { renderIssue, renderReplay } from "../fixture/render.js";
 import { replayRecording } from "../fixture/replay.js";
+import { readBundledToolIds } from "../test-kit/bundled-tool-ids.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "fixture replay";
@@ -19,7 +20,9 @@ const spec: CommandSpec = {
   description:
     "Walks every recorded call through the manifest's runtime gate — ui.host_api with its " +
     "read/write/* aliases (window.hello/ready/report_error always pass), then for tools.invoke " +
-    "and invokeAsync the tool_id against the declared executas and ui.host_api.tools — and " +
+    "and invokeAsync the tool_id against the declared executas and ui.host_api.tools " +
+    "(bundled:<handle> refs resolve through app.json and executas/*/executa.json beside the " +
+    "manifest, as anna-app dev resolves them) — and " +
     "prints allowed/denied with the reason. Nothing is booted or called. Exit 1 when any call " +
     "would be denied or a line of the recording cannot be read; 2 when the recording or the " +
     "manifest cannot be read, the manifest is invalid, or the file is an executa transcript.",
@@ -51,7 +54,10 @@ export const command: CommandModule = {
   run: async (args: ParsedArgs, io: CliIo): Promise<number> => {
     const json = args.flags.json === true;
     const shown = typeof args.flags.manifest === "string" ? args.flags.manifest : DEFAULT_MANIFEST;
-    const manifest = await loadManifest(path.resolve(io.cwd, shown), shown);
+    const manifestFile = path.resolve(io.cwd, shown);
+    const manifest = await loadManifest(manifestFile, shown);
+    // `bundled:<handle>` refs resolve as `anna-app dev` resolves them, from the manifest's folder.
+    const toolIds = readBundledToolIds(path.dirname(manifestFile));
     const { inputs, failed } = await readRecordings(args.positionals, io, NAME, json);
     let unreadable = failed;
     let findings = false;
@@ -63,7 +69,7 @@ export const command: CommandModule = {
         else io.stderr.write(`${io.errStyle.red("error:")} ${message}\n`);
         continue;
       }
-      const report = replayRecording(file, shown, manifest, recording);
+      const report = replayRecording(file, shown, manifest, recording, toolIds);
       const errors = recording.issues.filter((issue) => issue.severity === "error");
       if (report.denied > 0 || errors.length > 0) findings = true;
       if (json) {
