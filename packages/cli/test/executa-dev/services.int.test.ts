@@ -25,7 +25,8 @@ async function invoke(dir: string, tool: string, args: unknown, ...flags: string
   return { code: r.code, body: jsonLine(r) as Record<string, unknown>, stderr: r.stderr };
 }
 
-describe.concurrent("executa dev services", () => {
+// Sequential tests: each starts several CLI+Python processes at once already.
+describe("executa dev services", () => {
   it("storage is in memory by default: KV and files (PUT to a loopback URL) work", async () => {
     const [kv, file] = await Promise.all([
       invoke(STUDIO, "note_add", { notebook: "n", text: "x" }),
