@@ -10,8 +10,22 @@ import { bundledExecutasOf, type AppListing } from "@anna-ai/app-schema";
  * unresolved, as the dev harness would warn and carry on.
  */
 export function readBundledToolIds(projectDir: string): Record<string, string> {
+  return toolIdsOf(projectDir, readAppListing(projectDir));
+}
+
+/** The project's `app.json` as a plain object, or undefined when absent or unreadable. */
+export function readAppListing(projectDir: string): Record<string, unknown> | undefined {
   const listing = readJson(join(projectDir, "app.json"));
-  if (typeof listing !== "object" || listing === null || Array.isArray(listing)) return {};
+  return typeof listing === "object" && listing !== null && !Array.isArray(listing)
+    ? (listing as Record<string, unknown>)
+    : undefined;
+}
+
+function toolIdsOf(
+  projectDir: string,
+  listing: Record<string, unknown> | undefined,
+): Record<string, string> {
+  if (listing === undefined) return {};
   const out: Record<string, string> = {};
   for (const [handle, entry] of bundledExecutasOf(
     listing as Pick<AppListing, "bundled_executas">,

@@ -12,7 +12,7 @@ import {
   StreamRouter,
 } from "@anna-ai/app-runtime";
 import { type Logger, NULL_LOGGER } from "@anna-ai/jsonrpc";
-import { readBundledToolIds } from "./bundled-tool-ids.js";
+import { readAppListing, readBundledToolIds } from "./bundled-tool-ids.js";
 import { CallLog } from "./call-log.js";
 import { createDefaults, type MockHandler, NO_DEFAULT } from "./default-mocks.js";
 import { createHarnessAcl, type HarnessAcl } from "./harness-acl.js";
@@ -157,6 +157,7 @@ export async function mountBundle(options: MountBundleOptions): Promise<BundleHa
   const bundleDir = options.bundle !== undefined ? resolve(options.bundle) : undefined;
   const logger = options.logger ?? NULL_LOGGER;
   const windowUuid = options.windowUuid ?? randomUUID();
+  const listing = readAppListing(projectDir);
   const acl = createHarnessAcl(hostApiOf(manifest), readBundledToolIds(projectDir));
   const calls = new CallLog();
   const hub = new EventHub(logger);
@@ -266,7 +267,8 @@ export async function mountBundle(options: MountBundleOptions): Promise<BundleHa
   const viewName = options.view ?? (typeof view["name"] === "string" ? view["name"] : "main");
   const runtime = {
     windowUuid,
-    appId: typeof manifest["id"] === "string" ? manifest["id"] : "",
+    // The dev harness names the app by its `app.json` slug (A8).
+    appId: typeof listing?.["slug"] === "string" ? listing["slug"] : "",
     versionId: "dev",
     capabilities: {},
     hostOrigin: "http://127.0.0.1",

@@ -143,7 +143,9 @@ describe("mountBundle — manifest object with mocks", () => {
 
   it("rejects a storage call without a key as invalid_arg and records it as an error", async () => {
     const harness = await mountBundle({ manifest: MANIFEST, projectDir: EMPTY_PROJECT });
-    await expect(harness.runtime.storage.get({})).rejects.toMatchObject({ code: "invalid_arg" });
+    await expect(harness.runtime.call("storage", "get", {})).rejects.toMatchObject({
+      code: "invalid_arg",
+    });
     expect(harness.calls.last()?.outcome).toBe("error");
   });
 
@@ -388,6 +390,8 @@ describe("mountBundle — manifest path with a bundle folder", () => {
       bundle: path.join(dir, "bundle"),
     });
     expect(harness.projectDir).toBe(dir);
+    expect(harness.runtime.appId).toBe("focus-flow");
+    expect(harness.runtime.viewMeta).toEqual({ name: "main", title: "Focus" });
     expect(harness.bundleDir).toBe(path.join(dir, "bundle"));
     expect(harness.acl.toolIds).toEqual({ "focus-session": TIMER_TOOL_ID });
 
