@@ -1,51 +1,6 @@
 import { z } from "zod";
-import {
-  AgentCompleteParamsSchema,
-  AgentCompleteResultSchema,
-  AgentSessionCancelParamsSchema,
-  AgentSessionCancelResultSchema,
-  AgentSessionCreateParamsSchema,
-  AgentSessionCreateResultSchema,
-  AgentSessionDeleteParamsSchema,
-  AgentSessionDeleteResultSchema,
-  AgentSessionHistoryParamsSchema,
-  AgentSessionHistoryResultSchema,
-  AgentSessionListParamsSchema,
-  AgentSessionListResultSchema,
-  AgentSessionRefreshParamsSchema,
-  AgentSessionRefreshResultSchema,
-  AgentSessionRunParamsSchema,
-  AgentSessionRunResultSchema,
-} from "../executa/agent.js";
-import {
-  CredentialsGetTokenParamsSchema,
-  CredentialsGetTokenResultSchema,
-  CredentialsListAccountsParamsSchema,
-  CredentialsListAccountsResultSchema,
-} from "../executa/credentials.js";
-import {
-  EmbeddingsCreateParamsSchema,
-  EmbeddingsCreateResultSchema,
-} from "../executa/embeddings.js";
 import { ExecutaJsonSchema } from "../executa/executa-json.js";
-import {
-  FilesDeleteParamsSchema,
-  FilesDeleteResultSchema,
-  FilesDownloadUrlParamsSchema,
-  FilesDownloadUrlResultSchema,
-  FilesListParamsSchema,
-  FilesListResultSchema,
-  FilesUploadBeginParamsSchema,
-  FilesUploadBeginResultSchema,
-  FilesUploadCompleteParamsSchema,
-  FilesUploadCompleteResultSchema,
-} from "../executa/files.js";
 import { HealthResultSchema } from "../executa/health.js";
-import {
-  ImageEditParamsSchema,
-  ImageGenerateParamsSchema,
-  ImageResultSchema,
-} from "../executa/image.js";
 import { InitializeParamsSchema, InitializeResultSchema } from "../executa/initialize.js";
 import {
   IncomingInvokeParamsSchema,
@@ -61,34 +16,46 @@ import {
 } from "../executa/jsonrpc.js";
 import { ExecutaManifestSchema } from "../executa/manifest.js";
 import { ProgressParamsSchema } from "../executa/progress.js";
-import {
-  SamplingCreateMessageParamsSchema,
-  SamplingCreateMessageResultSchema,
-} from "../executa/sampling.js";
-import {
-  StorageDeleteParamsSchema,
-  StorageDeleteResultSchema,
-  StorageGetParamsSchema,
-  StorageGetResultSchema,
-  StorageListParamsSchema,
-  StorageListResultSchema,
-  StorageSetParamsSchema,
-  StorageSetResultSchema,
-} from "../executa/storage.js";
-import { HostUploadParamsSchema, HostUploadResultSchema } from "../executa/upload.js";
-import {
-  WebFetchParamsSchema,
-  WebFetchResultSchema,
-  WebImageFetchParamsSchema,
-  WebImageFetchResultSchema,
-  WebImageSearchParamsSchema,
-  WebImageSearchResultSchema,
-  WebSearchParamsSchema,
-  WebSearchResultSchema,
-} from "../executa/web.js";
+import type { ReverseMethod } from "../executa/reverse-methods.js";
+import { REVERSE_METHOD_SCHEMAS } from "../executa/reverse-schemas.js";
 
 /** Base of every `$id`; the path segment is the schema version, bumped on breaking changes. */
 export const JSON_SCHEMA_ID_BASE = "https://schemas.anna-ai.dev/executa/v1/";
+
+/**
+ * File stems whose names do not follow from the method name (see {@link reverseStem}); kept as
+ * first published so the `$id`s stay stable. Both image methods answer with one result schema.
+ */
+const REVERSE_STEM_EXCEPTIONS: Readonly<
+  Partial<Record<ReverseMethod, { params?: string; result?: string }>>
+> = Object.freeze({
+  "image/generate": { result: "image-result" },
+  "image/edit": { result: "image-result" },
+  "host/uploadFile": { params: "host-upload-params", result: "host-upload-result" },
+});
+
+/** `files/upload_begin` → `files-upload-begin`; `web/image_search` → `web-image-search`. */
+function reverseStem(method: ReverseMethod): string {
+  return method
+    .replace(/([a-z])([A-Z])/g, "$1-$2")
+    .replace(/[/._]/g, "-")
+    .toLowerCase();
+}
+
+/** The params and result schema of every reverse method, read from the one method table. */
+function reverseMethodJsonSchemas(): Record<string, z.ZodType> {
+  const out: Record<string, z.ZodType> = {};
+  for (const [method, schemas] of Object.entries(REVERSE_METHOD_SCHEMAS) as [
+    ReverseMethod,
+    (typeof REVERSE_METHOD_SCHEMAS)[ReverseMethod],
+  ][]) {
+    const stem = reverseStem(method);
+    const exception = REVERSE_STEM_EXCEPTIONS[method];
+    out[exception?.params ?? `${stem}-params`] = schemas.params;
+    out[exception?.result ?? `${stem}-result`] = schemas.result;
+  }
+  return out;
+}
 
 /** Top-level Executa schemas exported as JSON Schema, by file stem. */
 export const EXECUTA_JSON_SCHEMAS: Readonly<Record<string, z.ZodType>> = Object.freeze({
@@ -106,61 +73,7 @@ export const EXECUTA_JSON_SCHEMAS: Readonly<Record<string, z.ZodType>> = Object.
   "invoke-result": InvokeResultSchema,
   "health-result": HealthResultSchema,
   "progress-params": ProgressParamsSchema,
-  "sampling-create-message-params": SamplingCreateMessageParamsSchema,
-  "sampling-create-message-result": SamplingCreateMessageResultSchema,
-  "storage-get-params": StorageGetParamsSchema,
-  "storage-get-result": StorageGetResultSchema,
-  "storage-set-params": StorageSetParamsSchema,
-  "storage-set-result": StorageSetResultSchema,
-  "storage-delete-params": StorageDeleteParamsSchema,
-  "storage-delete-result": StorageDeleteResultSchema,
-  "storage-list-params": StorageListParamsSchema,
-  "storage-list-result": StorageListResultSchema,
-  "files-upload-begin-params": FilesUploadBeginParamsSchema,
-  "files-upload-begin-result": FilesUploadBeginResultSchema,
-  "files-upload-complete-params": FilesUploadCompleteParamsSchema,
-  "files-upload-complete-result": FilesUploadCompleteResultSchema,
-  "files-download-url-params": FilesDownloadUrlParamsSchema,
-  "files-download-url-result": FilesDownloadUrlResultSchema,
-  "files-list-params": FilesListParamsSchema,
-  "files-list-result": FilesListResultSchema,
-  "files-delete-params": FilesDeleteParamsSchema,
-  "files-delete-result": FilesDeleteResultSchema,
-  "agent-session-create-params": AgentSessionCreateParamsSchema,
-  "agent-session-create-result": AgentSessionCreateResultSchema,
-  "agent-session-run-params": AgentSessionRunParamsSchema,
-  "agent-session-run-result": AgentSessionRunResultSchema,
-  "agent-session-cancel-params": AgentSessionCancelParamsSchema,
-  "agent-session-cancel-result": AgentSessionCancelResultSchema,
-  "agent-session-history-params": AgentSessionHistoryParamsSchema,
-  "agent-session-history-result": AgentSessionHistoryResultSchema,
-  "agent-session-delete-params": AgentSessionDeleteParamsSchema,
-  "agent-session-delete-result": AgentSessionDeleteResultSchema,
-  "agent-session-list-params": AgentSessionListParamsSchema,
-  "agent-session-list-result": AgentSessionListResultSchema,
-  "agent-session-refresh-params": AgentSessionRefreshParamsSchema,
-  "agent-session-refresh-result": AgentSessionRefreshResultSchema,
-  "agent-complete-params": AgentCompleteParamsSchema,
-  "agent-complete-result": AgentCompleteResultSchema,
-  "image-generate-params": ImageGenerateParamsSchema,
-  "image-edit-params": ImageEditParamsSchema,
-  "image-result": ImageResultSchema,
-  "host-upload-params": HostUploadParamsSchema,
-  "host-upload-result": HostUploadResultSchema,
-  "embeddings-create-params": EmbeddingsCreateParamsSchema,
-  "embeddings-create-result": EmbeddingsCreateResultSchema,
-  "credentials-list-accounts-params": CredentialsListAccountsParamsSchema,
-  "credentials-list-accounts-result": CredentialsListAccountsResultSchema,
-  "credentials-get-token-params": CredentialsGetTokenParamsSchema,
-  "credentials-get-token-result": CredentialsGetTokenResultSchema,
-  "web-search-params": WebSearchParamsSchema,
-  "web-search-result": WebSearchResultSchema,
-  "web-fetch-params": WebFetchParamsSchema,
-  "web-fetch-result": WebFetchResultSchema,
-  "web-image-search-params": WebImageSearchParamsSchema,
-  "web-image-search-result": WebImageSearchResultSchema,
-  "web-image-fetch-params": WebImageFetchParamsSchema,
-  "web-image-fetch-result": WebImageFetchResultSchema,
+  ...reverseMethodJsonSchemas(),
 });
 
 function titleOf(stem: string): string {
