@@ -1,6 +1,7 @@
 // The `anna-app dev` harness: one node:http server on 127.0.0.1 serving the production wire
 // (rpc, windows, SSE), the bundle, the SDK and the dashboard, over app-core's dispatcher and an
 // ExecutaHost whose plugins spawn on their first `tools.invoke` (Reference L11563–11585, A5, A8).
+import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
@@ -10,6 +11,7 @@ import {
   createDispatcher,
   type Clock,
   createFileRecorder,
+  WindowTokenIssuer,
   type Dispatcher,
   type Recorder,
 } from "@anna-ai/app-core";
@@ -18,6 +20,7 @@ import { ExecutaHost } from "@anna-ai/executa-host";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
 import { serveBundleFile, type BundleServerOptions } from "./bundle-files.js";
 import { dashboardHtml, DASHBOARD_JS } from "./dashboard-page.js";
+import { createDevMocks } from "./dev-mocks.js";
 import { DevPanel, outcomeOf } from "./dev-panel.js";
 import { resolveDevExecutas, type DevExecutas } from "./executas.js";
 import { HttpError, readJsonBody, sendError, sendJson } from "./http-util.js";
@@ -142,6 +145,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     });
   }
 
+  // Shared with the mocks' token check, so a mocked call is authenticated like a real one.
+  const tokenSecret = randomBytes(32);
+  const mocks = createDevMocks(
+    app.manifest,
+    new WindowTokenIssuer({
+      secret: tokenSecret,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    }),
+  );
   const host = new ExecutaHost({ router: devServices.router, logger });
   for (const spec of executas.specs) host.register(spec, { userId });
   const dispatcher = createDispatcher({
@@ -154,6 +166,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     storage: "legacy",
     llm: options.llm === "off" ? "off" : "on",
     toolIds: executas.toolIds,
+    tokenSecret,
     logger,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(recorder === undefined ? {} : { recorder }),
@@ -332,10 +345,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     res.on("close", () => {
       if (!res.writableFinished) abort.abort();
     });
-    const answer = await dispatcher.call(headerOf(req, "x-anna-app-token"), ns, method, args, {
-      windowUuid: wid,
-      signal: abort.signal,
-    });
+    const token = headerOf(req, "x-anna-app-token");
+    const mocked = await mocks.answer(token, wid, ns, method);
+    if (mocked !== undefined) {
+      recorder?.req({ id: String(id), ns, method, args, window_uuid: wid });
+      recorder?.res({ id: String(id), ns, method, ...mocked });
+    }
+    const answer =
+      mocked ??
+      (await dispatcher.call(token, ns, method, args, { windowUuid: wid, signal: abort.signal }));
     const ms = Math.round((performance.now() - started) * 100) / 100;
     panel.record({
       id: String(id),

@@ -1,8 +1,7 @@
 // The harness over HTTP on 127.0.0.1 (port 0) against an app made by `anna-app init`: the rpc
 // envelope (with a real tools.invoke to the bundled Python executa), denials, tokens, the bundle's
 // path checks, headers and CSP, the SDK route, anna-tool-ids.js, SSE and the recording.
-import { readFileSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseRecording } from "@anna-ai/app-core";
@@ -149,7 +148,6 @@ describe("anna-app dev server", () => {
     };
     manifest.ui.bundle.external_origins = ["https://api.example.com"];
     manifest.ui.csp_overrides = { "font-src": ["https://fonts.example.com"] };
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(manifestPath, JSON.stringify(manifest));
     const server = await startHarness(app);
     const csp = String(
@@ -237,6 +235,46 @@ describe("anna-app dev server", () => {
     expect(kinds).toContain("res");
     expect(kinds).toContain("event");
     expect(text).not.toContain(token);
+  });
+
+  it("answers manifest.dev.mocks after auth and the ACL, and records the mocked call", async () => {
+    const app = await scaffoldTestApp();
+    const manifestPath = path.join(app.dir, "manifest.json");
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown>;
+    manifest.dev = {
+      user_id: 7,
+      mocks: {
+        "tools.invoke": { result: { pong: true } },
+        "storage.delete": { result: { deleted: true } },
+      },
+    };
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    const record = path.join(mkdtempSync(path.join(tmpdir(), "anna-rec-")), "s.jsonl");
+    const server = await startHarness(app, { record });
+    const token = tokenOf(server);
+    expect(server.dispatcher.userId).toBe("7");
+    expect((await rpc(server, token, "tools", "invoke", { tool_id: "x" })).body).toEqual({
+      id: "c-tools.invoke",
+      ok: true,
+      result: { pong: true },
+    });
+    // Not granted stays denied, a bad token stays invalid: the mock replaces only the handler.
+    expect((await rpc(server, token, "storage", "delete", { key: "k" })).body).toMatchObject({
+      error: { code: "permission_denied" },
+    });
+    expect((await rpc(server, "nope", "tools", "invoke", {})).body).toMatchObject({
+      error: { code: "invalid_token" },
+    });
+    expect(server.executaStates()[0]?.state).toBe("idle");
+    const res = parseRecording(readFileSync(record, "utf8")).records.filter(
+      (r) => r.kind === "res",
+    );
+    expect(res[0]).toMatchObject({
+      ns: "tools",
+      method: "invoke",
+      ok: true,
+      result: { pong: true },
+    });
   });
 
   it("refuses --storage aps and an unknown --view at launch", async () => {

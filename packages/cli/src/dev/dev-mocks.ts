@@ -1,0 +1,67 @@
+// `manifest.dev.mocks` (L4994–L5021): static answers keyed `"ns.method"`. A mock replaces only
+// the handler: the call still needs a valid token for its window and an ACL grant, so a mocked
+// app cannot do in dev what production would refuse. Value shapes (opaque in the spec, X42):
+// `{result}` → ok with it; `{error: {code, message}}` → that error; anything else → ok with the
+// value itself.
+import {
+  canonicalMethod,
+  createHostApiAcl,
+  HostApiError,
+  type CallResult,
+  type HostApiAcl,
+  type WindowTokenIssuer,
+} from "@anna-ai/app-core";
+import type { AppManifest } from "@anna-ai/app-schema";
+
+export interface DevMocks {
+  /** The mocked answer, or undefined when the dispatcher should handle the call. */
+  answer(
+    token: string | undefined,
+    wid: string,
+    ns: string,
+    method: string,
+  ): Promise<CallResult | undefined>;
+}
+
+export function createDevMocks(manifest: AppManifest, tokens: WindowTokenIssuer): DevMocks {
+  const mocks = manifest.dev?.mocks ?? {};
+  const acl: HostApiAcl = createHostApiAcl(manifest.ui?.host_api);
+  return {
+    async answer(token, wid, ns, method) {
+      const key = `${ns}.${method}`;
+      if (!Object.hasOwn(mocks, key)) return undefined;
+      // Auth and ACL failures are the dispatcher's to answer, with its codes.
+      try {
+        const claims = await tokens.verify(token);
+        if (claims.windowUuid !== wid) return undefined;
+      } catch (error) {
+        if (error instanceof HostApiError) return undefined;
+        throw error;
+      }
+      if (!acl.check(ns, canonicalMethod(ns, method)).allowed) return undefined;
+      return mockResult(mocks[key]);
+    },
+  };
+}
+
+export function mockResult(value: unknown): CallResult {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    if ("result" in record) return { ok: true, result: record.result };
+    const error = record.error;
+    if (typeof error === "object" && error !== null) {
+      const e = error as Record<string, unknown>;
+      return {
+        ok: false,
+        error: {
+          code: typeof e.code === "string" ? e.code : "mock_error",
+          message: typeof e.message === "string" ? e.message : "mocked error (manifest.dev.mocks)",
+          ...(typeof e.details === "object" && e.details !== null
+            ? { details: e.details as Record<string, unknown> }
+            : {}),
+        },
+      };
+    }
+  }
+  return { ok: true, result: value };
+}
