@@ -13,6 +13,7 @@ import {
 } from "@anna-ai/app-runtime";
 import { type Logger, NULL_LOGGER } from "@anna-ai/jsonrpc";
 import { readAppListing, readBundledToolIds } from "./bundled-tool-ids.js";
+import { guessProjectDir } from "./project-dir.js";
 import { CallLog } from "./call-log.js";
 import { createDefaults, type MockHandler, NO_DEFAULT } from "./default-mocks.js";
 import { createHarnessAcl, type HarnessAcl } from "./harness-acl.js";
@@ -28,8 +29,9 @@ export interface MountBundleOptions {
   bundle?: string;
   /**
    * Where `app.json` and the bundled `executa.json` files live, for `bundled:<handle>`.
-   * Default: the manifest's folder when `manifest` is a path, else the current directory
-   * (vitest runs from the app's root).
+   * Default: the manifest's folder when `manifest` is a path; else the current directory when
+   * it holds `app.json` or `manifest.json` (vitest runs from the app's root); else the nearest
+   * such folder above the calling test file; else the current directory.
    */
   projectDir?: string;
   /** The simulated window's id (default a random UUID). */
@@ -149,10 +151,13 @@ function errorBody(error: unknown): { code: string; message: string; details?: u
  * anything else denied. Every call lands in `calls`.
  */
 export async function mountBundle(options: MountBundleOptions): Promise<BundleHarness> {
+  // Taken before the first await, while the caller's frame is still on the stack.
+  const callerStack = new Error().stack;
   const loaded = loadManifest(options.manifest);
   const manifest = loaded.manifest;
   const projectDir = resolve(
-    options.projectDir ?? (loaded.path !== undefined ? dirname(loaded.path) : process.cwd()),
+    options.projectDir ??
+      (loaded.path !== undefined ? dirname(loaded.path) : guessProjectDir(callerStack)),
   );
   const bundleDir = options.bundle !== undefined ? resolve(options.bundle) : undefined;
   const logger = options.logger ?? NULL_LOGGER;
