@@ -37,111 +37,102 @@ export function checkNode(version: string, execPath: string): CheckResult {
   };
 }
 
-export async function checkNpm(tools: ToolFinder): Promise<CheckResult> {
-  const base = { id: "npm", label: "npm", required: false };
-  const found = tools.which("npm");
-  const version = found === undefined ? undefined : await tools.versionOf(found, ["--version"]);
+/** One optional tool: how to ask its version, the minimum it needs and what each outcome says. */
+interface ToolCheckSpec {
+  id: string;
+  label: string;
+  versionArgs: readonly string[];
+  /** Said when the tool is not on PATH (or, without `broken`, when its version probe fails). */
+  missing: string;
+  /** Said when the tool is on PATH but the version probe fails; defaults to `missing`. */
+  broken?: string;
+  /** Said when the tool is found and new enough. */
+  ok: string;
+  minimum?: { version: string; tooOld: (version: string) => string };
+}
+
+/** Probes the tool at `found` for its version and compares it to the spec's minimum. */
+async function checkTool(
+  tools: ToolFinder,
+  found: string | undefined,
+  spec: ToolCheckSpec,
+): Promise<CheckResult> {
+  const base = { id: spec.id, label: spec.label, required: false };
+  const version = found === undefined ? undefined : await tools.versionOf(found, spec.versionArgs);
   if (found === undefined || version === undefined) {
+    if (found !== undefined && spec.broken !== undefined) {
+      return { ...base, status: "warn", found: "broken", path: found, detail: spec.broken };
+    }
     return {
       ...base,
       status: "warn",
       found: "missing",
       ...(found === undefined ? {} : { path: found }),
-      detail:
-        "the ts template cannot be installed or built (npm install, npm run build); plain Node plugins still run",
+      detail: spec.missing,
     };
   }
-  return {
-    ...base,
-    status: "ok",
-    found: version,
-    version,
-    path: found,
-    detail: "installs and builds the ts template",
-  };
+  if (spec.minimum === undefined) {
+    return { ...base, status: "ok", found: version, version, path: found, detail: spec.ok };
+  }
+  const where = { found: version, version, path: found };
+  if (compareVersions(version, spec.minimum.version) < 0) {
+    return { ...base, ...where, status: "warn", detail: spec.minimum.tooOld(version) };
+  }
+  return { ...base, ...where, status: "ok", detail: spec.ok };
+}
+
+export async function checkNpm(tools: ToolFinder): Promise<CheckResult> {
+  return checkTool(tools, tools.which("npm"), {
+    id: "npm",
+    label: "npm",
+    versionArgs: ["--version"],
+    missing:
+      "the ts template cannot be installed or built (npm install, npm run build); plain Node plugins still run",
+    ok: "installs and builds the ts template",
+  });
 }
 
 export async function checkPython(tools: ToolFinder): Promise<CheckResult> {
-  const base = { id: "python", label: "Python", required: false };
   const name = ["python3", "python"].find((n) => tools.which(n) !== undefined);
-  const found = name === undefined ? undefined : tools.which(name);
-  if (name === undefined || found === undefined) {
-    return {
-      ...base,
-      status: "warn",
-      found: "missing",
-      detail: "Python plugins cannot run",
-    };
-  }
-  const version = await tools.versionOf(found, ["--version"]);
-  if (version === undefined) {
-    return {
-      ...base,
-      status: "warn",
-      found: "broken",
-      path: found,
-      detail: `${name} --version failed: Python plugins may not start`,
-    };
-  }
-  const where = { found: version, version, path: found };
-  if (compareVersions(version, MIN_PYTHON_VERSION) < 0) {
-    return {
-      ...base,
-      ...where,
-      status: "warn",
-      detail: `Python ${version} is older than ${MIN_PYTHON_VERSION}: the python template and most plugins will not run`,
-    };
-  }
-  return { ...base, ...where, status: "ok", detail: `runs Python plugins (${name})` };
+  return checkTool(tools, name === undefined ? undefined : tools.which(name), {
+    id: "python",
+    label: "Python",
+    versionArgs: ["--version"],
+    missing: "Python plugins cannot run",
+    broken: `${name ?? "python"} --version failed: Python plugins may not start`,
+    ok: `runs Python plugins (${name ?? "python"})`,
+    minimum: {
+      version: MIN_PYTHON_VERSION,
+      tooOld: (version) =>
+        `Python ${version} is older than ${MIN_PYTHON_VERSION}: the python template and most plugins will not run`,
+    },
+  });
 }
 
 export async function checkUv(tools: ToolFinder): Promise<CheckResult> {
-  const base = { id: "uv", label: "uv", required: false };
-  const found = tools.which("uv");
-  const version = found === undefined ? undefined : await tools.versionOf(found, ["--version"]);
-  if (found === undefined || version === undefined) {
-    return {
-      ...base,
-      status: "warn",
-      found: "missing",
-      ...(found === undefined ? {} : { path: found }),
-      detail:
-        "Python plugins start with python3 directly (fine for stdlib plugins); dependencies in pyproject.toml are not installed",
-    };
-  }
-  return {
-    ...base,
-    status: "ok",
-    found: version,
-    version,
-    path: found,
-    detail: "runs Python plugins with uv run (installs their dependencies)",
-  };
+  return checkTool(tools, tools.which("uv"), {
+    id: "uv",
+    label: "uv",
+    versionArgs: ["--version"],
+    missing:
+      "Python plugins start with python3 directly (fine for stdlib plugins); dependencies in pyproject.toml are not installed",
+    ok: "runs Python plugins with uv run (installs their dependencies)",
+  });
 }
 
 export async function checkGo(tools: ToolFinder): Promise<CheckResult> {
-  const base = { id: "go", label: "Go", required: false };
-  const found = tools.which("go");
-  const version = found === undefined ? undefined : await tools.versionOf(found, ["version"]);
-  if (found === undefined || version === undefined) {
-    return {
-      ...base,
-      status: "warn",
-      found: "missing",
-      ...(found === undefined ? {} : { path: found }),
-      detail: "Go plugins cannot run (go run .) and the go template cannot be tested",
-    };
-  }
-  const where = { found: version, version, path: found };
-  if (compareVersions(version, MIN_GO_VERSION) < 0) {
-    return {
-      ...base,
-      ...where,
-      status: "warn",
-      detail: `Go ${version} is older than ${MIN_GO_VERSION}: the go template and most Go plugins will not build`,
-    };
-  }
-  return { ...base, ...where, status: "ok", detail: "runs Go plugins (go run .)" };
+  return checkTool(tools, tools.which("go"), {
+    id: "go",
+    label: "Go",
+    versionArgs: ["version"],
+    missing: "Go plugins cannot run (go run .) and the go template cannot be tested",
+    ok: "runs Go plugins (go run .)",
+    minimum: {
+      version: MIN_GO_VERSION,
+      tooOld: (version) =>
+        `Go ${version} is older than ${MIN_GO_VERSION}: the go template and most Go plugins will not build`,
+    },
+  });
 }
 
 /** Makes a dev key and mints + verifies a token with it; resolves with the key type. */
