@@ -277,6 +277,29 @@ describe("anna-app dev server", () => {
     });
   });
 
+  it("answers executa_unavailable for a plugin that cannot start and keeps its stderr for the panel", async () => {
+    const app = await scaffoldTestApp();
+    const plugin = path.join(app.dir, app.executaDir, `${app.handle.replace(/-/g, "_")}_plugin.py`);
+    writeFileSync(
+      plugin,
+      'import sys\nsys.stderr.write("boom: no module named focus\\n")\nsys.exit(3)\n',
+    );
+    const server = await startHarness(app);
+    const token = tokenOf(server);
+    const out = await rpc(server, token, "tools", "invoke", {
+      tool_id: app.toolId,
+      method: "hello",
+      args: { name: "x" },
+    });
+    expect(out.body).toMatchObject({ ok: false, error: { code: "executa_unavailable" } });
+    expect(server.executaStates()[0]?.stderr.join("\n")).toContain("boom: no module named focus");
+    expect(server.panel.calls.at(-1)?.outcome).toBe("error");
+    // The harness keeps serving.
+    expect((await rpc(server, token, "storage", "get", { key: "visits" })).body).toMatchObject({
+      ok: true,
+    });
+  });
+
   it("refuses --storage aps and an unknown --view at launch", async () => {
     const app = await scaffoldTestApp();
     const manifestPath = path.join(app.dir, "manifest.json");
