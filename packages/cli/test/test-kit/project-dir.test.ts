@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import type { BundleHarness } from "../../src/test-kit/index.js";
 import { guessProjectDir } from "../../src/test-kit/project-dir.js";
 import { focusProject, TIMER_TOOL_ID, tempProject } from "./project.js";
 
@@ -45,7 +46,7 @@ export const mount = () => mountBundle({ manifest, mocks: { "tools.invoke": () =
 `,
     );
     const { mount } = (await import(pathToFileURL(path.join(app, "tests/mount.mjs")).href)) as {
-      mount: () => Promise<import("../../src/test-kit/index.js").BundleHarness>;
+      mount: () => Promise<BundleHarness>;
     };
     const harness = await mount();
     expect(harness.projectDir).toBe(app);
