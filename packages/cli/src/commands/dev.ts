@@ -5,6 +5,7 @@ import path from "node:path";
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import { EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
+import type { PluginProcess } from "@anna-ai/executa-host";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "dev";
@@ -155,7 +156,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   );
   // A plugin that cannot start says why where the developer is looking.
   let stopping = false;
-  for (const proc of server.host.processes()) {
+  const follow = (proc: PluginProcess) =>
     proc.on("state", ({ state, reason }) => {
       if (stopping || (state !== "stopped" && state !== "crashed")) return;
       const tail = proc.stderrTail(10);
@@ -164,7 +165,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
           tail.map((line) => `  | ${line}\n`).join(""),
       );
     });
-  }
+  for (const proc of server.host.processes()) follow(proc);
+  server.host.onProcess(follow);
   if (flags.open === true) openBrowser(server.url);
 
   const signal = await stopped;

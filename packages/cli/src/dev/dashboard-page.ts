@@ -157,7 +157,9 @@ function relay(ev) {
   const wid = ev.window_uuid || (ev.payload && ev.payload.window_uuid);
   for (const f of frames.values()) {
     if (!f.helloed) continue;
-    if (wid === f.wid || !ev.window_uuid) f.iframe.contentWindow.postMessage({ type: "anna-app/event", event: ev }, "*");
+    // Its own events, app-wide ones, and sibling windows opening/closing (docs/app-runtime.md).
+    const sibling = ev.kind === "open_view" || ev.kind === "close_view";
+    if (wid === f.wid || !ev.window_uuid || sibling) f.iframe.contentWindow.postMessage({ type: "anna-app/event", event: ev }, "*");
   }
 }
 

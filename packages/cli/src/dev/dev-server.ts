@@ -155,6 +155,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }),
   );
   const host = new ExecutaHost({ router: devServices.router, logger });
+  const panel = new DevPanel();
+  // Re-registered plugins (after a source change) are new processes: follow every one.
+  host.onProcess((proc) => proc.on("state", () => panel.push("executas", executaStates())));
   for (const spec of executas.specs) host.register(spec, { userId });
   const dispatcher = createDispatcher({
     manifest: app.manifest,
@@ -171,7 +174,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(recorder === undefined ? {} : { recorder }),
   });
-  const panel = new DevPanel();
   const reportListeners = new Set<(report: unknown) => void>();
 
   const executaStates = (): ExecutaState[] =>
@@ -183,9 +185,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       ...(p.stoppedReason === undefined ? {} : { reason: p.stoppedReason }),
       stderr: p.stderrTail(STDERR_TAIL_LINES),
     }));
-  for (const p of host.processes()) {
-    p.on("state", () => panel.push("executas", executaStates()));
-  }
 
   let origin = "";
   const bundleOptions = (): BundleServerOptions => ({
@@ -437,11 +436,17 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     watchers.push(
       ...watchExecutas(executas.specs, (toolId) => {
         const proc = host.get(userId, toolId);
-        // A running plugin restarts on its next invoke with the new source; an idle one already will.
+        // A running plugin is swapped for a fresh registration: it starts with the new source on
+        // its next invoke (lazily, like the first start). An idle one already will.
         if (proc !== undefined && proc.state !== "idle") {
-          void proc.close().then(
-            () => panel.push("executas", executaStates()),
-            () => undefined,
+          const spec = proc.spec;
+          void host.unregister(userId, toolId).then(
+            () => {
+              host.register(spec, { userId });
+              panel.push("executas", executaStates());
+            },
+            (error: unknown) =>
+              logger.error("executa restart failed", { toolId, error: String(error) }),
           );
         }
       }),

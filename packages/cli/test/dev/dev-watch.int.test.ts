@@ -1,8 +1,8 @@
 // Live reload: a save in the bundle reaches the dashboard's panel stream as one `reload`.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { scaffoldTestApp, startHarness } from "./helpers.js";
+import { rpc, scaffoldTestApp, startHarness, tokenOf } from "./helpers.js";
 
 const RELOAD_TIMEOUT_MS = 2_000;
 
@@ -38,5 +38,37 @@ describe("anna-app dev live reload", () => {
     } finally {
       abort.abort();
     }
+  });
+
+  it("stops a running executa when its source changes, and the next invoke starts the new code", async () => {
+    const app = await scaffoldTestApp();
+    const server = await startHarness(app, { watch: true });
+    const token = tokenOf(server);
+    const hello = () =>
+      rpc(server, token, "tools", "invoke", {
+        tool_id: app.toolId,
+        method: "hello",
+        args: { name: "A" },
+      });
+    expect((await hello()).body).toMatchObject({ ok: true, result: { message: "Hello, A!" } });
+    const proc = server.host.get(server.dispatcher.userId, app.toolId);
+    const stopped = new Promise<void>((resolve) => {
+      proc?.on("state", ({ state }) => {
+        if (state === "stopped" || state === "idle") resolve();
+      });
+    });
+    const plugin = path.join(app.dir, app.executaDir, `${app.handle.replace(/-/g, "_")}_plugin.py`);
+    writeFileSync(plugin, readFileSync(plugin, "utf8").replace("'Hello'", "'Howdy'"));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      stopped,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error("the plugin was not stopped")),
+          RELOAD_TIMEOUT_MS,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
+    expect((await hello()).body).toMatchObject({ ok: true, result: { message: "Howdy, A!" } });
   });
 });
