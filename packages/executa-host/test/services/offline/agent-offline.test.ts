@@ -512,7 +512,9 @@ describe("agent/session.list, refresh, cancel, delete", () => {
 describe("agent/complete", () => {
   it("answers a deterministic MCP completion, cut at maxTokens", async () => {
     const { agent } = newService();
-    const messages = [{ role: "user", content: { type: "text", text: "Summarize the report" } }];
+    const messages = [
+      { role: "user" as const, content: { type: "text", text: "Summarize the report" } },
+    ];
     const full = await agent.complete({ messages }, ctx);
     expect(full).toEqual({
       role: "assistant",
