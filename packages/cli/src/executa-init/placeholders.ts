@@ -1,4 +1,5 @@
 // `{{name}}` placeholders in template file names and contents.
+import { fillTemplateText } from "../scaffold/placeholders.js";
 
 export interface PlaceholderValues {
   slug: string;
@@ -9,8 +10,6 @@ export interface PlaceholderValues {
   /** The `@anna-ai/executa-sdk` version or `file:` path (ts template). */
   sdk_dependency: string;
 }
-
-const PLACEHOLDER = /\{\{\s*([A-Za-z_]+)\s*\}\}/g;
 
 export class PlaceholderError extends Error {
   constructor(message: string) {
@@ -24,10 +23,5 @@ export class PlaceholderError extends Error {
  * leaving braces in a generated file.
  */
 export function fillPlaceholders(text: string, values: PlaceholderValues, where: string): string {
-  return text.replace(PLACEHOLDER, (_match, name: string) => {
-    if (!Object.hasOwn(values, name)) {
-      throw new PlaceholderError(`${where}: unknown template placeholder {{${name}}}`);
-    }
-    return values[name as keyof PlaceholderValues];
-  });
+  return fillTemplateText(text, { ...values }, where, (message) => new PlaceholderError(message));
 }

@@ -1,7 +1,8 @@
 // `scaffoldExecuta`: validates the names, renders every file of a template in memory, then
 // writes them. Nothing is written when anything is wrong, so a refused init leaves no debris.
-import { chmod, lstat, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { checkTargetFolder } from "../scaffold/target-folder.js";
+import { comparePaths, readTemplateFiles, writeTemplateFiles } from "../scaffold/template-files.js";
 import {
   defaultToolId,
   displayName,
@@ -12,10 +13,8 @@ import {
 } from "./names.js";
 import { fillPlaceholders, type PlaceholderValues } from "./placeholders.js";
 import { sdkDependency } from "./sdk-dependency.js";
-import { cliPackageRoot, RENAMED_FILES, templatesRoot, type ExecutaTemplate } from "./templates.js";
+import { cliPackageRoot, templatesRoot, type ExecutaTemplate } from "./templates.js";
 
-/** Entries that do not make a folder "non-empty": a fresh `git init` is fine to scaffold into. */
-const IGNORED_ENTRIES = new Set([".git", ".DS_Store"]);
 /** Mode of generated files whose template is executable (plugin scripts with a shebang). */
 const EXECUTABLE_MODE = 0o755;
 const FILE_MODE = 0o644;
@@ -61,12 +60,6 @@ export interface ScaffoldResult {
   overwritten: string[];
 }
 
-interface RenderedFile {
-  relative: string;
-  content: string;
-  executable: boolean;
-}
-
 export async function scaffoldExecuta(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const dir = path.resolve(options.dir);
   const slug = options.slug ?? path.basename(dir);
@@ -85,13 +78,7 @@ export async function scaffoldExecuta(options: ScaffoldOptions): Promise<Scaffol
     throw new ScaffoldError("INVALID_TOOL_ID", `--tool-id '${toolId}' ${toolIdIssue}`);
   }
 
-  const existing = await existingEntries(dir);
-  if (existing.length > 0 && options.force !== true) {
-    throw new ScaffoldError(
-      "TARGET_NOT_EMPTY",
-      `${dir} is not empty (${describeEntries(existing)}); pass --force to write the template into it`,
-    );
-  }
+  await checkTargetFolder(dir, options.force, (code, message) => new ScaffoldError(code, message));
 
   const values: PlaceholderValues = {
     slug,
@@ -103,18 +90,21 @@ export async function scaffoldExecuta(options: ScaffoldOptions): Promise<Scaffol
     ),
   };
   const source = path.join(options.templatesDir ?? templatesRoot(), options.template);
-  const rendered = await renderTemplate(source, values);
+  const fill = (text: string, where: string): string => fillPlaceholders(text, values, where);
+  const rendered = (await readTemplateFiles(source, fill)).sort((a, b) =>
+    comparePaths(a.relative, b.relative),
+  );
 
-  const overwritten: string[] = [];
-  for (const file of rendered) {
-    const target = path.join(dir, ...file.relative.split("/"));
-    if (await exists(target)) overwritten.push(file.relative);
-    await mkdir(path.dirname(target), { recursive: true });
-    const mode = file.executable ? EXECUTABLE_MODE : FILE_MODE;
-    await writeFile(target, file.content, { mode });
-    // `mode` only applies when the file is created; an overwritten file keeps its old one.
-    await chmod(target, mode);
-  }
+  const overwritten = await writeTemplateFiles(
+    dir,
+    rendered.map((file) => ({
+      relative: file.relative,
+      content: file.content,
+      mode: file.executable ? EXECUTABLE_MODE : FILE_MODE,
+    })),
+    // A template's execute bit wins over the mode of a file --force overwrites.
+    { resetModes: true },
+  );
   return {
     dir,
     template: options.template,
@@ -123,61 +113,6 @@ export async function scaffoldExecuta(options: ScaffoldOptions): Promise<Scaffol
     files: rendered.map((f) => f.relative),
     overwritten,
   };
-}
-
-/** Every file of the template, names and contents filled in, sorted by path. */
-async function renderTemplate(source: string, values: PlaceholderValues): Promise<RenderedFile[]> {
-  const out: RenderedFile[] = [];
-  const walk = async (folder: string, prefix: string): Promise<void> => {
-    const entries = await readdir(folder, { withFileTypes: true });
-    for (const entry of entries) {
-      const from = path.join(folder, entry.name);
-      const name = fillPlaceholders(RENAMED_FILES[entry.name] ?? entry.name, values, from);
-      const relative = prefix === "" ? name : `${prefix}/${name}`;
-      if (entry.isDirectory()) {
-        await walk(from, relative);
-      } else if (entry.isFile()) {
-        const [text, info] = await Promise.all([readFile(from, "utf8"), stat(from)]);
-        out.push({
-          relative,
-          content: fillPlaceholders(text, values, from),
-          executable: (info.mode & 0o111) !== 0,
-        });
-      }
-    }
-  };
-  await walk(source, "");
-  return out.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
-}
-
-/** Entries of the target that make it non-empty; [] when it does not exist yet. */
-async function existingEntries(dir: string): Promise<string[]> {
-  let info;
-  try {
-    info = await lstat(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-  if (!info.isDirectory() && !(info.isSymbolicLink() && (await stat(dir)).isDirectory())) {
-    throw new ScaffoldError("TARGET_NOT_DIR", `${dir} exists and is not a directory`);
-  }
-  const entries = await readdir(dir);
-  return entries.filter((e) => !IGNORED_ENTRIES.has(e)).sort();
-}
-
-function describeEntries(entries: string[]): string {
-  const shown = entries.slice(0, 3).join(", ");
-  return entries.length > 3 ? `${shown} and ${entries.length - 3} more` : shown;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The value as it must appear between the quotes of a JSON string. */

@@ -28,9 +28,3 @@ export function templatesRoot(): string {
 export function cliPackageRoot(): string {
   return fileURLToPath(new URL("../../", import.meta.url));
 }
-
-/**
- * Files stored under another name in the template folder: npm drops `.gitignore` files from
- * published packages, so the templates keep it as `_gitignore`.
- */
-export const RENAMED_FILES: Readonly<Record<string, string>> = { _gitignore: ".gitignore" };

@@ -1,7 +1,6 @@
 // `{{name}}` placeholders in the app templates' file names and contents. The executa templates
 // have their own fixed set (executa-init/placeholders.ts); the app layers need different names.
-
-const PLACEHOLDER = /\{\{\s*([A-Za-z_]+)\s*\}\}/g;
+import { fillTemplateText } from "../scaffold/placeholders.js";
 
 export type AppPlaceholders = Readonly<Record<string, string>>;
 
@@ -17,11 +16,5 @@ export class AppPlaceholderError extends Error {
  * leaving braces in a generated file.
  */
 export function fillAppPlaceholders(text: string, values: AppPlaceholders, where: string): string {
-  return text.replace(PLACEHOLDER, (_match, name: string) => {
-    const value = Object.hasOwn(values, name) ? values[name] : undefined;
-    if (value === undefined) {
-      throw new AppPlaceholderError(`${where}: unknown template placeholder {{${name}}}`);
-    }
-    return value;
-  });
+  return fillTemplateText(text, values, where, (message) => new AppPlaceholderError(message));
 }

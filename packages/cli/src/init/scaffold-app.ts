@@ -1,11 +1,12 @@
 // `scaffoldApp`: checks the names and the target, renders the app layers in memory, writes them,
 // then generates the bundled executa with `executa init`'s scaffolder into executas/<handle>/.
 // Every refusal happens before the first write, so a refused init leaves no debris.
-import { lstat, mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { toolIdProblem } from "../executa-init/names.js";
 import { scaffoldExecuta, ScaffoldError } from "../executa-init/scaffold.js";
 import type { ExecutaTemplate } from "../executa-init/templates.js";
+import { checkTargetFolder } from "../scaffold/target-folder.js";
+import { comparePaths, writeTemplateFiles } from "../scaffold/template-files.js";
 import {
   APP_TEMPLATE_SPECS,
   appTemplatesRoot,
@@ -24,8 +25,6 @@ import { EXECUTA_BUILDS, EXECUTA_CHECKS } from "./next-steps.js";
 import type { AppPlaceholders } from "./placeholders.js";
 import { renderLayers } from "./render-layers.js";
 
-/** Entries that do not make a folder "non-empty": a fresh `git init` is fine to scaffold into. */
-const IGNORED_ENTRIES = new Set([".git", ".DS_Store"]);
 const FILE_MODE = 0o644;
 
 export type InitErrorCode = "INVALID_SLUG" | "TARGET_NOT_EMPTY" | "TARGET_NOT_DIR";
@@ -92,13 +91,7 @@ export async function scaffoldApp(options: ScaffoldAppOptions): Promise<Scaffold
   const toolIdIssue = toolIdProblem(toolId);
   if (toolIdIssue !== undefined) throw new Error(`derived tool_id '${toolId}' ${toolIdIssue}`);
 
-  const existing = await existingEntries(dir);
-  if (existing.length > 0 && options.force !== true) {
-    throw new InitError(
-      "TARGET_NOT_EMPTY",
-      `${dir} is not empty (${describeEntries(existing)}); pass --force to write the template into it`,
-    );
-  }
+  await checkTargetFolder(dir, options.force, (code, message) => new InitError(code, message));
 
   const executaDir = `executas/${handle}`;
   const skill = spec.skill ? skillName(handle) : undefined;
@@ -109,15 +102,12 @@ export async function scaffoldApp(options: ScaffoldAppOptions): Promise<Scaffold
     values,
   );
 
-  const files: string[] = [];
-  const overwritten: string[] = [];
-  for (const file of rendered) {
-    const target = path.join(dir, ...file.relative.split("/"));
-    if (await exists(target)) overwritten.push(file.relative);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, file.content, { mode: FILE_MODE });
-    files.push(file.relative);
-  }
+  const files = rendered.map((file) => file.relative);
+  const overwritten = await writeTemplateFiles(
+    dir,
+    rendered.map((file) => ({ ...file, mode: FILE_MODE })),
+    { resetModes: false },
+  );
 
   let executa;
   try {
@@ -148,8 +138,8 @@ export async function scaffoldApp(options: ScaffoldAppOptions): Promise<Scaffold
     executaTemplate: spec.executa,
     executaDir,
     skill,
-    files: files.sort(compare),
-    overwritten: overwritten.sort(compare),
+    files: files.sort(comparePaths),
+    overwritten: overwritten.sort(comparePaths),
   };
 }
 
@@ -193,37 +183,4 @@ function placeholders(input: {
             "",
           ].join("\n"),
   };
-}
-
-/** Entries of the target that make it non-empty; [] when it does not exist yet. */
-async function existingEntries(dir: string): Promise<string[]> {
-  let info;
-  try {
-    info = await lstat(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-  if (!info.isDirectory() && !(info.isSymbolicLink() && (await stat(dir)).isDirectory())) {
-    throw new InitError("TARGET_NOT_DIR", `${dir} exists and is not a directory`);
-  }
-  return (await readdir(dir)).filter((e) => !IGNORED_ENTRIES.has(e)).sort();
-}
-
-function describeEntries(entries: string[]): string {
-  const shown = entries.slice(0, 3).join(", ");
-  return entries.length > 3 ? `${shown} and ${entries.length - 3} more` : shown;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
