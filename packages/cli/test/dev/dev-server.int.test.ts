@@ -300,6 +300,17 @@ describe("anna-app dev server", () => {
     });
   });
 
+  it("records under fixtures/ by default (A10)", async () => {
+    const app = await scaffoldTestApp();
+    const server = await startHarness(app, { record: undefined });
+    expect(server.recordPath).toMatch(/[/\\]fixtures[/\\]dev-session-[\dT-]+Z\.jsonl$/);
+    expect(path.dirname(server.recordPath ?? "")).toBe(path.join(app.dir, "fixtures"));
+    expect(parseRecording(readFileSync(server.recordPath ?? "", "utf8")).records[0]).toMatchObject({
+      kind: "meta",
+      app_id: SLUG,
+    });
+  });
+
   it("refuses --storage aps and an unknown --view at launch", async () => {
     const app = await scaffoldTestApp();
     const manifestPath = path.join(app.dir, "manifest.json");
