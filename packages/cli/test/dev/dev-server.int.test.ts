@@ -311,6 +311,19 @@ describe("anna-app dev server", () => {
     });
   });
 
+  it("skips an executa with enabled:false in discovery, and --executa dir=… brings it back", async () => {
+    const app = await scaffoldTestApp();
+    const executaJson = path.join(app.dir, app.executaDir, "executa.json");
+    const declared = JSON.parse(readFileSync(executaJson, "utf8")) as Record<string, unknown>;
+    writeFileSync(executaJson, JSON.stringify({ ...declared, enabled: false }));
+    const discovered = await startHarness(app);
+    expect(discovered.executaStates()).toEqual([]);
+    await discovered.close();
+    const explicit = await startHarness(app, { executa: [`dir=${app.executaDir}`] });
+    expect(explicit.executas.source).toBe("--executa");
+    expect(explicit.executaStates().map((e) => e.tool_id)).toEqual([app.toolId]);
+  });
+
   it("refuses --storage aps and an unknown --view at launch", async () => {
     const app = await scaffoldTestApp();
     const manifestPath = path.join(app.dir, "manifest.json");
