@@ -324,6 +324,29 @@ describe("anna-app dev server", () => {
     expect(explicit.executaStates().map((e) => e.tool_id)).toEqual([app.toolId]);
   });
 
+  it("answers llm.complete from the offline mock, and llm_disabled under --no-llm (A7)", async () => {
+    const app = await scaffoldTestApp();
+    const manifestPath = path.join(app.dir, "manifest.json");
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
+      ui: { host_api: Record<string, unknown> };
+    };
+    manifest.ui.host_api.llm = ["complete"];
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    const args = { messages: [{ role: "user", content: { type: "text", text: "hi" } }] };
+    const mock = await startHarness(app);
+    expect(mock.llmLabel).toBe("mock (synthetic)");
+    expect((await rpc(mock, tokenOf(mock), "llm", "complete", args)).body).toMatchObject({
+      ok: true,
+      result: { role: "assistant", content: { type: "text" } },
+    });
+    await mock.close();
+    const off = await startHarness(app, { llm: "off" });
+    expect((await rpc(off, tokenOf(off), "llm", "complete", args)).body).toMatchObject({
+      ok: false,
+      error: { code: "llm_disabled" },
+    });
+  });
+
   it("refuses --storage aps and an unknown --view at launch", async () => {
     const app = await scaffoldTestApp();
     const manifestPath = path.join(app.dir, "manifest.json");
