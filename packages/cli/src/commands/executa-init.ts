@@ -4,7 +4,7 @@
 // its build step, which init prints).
 import path from "node:path";
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
-import { EXIT_OK, EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
+import { EXIT_OK } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
 import { nextSteps } from "../executa-init/next-steps.js";
 import { scaffoldExecuta, ScaffoldError } from "../executa-init/scaffold.js";
@@ -14,6 +14,13 @@ import {
   TEMPLATE_SUMMARIES,
   type ExecutaTemplate,
 } from "../executa-init/templates.js";
+import {
+  exitOnRefusal,
+  FORCE_FLAG,
+  JSON_FLAG,
+  renderCreated,
+  targetArgument,
+} from "../scaffold/command-output.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "executa init";
@@ -47,16 +54,8 @@ const spec: CommandSpec = {
       value: "<id>",
       description: "tool_id written to executa.json (default: tool-dev-<slug>)",
     },
-    {
-      name: "force",
-      type: "boolean",
-      description: "Write into a non-empty folder, overwriting files of the same name",
-    },
-    {
-      name: "json",
-      type: "boolean",
-      description: "One JSON line on stdout: the created files and next steps",
-    },
+    FORCE_FLAG,
+    JSON_FLAG,
   ],
   examples: [
     "anna-app executa init my-tool",
@@ -67,28 +66,21 @@ const spec: CommandSpec = {
 };
 
 async function run(args: ParsedArgs, io: CliIo): Promise<number> {
-  const [target, extra] = args.positionals;
-  if (target === undefined) throw usageError("missing <dir>: the folder to create", NAME);
-  if (extra !== undefined) throw usageError(`unexpected argument '${extra}'`, NAME);
+  const target = targetArgument(args, NAME);
   const flags = args.flags;
   const template = (flags.template as ExecutaTemplate | undefined) ?? DEFAULT_TEMPLATE;
   const dir = path.resolve(io.cwd, target);
 
-  let result;
-  try {
-    result = await scaffoldExecuta({
+  const result = await exitOnRefusal(
+    scaffoldExecuta({
       dir,
       template,
       ...(typeof flags.slug === "string" ? { slug: flags.slug } : {}),
       ...(typeof flags["tool-id"] === "string" ? { toolId: flags["tool-id"] } : {}),
       force: flags.force === true,
-    });
-  } catch (error) {
-    if (error instanceof ScaffoldError) {
-      throw new ExitError(EXIT_USAGE, error.message, { cause: error });
-    }
-    throw error;
-  }
+    }),
+    ScaffoldError,
+  );
   const steps = nextSteps(template, result.dir, io.cwd);
 
   if (flags.json === true) {
@@ -105,20 +97,18 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     return EXIT_OK;
   }
 
-  const { bold, dim, green } = io.style;
-  const shown = path.relative(io.cwd, result.dir) || ".";
-  const lines = [
-    `${green("✓")} Created ${bold(result.slug)} (${template} template, tool_id ${bold(result.toolId)}) in ${shown}`,
-    "",
-    ...result.files.map((file) => {
-      const note = result.overwritten.includes(file) ? dim(" (overwritten)") : "";
-      return `  ${path.join(shown, file)}${note}`;
+  const { bold, green } = io.style;
+  io.stdout.write(
+    renderCreated(io.style, {
+      dir: result.dir,
+      cwd: io.cwd,
+      headline: (shown) =>
+        `${green("✓")} Created ${bold(result.slug)} (${template} template, tool_id ${bold(result.toolId)}) in ${shown}`,
+      files: result.files,
+      overwritten: result.overwritten,
+      steps,
     }),
-    "",
-    bold("Next steps:"),
-    ...steps.map((step) => `  ${step}`),
-  ];
-  io.stdout.write(lines.join("\n") + "\n");
+  );
   return EXIT_OK;
 }
 

@@ -4,7 +4,7 @@
 // own tests as generated (the ts executa after the build step init prints).
 import path from "node:path";
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
-import { EXIT_OK, EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
+import { EXIT_OK } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
 import {
   APP_TEMPLATE_SPECS,
@@ -14,6 +14,13 @@ import {
 } from "../init/app-templates.js";
 import { appNextSteps } from "../init/next-steps.js";
 import { InitError, scaffoldApp } from "../init/scaffold-app.js";
+import {
+  exitOnRefusal,
+  FORCE_FLAG,
+  JSON_FLAG,
+  renderCreated,
+  targetArgument,
+} from "../scaffold/command-output.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "init";
@@ -42,16 +49,8 @@ const spec: CommandSpec = {
       choices: APP_TEMPLATES,
       description: `Project template: ${APP_TEMPLATES.join("|")} (default: ${DEFAULT_APP_TEMPLATE})`,
     },
-    {
-      name: "force",
-      type: "boolean",
-      description: "Write into a non-empty folder, overwriting files of the same name",
-    },
-    {
-      name: "json",
-      type: "boolean",
-      description: "One JSON line on stdout: the created files and next steps",
-    },
+    FORCE_FLAG,
+    JSON_FLAG,
   ],
   examples: [
     "anna-app init my-focus-flow --slug focus-flow",
@@ -62,25 +61,19 @@ const spec: CommandSpec = {
 };
 
 async function run(args: ParsedArgs, io: CliIo): Promise<number> {
-  const [target, extra] = args.positionals;
-  if (target === undefined) throw usageError("missing <dir>: the folder to create", NAME);
-  if (extra !== undefined) throw usageError(`unexpected argument '${extra}'`, NAME);
+  const target = targetArgument(args, NAME);
   const flags = args.flags;
   const template = (flags.template as AppTemplate | undefined) ?? DEFAULT_APP_TEMPLATE;
 
-  let result;
-  try {
-    result = await scaffoldApp({
+  const result = await exitOnRefusal(
+    scaffoldApp({
       dir: path.resolve(io.cwd, target),
       template,
       ...(typeof flags.slug === "string" ? { slug: flags.slug } : {}),
       force: flags.force === true,
-    });
-  } catch (error) {
-    if (error instanceof InitError)
-      throw new ExitError(EXIT_USAGE, error.message, { cause: error });
-    throw error;
-  }
+    }),
+    InitError,
+  );
   const steps = appNextSteps({
     dir: result.dir,
     cwd: io.cwd,
@@ -106,22 +99,20 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     return EXIT_OK;
   }
 
-  const { bold, dim, green } = io.style;
-  const shown = path.relative(io.cwd, result.dir) || ".";
+  const { bold, green } = io.style;
   const skill = result.skill === undefined ? "" : `, skill ${bold(result.skill)}`;
-  const lines = [
-    `${green("✓")} Created app ${bold(result.slug)} (${template} template) in ${shown}: ` +
-      `executa ${bold(result.executaDir)} (tool_id ${bold(result.toolId)})${skill}`,
-    "",
-    ...result.files.map((file) => {
-      const note = result.overwritten.includes(file) ? dim(" (overwritten)") : "";
-      return `  ${path.join(shown, file)}${note}`;
+  io.stdout.write(
+    renderCreated(io.style, {
+      dir: result.dir,
+      cwd: io.cwd,
+      headline: (shown) =>
+        `${green("✓")} Created app ${bold(result.slug)} (${template} template) in ${shown}: ` +
+        `executa ${bold(result.executaDir)} (tool_id ${bold(result.toolId)})${skill}`,
+      files: result.files,
+      overwritten: result.overwritten,
+      steps,
     }),
-    "",
-    bold("Next steps:"),
-    ...steps.map((step) => `  ${step}`),
-  ];
-  io.stdout.write(lines.join("\n") + "\n");
+  );
   return EXIT_OK;
 }
 
