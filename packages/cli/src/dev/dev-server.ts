@@ -96,6 +96,9 @@ export interface ExecutaState {
   stderr: string[];
 }
 
+/** The panel's executa list is refreshed at most this often. */
+export const PANEL_PUSH_INTERVAL_MS = 100;
+
 /** Lines of a plugin's stderr the banner and panel show. */
 export const STDERR_TAIL_LINES = 10;
 
@@ -157,7 +160,19 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const host = new ExecutaHost({ router: devServices.router, logger });
   const panel = new DevPanel();
   // Re-registered plugins (after a source change) are new processes: follow every one.
-  host.onProcess((proc) => proc.on("state", () => panel.push("executas", executaStates())));
+  // State changes and stderr lines refresh the panel's executa list, at most once per tick
+  // window (a chatty plugin must not flood the page).
+  let executaPush: NodeJS.Timeout | undefined;
+  const pushExecutas = () => {
+    executaPush ??= setTimeout(() => {
+      executaPush = undefined;
+      panel.push("executas", executaStates());
+    }, PANEL_PUSH_INTERVAL_MS);
+  };
+  host.onProcess((proc) => {
+    proc.on("state", pushExecutas);
+    proc.on("stderr", pushExecutas);
+  });
   for (const spec of executas.specs) host.register(spec, { userId });
   const dispatcher = createDispatcher({
     manifest: app.manifest,
@@ -475,6 +490,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     close() {
       closing ??= (async () => {
         clearInterval(keepalive);
+        clearTimeout(executaPush);
         for (const watcher of watchers) watcher.close();
         panel.close();
         for (const client of sseClients) client.end();
