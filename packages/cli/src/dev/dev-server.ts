@@ -123,9 +123,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     llm: options.llm ?? "mock",
     ...(options.mockLlm === undefined ? {} : { mockLlmFixture: options.mockLlm }),
   });
-  const sdkPath =
-    options.sdkPath ?? createRequire(import.meta.url).resolve("@anna-ai/app-runtime/bundle");
-  const sdk = readFileSync(sdkPath);
+  const sdk = readSdk(options.sdkPath);
 
   const recordPath =
     options.record === false
@@ -502,6 +500,20 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return closing;
     },
   };
+}
+
+/** The SDK bundle, or a launch error that says how to build it. */
+function readSdk(sdkPath: string | undefined): Buffer {
+  let file = sdkPath;
+  try {
+    file ??= createRequire(import.meta.url).resolve("@anna-ai/app-runtime/bundle");
+    return readFileSync(file);
+  } catch (error) {
+    throw new DevLaunchError(
+      `the app SDK bundle is missing (${file ?? "@anna-ai/app-runtime/bundle"}); run npm run build`,
+      { cause: error },
+    );
+  }
 }
 
 function openSse(res: ServerResponse): void {
