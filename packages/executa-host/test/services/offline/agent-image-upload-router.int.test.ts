@@ -12,7 +12,7 @@ import { createOfflineImageService } from "../../../src/services/offline/image-o
 import { MockFixture } from "../../../src/services/offline/mock-fixture.js";
 import { createOfflineUploadService } from "../../../src/services/offline/upload-offline.js";
 import { NEVER, ctx, invokeStart, sessionInfo } from "../../router/helpers.js";
-import { expectCatalogError } from "./agent-helpers.js";
+import { expectCatalogError } from "./helpers.js";
 
 const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 

@@ -3,12 +3,8 @@
 // completions, generates images and uploads files (inline, through __file_transport, and
 // negotiate → HTTP PUT → confirm); the test then fetches what the URLs serve.
 import { createHash } from "node:crypto";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { ExecutaHost } from "../../../src/host/executa-host.js";
-import { detectLaunchSpec } from "../../../src/launch/detect.js";
-import type { LaunchSpec } from "../../../src/launch/types.js";
 import { ReverseRpcRouter } from "../../../src/router/reverse-rpc-router.js";
 import { createAllowAllGrantPolicy } from "../../../src/services/grants.js";
 import type { HostServices } from "../../../src/services/host-services.js";
@@ -17,11 +13,8 @@ import { LoopbackBlobServer } from "../../../src/services/offline/blob-server.js
 import { createOfflineImageService } from "../../../src/services/offline/image-offline.js";
 import { pngSize } from "../../../src/services/offline/image-png.js";
 import { createOfflineUploadService } from "../../../src/services/offline/upload-offline.js";
+import { exampleSpecs } from "./helpers.js";
 
-const EXAMPLES = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  "../../../../../examples/executas",
-);
 const USER = "user-1";
 
 const env: NodeJS.ProcessEnv = {
@@ -36,21 +29,9 @@ type Outcome = { ok: boolean; data?: Record<string, unknown>; error?: { code: nu
 
 describe("offline agent, image and upload services under ExecutaHost", () => {
   const blobServer = new LoopbackBlobServer();
-  const specs = new Map<string, LaunchSpec>();
-  // Detection probes interpreters; do it once, outside the timed tests.
-  beforeAll(async () => {
-    await blobServer.start();
-    for (const name of ["py-studio", "ts-kitchen-sink"]) {
-      specs.set(name, await detectLaunchSpec(join(EXAMPLES, name), { env }));
-    }
-  });
+  beforeAll(() => blobServer.start());
   afterAll(() => blobServer.close());
-
-  function spec(name: string): LaunchSpec {
-    const found = specs.get(name);
-    if (found === undefined) throw new Error(`${name} was not detected`);
-    return found;
-  }
+  const spec = exampleSpecs(["py-studio", "ts-kitchen-sink"], env);
 
   function newHost(services?: Partial<HostServices>) {
     const router = new ReverseRpcRouter({

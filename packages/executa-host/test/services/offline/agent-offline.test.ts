@@ -7,8 +7,7 @@ import type { AgentService } from "../../../src/services/agent-service.js";
 import { createOfflineAgentService } from "../../../src/services/offline/agent-offline.js";
 import type { OfflineAgentRunResult } from "../../../src/services/offline/agent-offline.js";
 import { MockFixture } from "../../../src/services/offline/mock-fixture.js";
-import { ctxWith, expectCatalogError } from "./agent-helpers.js";
-import { T0_MS, manualClock } from "./helpers.js";
+import { T0_MS, ctxWith, expectCatalogError, manualClock } from "./helpers.js";
 
 const ctx = ctxWith<AgentGrant>({});
 

@@ -7,7 +7,7 @@ import {
   createOfflineEmbeddingsService,
 } from "../../../src/services/offline/embeddings-offline.js";
 import { MockFixture } from "../../../src/services/offline/mock-fixture.js";
-import { expectRpcError, serviceCtx } from "./sampling-helpers.js";
+import { expectRpcError, serviceCtx } from "./helpers.js";
 
 const ctx = serviceCtx<EmbeddingsGrant>();
 const INVALID = EMBEDDINGS_ERRORS.INVALID_REQUEST;

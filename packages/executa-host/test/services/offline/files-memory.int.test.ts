@@ -8,7 +8,7 @@ import type {
   MemoryFilesUploadBeginResult,
 } from "../../../src/services/offline/files-memory.js";
 import { createMemoryStorageService } from "../../../src/services/offline/storage-memory.js";
-import { T0_MS, expectStorageError, manualClock, storageCtx } from "./helpers.js";
+import { T0_MS, expectRpcError, manualClock, storageCtx } from "./helpers.js";
 
 const E = STORAGE_ERRORS;
 const MiB = 1024 * 1024;
@@ -124,7 +124,7 @@ describe("createMemoryFilesService: the upload flow over real HTTP", () => {
     const res = await put(started.put_url, "png!", "application/octet-stream");
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("SignatureDoesNotMatch");
-    await expectStorageError(
+    await expectRpcError(
       files.uploadComplete({ path: "a.png", scope: "tool" }, ctx),
       -32029,
       E.UPSTREAM_ERROR.errorCode,
@@ -159,7 +159,7 @@ describe("createMemoryFilesService: the upload flow over real HTTP", () => {
       ["user", ctx],
       ["tool", storageCtx({ userId: "user-2" })],
     ] as const) {
-      await expectStorageError(
+      await expectRpcError(
         files.downloadUrl({ path: "pics/cat.png", scope }, other),
         -32022,
         E.NOT_FOUND.errorCode,
@@ -183,7 +183,7 @@ describe("createMemoryFilesService: upload_begin validation", () => {
       "",
       "p".repeat(1025),
     ]) {
-      await expectStorageError(
+      await expectRpcError(
         files.uploadBegin({ path, scope: "tool", size_bytes: 1, content_type: "text/plain" }, ctx),
         -32027,
         E.INVALID_PATH.errorCode,
@@ -197,14 +197,14 @@ describe("createMemoryFilesService: upload_begin validation", () => {
 
   it("requires content_type (-32028); empty or over 120 characters is -32027", async () => {
     const { files, ctx } = await setup();
-    await expectStorageError(
+    await expectRpcError(
       files.uploadBegin({ path: "a", scope: "tool", size_bytes: 1 }, ctx),
       -32028,
       E.INVALID_REQUEST.errorCode,
       /content_type/,
     );
     for (const contentType of ["", " ", `text/${"x".repeat(116)}`]) {
-      await expectStorageError(
+      await expectRpcError(
         files.uploadBegin(
           { path: "a", scope: "tool", size_bytes: 1, content_type: contentType },
           ctx,
@@ -219,12 +219,12 @@ describe("createMemoryFilesService: upload_begin validation", () => {
     const { files, ctx } = await setup();
     const call = (size: number, c = ctx) =>
       files.uploadBegin({ path: "a", scope: "tool", size_bytes: size, content_type: "x/y" }, c);
-    await expectStorageError(call(256 * MiB + 1), -32025, E.VALUE_TOO_LARGE.errorCode);
-    await expectStorageError(call(-1), -32028, E.INVALID_REQUEST.errorCode);
-    await expectStorageError(call(1.5), -32028, E.INVALID_REQUEST.errorCode);
+    await expectRpcError(call(256 * MiB + 1), -32025, E.VALUE_TOO_LARGE.errorCode);
+    await expectRpcError(call(-1), -32028, E.INVALID_REQUEST.errorCode);
+    await expectRpcError(call(1.5), -32028, E.INVALID_REQUEST.errorCode);
     await expect(call(0)).resolves.toBeDefined();
     await expect(call(256 * MiB)).resolves.toBeDefined();
-    await expectStorageError(
+    await expectRpcError(
       call(11, storageCtx({ grant: { objectMaxBytes: 10 } })),
       -32024,
       E.QUOTA_EXCEEDED.errorCode,
@@ -235,7 +235,7 @@ describe("createMemoryFilesService: upload_begin validation", () => {
   it("rejects reserved ('__') and non-string metadata with -32028", async () => {
     const { files, ctx } = await setup();
     for (const metadata of [{ __pending: "true" }, { n: 1 }, ["x"]]) {
-      await expectStorageError(
+      await expectRpcError(
         files.uploadBegin(
           { path: "a", scope: "tool", size_bytes: 1, content_type: "x/y", metadata } as never,
           ctx,
@@ -258,13 +258,13 @@ describe("createMemoryFilesService: upload_begin validation", () => {
 describe("createMemoryFilesService: upload_complete", () => {
   it("answers -32022 'object not pending finalize' without a begin, and on a second complete", async () => {
     const { files, ctx } = await setup();
-    await expectStorageError(
+    await expectRpcError(
       files.uploadComplete({ path: "never.txt", scope: "tool" }, ctx),
       -32022,
       E.NOT_FOUND.errorCode,
     );
     await store(files, "once.txt", "1", ctx);
-    await expectStorageError(
+    await expectRpcError(
       files.uploadComplete({ path: "once.txt", scope: "tool" }, ctx),
       -32022,
       E.NOT_FOUND.errorCode,
@@ -275,7 +275,7 @@ describe("createMemoryFilesService: upload_complete", () => {
   it("answers pending_upload (-32029) before the PUT lands, and completes after it", async () => {
     const { files, ctx } = await setup();
     const started = await begin(files, "late.txt", "abc", ctx);
-    const error = await expectStorageError(
+    const error = await expectRpcError(
       files.uploadComplete({ path: "late.txt", scope: "tool" }, ctx),
       -32029,
       E.UPSTREAM_ERROR.errorCode,
@@ -291,7 +291,7 @@ describe("createMemoryFilesService: upload_complete", () => {
     const { files, ctx } = await setup();
     const started = await begin(files, "s.txt", "x", ctx);
     await put(started.put_url, "x");
-    await expectStorageError(
+    await expectRpcError(
       files.uploadComplete({ path: "s.txt", scope: "user" }, ctx),
       -32022,
       E.NOT_FOUND.errorCode,
@@ -305,7 +305,7 @@ describe("createMemoryFilesService: re-upload and abandoned uploads", () => {
     await store(files, "r.txt", "old", ctx);
     const again = await begin(files, "r.txt", "newer", ctx);
     expect((await files.list({ scope: "tool" }, ctx)).items).toEqual([]);
-    await expectStorageError(
+    await expectRpcError(
       files.downloadUrl({ path: "r.txt", scope: "tool" }, ctx),
       -32029,
       E.UPSTREAM_ERROR.errorCode,
@@ -329,7 +329,7 @@ describe("createMemoryFilesService: re-upload and abandoned uploads", () => {
     expect((await files.list({ scope: "tool" }, ctx)).items.map((i) => i.path)).toEqual([
       "keep.txt",
     ]);
-    await expectStorageError(
+    await expectRpcError(
       files.uploadComplete({ path: "gone.txt", scope: "tool" }, ctx),
       -32022,
       E.NOT_FOUND.errorCode,
@@ -360,7 +360,7 @@ describe("createMemoryFilesService: concurrency and failures", () => {
     const completing = files.uploadComplete({ path: "race.txt", scope: "tool" }, ctx);
     const deleting = files.delete({ path: "race.txt", scope: "tool" }, ctx);
     await expect(deleting).resolves.toEqual({ deleted: true });
-    await expectStorageError(completing, -32022, E.NOT_FOUND.errorCode, /not pending finalize/);
+    await expectRpcError(completing, -32022, E.NOT_FOUND.errorCode, /not pending finalize/);
     expect(files.quota.usage("user-1").usedBytes).toBe(0);
   });
 
@@ -370,14 +370,14 @@ describe("createMemoryFilesService: concurrency and failures", () => {
     onTestFinished(() => blobServer.close());
     const files = createMemoryFilesService({ blobServer, clock: clock.now });
     const ctx = storageCtx();
-    await expectStorageError(
+    await expectRpcError(
       begin(files, "x.txt", "abc", ctx),
       -32029,
       E.UPSTREAM_ERROR.errorCode,
       /await start\(\)/,
     );
     expect(files.quota.usage("user-1").reservedBytes).toBe(0);
-    await expectStorageError(
+    await expectRpcError(
       files.delete({ path: "x.txt", scope: "tool" }, ctx),
       -32022,
       E.NOT_FOUND.errorCode,
@@ -419,7 +419,7 @@ describe("createMemoryFilesService: download_url", () => {
         .expires_at,
     ).toBe(at(3600));
     for (const ttl of [3601, 0.5, 0]) {
-      await expectStorageError(
+      await expectRpcError(
         files.downloadUrl({ path: "d.txt", scope: "tool", ttl_seconds: ttl }, ctx),
         -32028,
         E.INVALID_REQUEST.errorCode,
@@ -432,12 +432,12 @@ describe("createMemoryFilesService: download_url", () => {
 
   it("answers -32022 for a missing path and -32027 for a bad one", async () => {
     const { files, ctx } = await setup();
-    await expectStorageError(
+    await expectRpcError(
       files.downloadUrl({ path: "nope", scope: "tool" }, ctx),
       -32022,
       E.NOT_FOUND.errorCode,
     );
-    await expectStorageError(
+    await expectRpcError(
       files.downloadUrl({ path: "/nope", scope: "tool" }, ctx),
       -32027,
       E.INVALID_PATH.errorCode,
@@ -459,13 +459,13 @@ describe("createMemoryFilesService: list and delete", () => {
     expect(second).toMatchObject({ items: [{ path: "b_x" }], next_cursor: null });
     expect((await files.list({ scope: "tool", prefix: "b/" }, ctx)).items).toHaveLength(2);
     for (const limit of [0, 1001, 1.5, -1]) {
-      await expectStorageError(
+      await expectRpcError(
         files.list({ scope: "tool", limit }, ctx),
         -32027,
         E.INVALID_PATH.errorCode,
       );
     }
-    await expectStorageError(
+    await expectRpcError(
       files.list({ scope: "tool", prefix: "/b" }, ctx),
       -32027,
       E.INVALID_PATH.errorCode,
@@ -484,12 +484,12 @@ describe("createMemoryFilesService: list and delete", () => {
     expect(files.quota.usage("user-1")).toEqual({ usedBytes: 0, reservedBytes: 3 });
     clock.advance(600_000);
     expect(files.quota.usage("user-1")).toEqual({ usedBytes: 0, reservedBytes: 0 });
-    await expectStorageError(
+    await expectRpcError(
       files.delete({ path: "x.txt", scope: "tool" }, ctx),
       -32022,
       E.NOT_FOUND.errorCode,
     );
-    await expectStorageError(
+    await expectRpcError(
       files.downloadUrl({ path: "x.txt", scope: "tool" }, ctx),
       -32022,
       E.NOT_FOUND.errorCode,
@@ -502,7 +502,7 @@ describe("createMemoryFilesService: quota", () => {
   it("reserves size_bytes at begin and refuses what does not fit before presigning (-32024)", async () => {
     const { files, ctx } = await setup({ limits: { quotaBytes: 10 } });
     await begin(files, "a", "1234567", ctx);
-    await expectStorageError(begin(files, "b", "1234", ctx), -32024, E.QUOTA_EXCEEDED.errorCode);
+    await expectRpcError(begin(files, "b", "1234", ctx), -32024, E.QUOTA_EXCEEDED.errorCode);
     // Re-beginning the same path replaces its reservation rather than adding to it.
     await expect(begin(files, "a", "123456789", ctx)).resolves.toBeDefined();
     expect(files.quota.usage("user-1").reservedBytes).toBe(9);
@@ -520,9 +520,9 @@ describe("createMemoryFilesService: quota", () => {
     const storage = createMemoryStorageService({ clock: clock.now, limits: { quotaBytes: 12 } });
     const { files, ctx } = await setup({ storage });
     await storage.set({ key: "k", value: "12345678", scope: "tool" }, ctx); // 10 bytes
-    await expectStorageError(begin(files, "f", "123", ctx), -32024, E.QUOTA_EXCEEDED.errorCode);
+    await expectRpcError(begin(files, "f", "123", ctx), -32024, E.QUOTA_EXCEEDED.errorCode);
     await store(files, "f", "12", ctx);
-    await expectStorageError(
+    await expectRpcError(
       storage.set({ key: "k2", value: 1, scope: "user" }, ctx),
       -32024,
       E.QUOTA_EXCEEDED.errorCode,

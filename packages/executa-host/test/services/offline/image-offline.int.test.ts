@@ -10,8 +10,7 @@ import { LoopbackBlobServer } from "../../../src/services/offline/blob-server.js
 import { createOfflineImageService } from "../../../src/services/offline/image-offline.js";
 import { pngSize, solidPng } from "../../../src/services/offline/image-png.js";
 import { MockFixture } from "../../../src/services/offline/mock-fixture.js";
-import { ctxWith, expectCatalogError } from "./agent-helpers.js";
-import { manualClock } from "./helpers.js";
+import { ctxWith, expectCatalogError, manualClock } from "./helpers.js";
 
 const ctx = ctxWith<ImageGrant>({ generate: true, edit: true });
 const PNG_SIGNATURE = "89504e470d0a1a0a";

@@ -12,7 +12,7 @@ import {
   measureSchema,
   responseFormatMeta,
 } from "../../../src/services/offline/response-format.js";
-import { expectRpcError } from "./sampling-helpers.js";
+import { expectRpcError } from "./helpers.js";
 
 const INVALID = SAMPLING_ERRORS.INVALID_REQUEST;
 

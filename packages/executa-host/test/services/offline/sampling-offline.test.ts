@@ -10,7 +10,7 @@ import {
   createOfflineSamplingService,
 } from "../../../src/services/offline/sampling-offline.js";
 import { MOCK_ERROR_CODE } from "../../../src/services/offline/sampling-fixture.js";
-import { T0_MS, expectRpcError, request, schemaIssues, serviceCtx } from "./sampling-helpers.js";
+import { T0_MS, expectRpcError, request, schemaIssues, serviceCtx } from "./helpers.js";
 
 const ctx = serviceCtx<SamplingGrant>();
 const mock = (options: Parameters<typeof createOfflineSamplingService>[0] = { mode: "mock" }) =>

@@ -1,25 +1,17 @@
 // End to end: real example plugins under ExecutaHost + ReverseRpcRouter with the offline
 // sampling and embeddings services. The plugins' own code sends sampling/createMessage (plain
 // and with a json_schema responseFormat) and embeddings/create; the test checks what reached them.
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { SAMPLING_ERRORS } from "@anna-ai/app-schema/errors";
-import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { ExecutaHost } from "../../../src/host/executa-host.js";
-import { detectLaunchSpec } from "../../../src/launch/detect.js";
-import type { LaunchSpec } from "../../../src/launch/types.js";
 import { ReverseRpcRouter } from "../../../src/router/reverse-rpc-router.js";
 import { createAllowAllGrantPolicy } from "../../../src/services/grants.js";
 import { createOfflineEmbeddingsService } from "../../../src/services/offline/embeddings-offline.js";
 import { MockFixture } from "../../../src/services/offline/mock-fixture.js";
 import type { OfflineSamplingOptions } from "../../../src/services/offline/sampling-offline.js";
 import { createOfflineSamplingService } from "../../../src/services/offline/sampling-offline.js";
-import { schemaIssues } from "./sampling-helpers.js";
+import { exampleSpecs, schemaIssues } from "./helpers.js";
 
-const EXAMPLES = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  "../../../../../examples/executas",
-);
 const USER = "user-1";
 const env: NodeJS.ProcessEnv = { ...process.env, PYTHONDONTWRITEBYTECODE: "1" };
 
@@ -52,17 +44,10 @@ const SUMMARY_SCHEMA = {
 };
 
 describe("offline sampling and embeddings under ExecutaHost", () => {
-  const specs = new Map<string, LaunchSpec>();
-  // Detection probes interpreters; do it once, outside the timed tests.
-  beforeAll(async () => {
-    for (const name of ["py-studio", "ts-kitchen-sink"]) {
-      specs.set(name, await detectLaunchSpec(join(EXAMPLES, name), { env }));
-    }
-  });
+  const specOf = exampleSpecs(["py-studio", "ts-kitchen-sink"], env);
 
   function start(name: string, sampling: OfflineSamplingOptions) {
-    const spec = specs.get(name);
-    if (spec === undefined) throw new Error(`${name} was not detected`);
+    const spec = specOf(name);
     const router = new ReverseRpcRouter({
       services: {
         sampling: createOfflineSamplingService(sampling),

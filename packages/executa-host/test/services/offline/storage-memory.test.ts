@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../../src/services/offline/storage-canonical.js";
 import { createMemoryStorageService } from "../../../src/services/offline/storage-memory.js";
 import type { MemoryStorageOptions } from "../../../src/services/offline/storage-memory.js";
-import { T0_MS, expectStorageError, manualClock, storageCtx } from "./helpers.js";
+import { T0_MS, expectRpcError, manualClock, storageCtx } from "./helpers.js";
 
 const E = STORAGE_ERRORS;
 const KiB = 1024;
@@ -81,7 +81,7 @@ describe("createMemoryStorageService: get/set", () => {
 
   it("requires a value (-32028) but accepts null", async () => {
     const { storage, ctx } = setup();
-    await expectStorageError(
+    await expectRpcError(
       storage.set({ key: "k", scope: "tool" } as never, ctx),
       -32028,
       E.INVALID_REQUEST.errorCode,
@@ -100,7 +100,7 @@ describe("createMemoryStorageService: get/set", () => {
       storage.set({ key: "big", value: fits, scope: "tool" }, ctx),
     ).resolves.toMatchObject({ size_bytes: 256 * KiB });
     const over = "é".repeat(128 * KiB); // 2 bytes each in UTF-8: 256 KiB + 2 quotes
-    const error = await expectStorageError(
+    const error = await expectRpcError(
       storage.set({ key: "big", value: over, scope: "tool" }, ctx),
       -32025,
       E.VALUE_TOO_LARGE.errorCode,
@@ -112,7 +112,7 @@ describe("createMemoryStorageService: get/set", () => {
 
   it("honours a lower value cap from limits", async () => {
     const { storage, ctx } = setup({ limits: { kvValueMaxBytes: 64 * KiB } });
-    await expectStorageError(
+    await expectRpcError(
       storage.set({ key: "k", value: "x".repeat(64 * KiB), scope: "tool" }, ctx),
       -32025,
       E.VALUE_TOO_LARGE.errorCode,
@@ -124,7 +124,7 @@ describe("createMemoryStorageService: keys", () => {
   it("rejects empty, non-string and over-1024-character keys with -32028", async () => {
     const { storage, ctx } = setup();
     for (const key of ["", 42, undefined]) {
-      await expectStorageError(
+      await expectRpcError(
         storage.get({ key: key as string, scope: "tool" }, ctx),
         -32028,
         E.INVALID_REQUEST.errorCode,
@@ -132,7 +132,7 @@ describe("createMemoryStorageService: keys", () => {
     }
     const long = Array.from({ length: 9 }, () => "k".repeat(113)).join("/"); // 1025 chars
     expect(long.length).toBe(1025);
-    await expectStorageError(
+    await expectRpcError(
       storage.set({ key: long, value: 1, scope: "tool" }, ctx),
       -32028,
       E.INVALID_REQUEST.errorCode,
@@ -146,7 +146,7 @@ describe("createMemoryStorageService: keys", () => {
   it("counts key length in code points, like the server", async () => {
     const { storage, ctx } = setup();
     const astral = Array.from({ length: 8 }, () => "😀".repeat(128)).join("/"); // 1031 code points
-    await expectStorageError(
+    await expectRpcError(
       storage.set({ key: astral, value: 1, scope: "tool" }, ctx),
       -32028,
       E.INVALID_REQUEST.errorCode,
@@ -173,7 +173,7 @@ describe("createMemoryStorageService: keys", () => {
       "lone\ud83dsurrogate",
     ];
     for (const key of bad) {
-      await expectStorageError(
+      await expectRpcError(
         storage.set({ key, value: 1, scope: "tool" }, ctx),
         -32027,
         E.INVALID_PATH.errorCode,
@@ -191,7 +191,7 @@ describe("createMemoryStorageService: if_match", () => {
     const v1 = await storage.set({ key: "k", value: 1, scope: "tool" }, ctx);
     const v2 = await storage.set({ key: "k", value: 2, scope: "tool", if_match: v1.etag }, ctx);
     expect(v2.generation).toBe(2);
-    const error = await expectStorageError(
+    const error = await expectRpcError(
       storage.set({ key: "k", value: 3, scope: "tool", if_match: v1.etag }, ctx),
       -32023,
       E.PRECONDITION_FAILED.errorCode,
@@ -208,7 +208,7 @@ describe("createMemoryStorageService: if_match", () => {
 
   it("treats null if_match as unconditional and if_match on a missing key as a mismatch", async () => {
     const { storage, ctx } = setup();
-    await expectStorageError(
+    await expectRpcError(
       storage.set({ key: "new", value: 1, scope: "tool", if_match: "0".repeat(32) }, ctx),
       -32023,
       E.PRECONDITION_FAILED.errorCode,
@@ -224,7 +224,7 @@ describe("createMemoryStorageService: if_match", () => {
     const { storage, ctx } = setup();
     const v1 = await storage.set({ key: "k", value: "a", scope: "tool" }, ctx);
     await storage.set({ key: "k", value: "b", scope: "tool" }, ctx);
-    await expectStorageError(
+    await expectRpcError(
       storage.delete({ key: "k", scope: "tool", if_match: v1.etag }, ctx),
       -32023,
       E.PRECONDITION_FAILED.errorCode,
@@ -287,7 +287,7 @@ describe("createMemoryStorageService: TTL", () => {
     });
     expect((await storage.list({ scope: "tool" }, ctx)).items).toEqual([]);
     expect(storage.quota.usage("user-1").usedBytes).toBe(0);
-    await expectStorageError(
+    await expectRpcError(
       storage.delete({ key: "cache/a", scope: "tool" }, ctx),
       -32022,
       E.NOT_FOUND.errorCode,
@@ -311,7 +311,7 @@ describe("createMemoryStorageService: TTL", () => {
     const { storage, ctx, clock } = setup();
     const first = await storage.set({ key: "k", value: 1, scope: "tool", ttl_seconds: 1 }, ctx);
     clock.advance(1_000);
-    await expectStorageError(
+    await expectRpcError(
       storage.set({ key: "k", value: 1, scope: "tool", if_match: first.etag }, ctx),
       -32023,
       E.PRECONDITION_FAILED.errorCode,
@@ -324,7 +324,7 @@ describe("createMemoryStorageService: TTL", () => {
   it("accepts ttl_seconds 1..31,536,000 only (-32028)", async () => {
     const { storage, ctx } = setup();
     for (const ttl of [0, -1, 1.5, 31_536_001, "60"]) {
-      await expectStorageError(
+      await expectRpcError(
         storage.set({ key: "k", value: 1, scope: "tool", ttl_seconds: ttl as number }, ctx),
         -32028,
         E.INVALID_REQUEST.errorCode,
@@ -386,7 +386,7 @@ describe("createMemoryStorageService: metadata and tags", () => {
       { metadata: "x" },
     ];
     for (const extra of cases) {
-      await expectStorageError(
+      await expectRpcError(
         storage.set({ key: "k", value: 1, scope: "tool", ...extra } as never, ctx),
         -32028,
         E.INVALID_REQUEST.errorCode,
@@ -408,7 +408,7 @@ describe("createMemoryStorageService: delete", () => {
     await storage.set({ key: "k", value: 2, scope: "tool" }, ctx);
     expect(await storage.delete({ key: "k", scope: "tool" }, ctx)).toEqual({ deleted: true });
     expect((await storage.get({ key: "k", scope: "tool" }, ctx)).exists).toBe(false);
-    await expectStorageError(
+    await expectRpcError(
       storage.delete({ key: "k", scope: "tool" }, ctx),
       -32022,
       E.NOT_FOUND.errorCode,
@@ -440,7 +440,7 @@ describe("createMemoryStorageService: scopes", () => {
 
   it("defaults an omitted scope to tool and refuses scope app outside an app (-32021)", async () => {
     const { storage, ctx } = setup();
-    await expectStorageError(
+    await expectRpcError(
       storage.get({ key: "k", scope: "global" } as never, ctx),
       -32028,
       E.INVALID_REQUEST.errorCode,
@@ -448,7 +448,7 @@ describe("createMemoryStorageService: scopes", () => {
     );
     await storage.set({ key: "k", value: 1 } as never, ctx);
     expect((await storage.get({ key: "k", scope: "tool" }, ctx)).value).toBe(1);
-    await expectStorageError(
+    await expectRpcError(
       storage.get({ key: "k", scope: "app" }, ctx),
       -32021,
       E.NOT_GRANTED.errorCode,
@@ -532,7 +532,7 @@ describe("createMemoryStorageService: list", () => {
   it("validates prefixes (-32027) and cursors (-32028)", async () => {
     const { storage, ctx } = await seeded(1);
     for (const prefix of ["/item", "item/../x", "a/./", "x".repeat(1025)]) {
-      await expectStorageError(
+      await expectRpcError(
         storage.list({ scope: "tool", prefix }, ctx),
         -32027,
         E.INVALID_PATH.errorCode,
@@ -540,7 +540,7 @@ describe("createMemoryStorageService: list", () => {
     }
     expect((await storage.list({ scope: "tool", prefix: "item/" }, ctx)).items).toHaveLength(1);
     expect((await storage.list({ scope: "tool", prefix: "ite" }, ctx)).items).toHaveLength(1);
-    await expectStorageError(
+    await expectRpcError(
       storage.list({ scope: "tool", cursor: "item/00000" }, ctx),
       -32028,
       E.INVALID_REQUEST.errorCode,
@@ -559,7 +559,7 @@ describe("createMemoryStorageService: quota", () => {
     await storage.set({ key: "a", value: "12345678", scope: "tool" }, ctx); // 10 bytes
     await storage.set({ key: "b", value: "12345678", scope: "user" }, ctx); // 10 bytes
     expect(storage.quota.usage("user-1")).toEqual({ usedBytes: 20, reservedBytes: 0 });
-    const error = await expectStorageError(
+    const error = await expectRpcError(
       storage.set({ key: "c", value: 1, scope: "tool" }, ctx),
       -32024,
       E.QUOTA_EXCEEDED.errorCode,
@@ -586,7 +586,7 @@ describe("createMemoryStorageService: quota", () => {
   it("applies a lower quotaBytes from the grant", async () => {
     const { storage } = quotaSetup(1_000);
     const ctx = storageCtx({ grant: { quotaBytes: 5 } });
-    await expectStorageError(
+    await expectRpcError(
       storage.set({ key: "a", value: "123456", scope: "tool" }, ctx),
       -32024,
       E.QUOTA_EXCEEDED.errorCode,

@@ -7,7 +7,7 @@ import {
   MOCK_NO_MATCH_REASON,
   createMockStorageService,
 } from "../../../src/services/offline/storage-mock.js";
-import { expectStorageError, storageCtx } from "./helpers.js";
+import { expectRpcError, storageCtx } from "./helpers.js";
 
 const FIXTURE = [
   "# storage answers for the notes tool",
@@ -51,13 +51,13 @@ describe("createMockStorageService", () => {
   });
 
   it("turns an error line into the wire error, filling data.errorCode from the catalog", async () => {
-    await expectStorageError(
+    await expectRpcError(
       storage.set({ key: "k", value: 1, scope: "tool", if_match: "stale" }, ctx),
       -32023,
       STORAGE_ERRORS.PRECONDITION_FAILED.errorCode,
       "precondition_failed",
     );
-    const error = await expectStorageError(
+    const error = await expectRpcError(
       storage.delete({ key: "x", scope: "tool" }, ctx),
       -32022,
       "CUSTOM",
@@ -68,7 +68,7 @@ describe("createMockStorageService", () => {
 
   it("fails a call no line answers with -32029 naming the file and a line to add", async () => {
     const bare = createMockStorageService(MockFixture.parse("", "empty.jsonl"));
-    const error = await expectStorageError(
+    const error = await expectRpcError(
       bare.get({ key: "notes/z", scope: "tool" }, ctx),
       -32029,
       STORAGE_ERRORS.UPSTREAM_ERROR.errorCode,
@@ -78,7 +78,7 @@ describe("createMockStorageService", () => {
   });
 
   it("refuses an events-only line for storage with a pointer to the line", async () => {
-    await expectStorageError(
+    await expectRpcError(
       storage.list({ scope: "tool" }, ctx),
       -32029,
       STORAGE_ERRORS.UPSTREAM_ERROR.errorCode,
@@ -98,7 +98,7 @@ describe("createMockFilesService", () => {
     await expect(files.downloadUrl({ path: "any", scope: "tool" }, ctx)).resolves.toMatchObject({
       url: "http://example.invalid/get",
     });
-    await expectStorageError(
+    await expectRpcError(
       files.uploadBegin({ path: "b.txt", scope: "tool" }, ctx),
       -32029,
       STORAGE_ERRORS.UPSTREAM_ERROR.errorCode,
@@ -123,7 +123,7 @@ describe("--storage off (createDisabledServices)", () => {
       services.files.delete({ path: "a", scope: "tool" }, ctx),
     ];
     for (const call of calls) {
-      await expectStorageError(
+      await expectRpcError(
         call,
         -32021,
         STORAGE_ERRORS.NOT_GRANTED.errorCode,

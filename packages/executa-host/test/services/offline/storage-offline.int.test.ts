@@ -2,7 +2,7 @@ import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { MockFixture } from "../../../src/services/offline/mock-fixture.js";
 import { createOfflineStorage } from "../../../src/services/offline/storage-offline.js";
-import { expectStorageError, storageCtx } from "./helpers.js";
+import { expectRpcError, storageCtx } from "./helpers.js";
 
 describe("createOfflineStorage", () => {
   it("memory: KV and files share one quota, and files move bytes over the loopback server", async () => {
@@ -19,7 +19,7 @@ describe("createOfflineStorage", () => {
       (await fetch(begun.put_url, { method: "PUT", headers: begun.headers, body: "ab" })).status,
     ).toBe(200);
     await offline.files.uploadComplete({ path: "f.txt", scope: "tool" }, ctx);
-    await expectStorageError(
+    await expectRpcError(
       offline.storage.set({ key: "k2", value: 1, scope: "tool" }, ctx),
       -32024,
       STORAGE_ERRORS.QUOTA_EXCEEDED.errorCode,
@@ -48,7 +48,7 @@ describe("createOfflineStorage", () => {
 
   it("off: every call is -32021", async () => {
     const offline = await createOfflineStorage({ mode: "off" });
-    await expectStorageError(
+    await expectRpcError(
       offline.files.list({ scope: "tool" }, storageCtx()),
       -32021,
       STORAGE_ERRORS.NOT_GRANTED.errorCode,

@@ -10,7 +10,7 @@ import { LoopbackBlobServer } from "../../../src/services/offline/blob-server.js
 import { createMemoryFilesService } from "../../../src/services/offline/files-memory.js";
 import { createMemoryStorageService } from "../../../src/services/offline/storage-memory.js";
 import { NEVER, ctx, invokeStart, sessionInfo } from "../../router/helpers.js";
-import { expectStorageError } from "./helpers.js";
+import { expectRpcError } from "./helpers.js";
 
 const E = STORAGE_ERRORS;
 
@@ -50,12 +50,12 @@ describe("memory storage behind ReverseRpcRouter", () => {
   it("passes if_match conflicts and value caps through with their codes", async () => {
     const { call } = await routed();
     await call("storage/set", { key: "k", value: 1, scope: "tool" });
-    await expectStorageError(
+    await expectRpcError(
       call("storage/set", { key: "k", value: 2, scope: "tool", if_match: "stale" }),
       -32023,
       E.PRECONDITION_FAILED.errorCode,
     );
-    await expectStorageError(
+    await expectRpcError(
       call("storage/set", { key: "big", value: "x".repeat(300_000), scope: "tool" }),
       -32025,
       E.VALUE_TOO_LARGE.errorCode,
@@ -64,7 +64,7 @@ describe("memory storage behind ReverseRpcRouter", () => {
 
   it("refuses scope app for a plugin invoke with -32021 before the service runs", async () => {
     const { call } = await routed();
-    await expectStorageError(
+    await expectRpcError(
       call("storage/get", { key: "k", scope: "app" }),
       -32021,
       E.NOT_GRANTED.errorCode,
@@ -86,12 +86,12 @@ describe("memory storage behind ReverseRpcRouter", () => {
     ).resolves.toMatchObject({ path: "a/b.txt", size_bytes: 3 });
     const link = (await call("files/download_url", { path: "a/b.txt" })) as { url: string };
     expect(await (await fetch(link.url)).text()).toBe("abc");
-    await expectStorageError(call("files/list", { limit: 0 }), -32027, E.INVALID_PATH.errorCode);
+    await expectRpcError(call("files/list", { limit: 0 }), -32027, E.INVALID_PATH.errorCode);
   });
 
   it("without a storage grant, nothing reaches the services (-32021)", async () => {
     const { call, storage } = await routed({});
-    await expectStorageError(
+    await expectRpcError(
       call("storage/set", { key: "k", value: 1 }),
       -32021,
       E.NOT_GRANTED.errorCode,

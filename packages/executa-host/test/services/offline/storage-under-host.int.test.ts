@@ -1,23 +1,15 @@
 // End to end: real example plugins under ExecutaHost + ReverseRpcRouter with the memory storage
 // and files services. The plugins' own code does storage/get → set(if_match) and
 // files/upload_begin → HTTP PUT → upload_complete → download_url, and the test fetches the URL.
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { ExecutaHost } from "../../../src/host/executa-host.js";
-import { detectLaunchSpec } from "../../../src/launch/detect.js";
-import type { LaunchSpec } from "../../../src/launch/types.js";
 import { ReverseRpcRouter } from "../../../src/router/reverse-rpc-router.js";
 import { createAllowAllGrantPolicy } from "../../../src/services/grants.js";
 import { LoopbackBlobServer } from "../../../src/services/offline/blob-server.js";
 import { createMemoryFilesService } from "../../../src/services/offline/files-memory.js";
 import { createMemoryStorageService } from "../../../src/services/offline/storage-memory.js";
-import { storageCtx } from "./helpers.js";
+import { exampleSpecs, storageCtx } from "./helpers.js";
 
-const EXAMPLES = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  "../../../../../examples/executas",
-);
 const USER = "user-1";
 
 const env: NodeJS.ProcessEnv = {
@@ -30,21 +22,9 @@ const env: NodeJS.ProcessEnv = {
 
 describe("memory storage and files under ExecutaHost", () => {
   const blobServer = new LoopbackBlobServer();
-  const specs = new Map<string, LaunchSpec>();
-  // Detection probes interpreters; do it once, outside the timed tests.
-  beforeAll(async () => {
-    await blobServer.start();
-    for (const name of ["py-studio", "ts-kitchen-sink"]) {
-      specs.set(name, await detectLaunchSpec(join(EXAMPLES, name), { env }));
-    }
-  });
+  beforeAll(() => blobServer.start());
   afterAll(() => blobServer.close());
-
-  function spec(name: string): LaunchSpec {
-    const found = specs.get(name);
-    if (found === undefined) throw new Error(`${name} was not detected`);
-    return found;
-  }
+  const spec = exampleSpecs(["py-studio", "ts-kitchen-sink"], env);
 
   function newHost() {
     const storage = createMemoryStorageService();

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { syntheticJson } from "../../../src/services/offline/synthetic-json.js";
-import { schemaIssues } from "./sampling-helpers.js";
+import { schemaIssues } from "./helpers.js";
 
 type Schema = Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import {
   safeFilename,
   uploadKey,
 } from "../../../src/services/offline/upload-keys.js";
-import { expectCatalogError } from "./agent-helpers.js";
+import { expectCatalogError } from "./helpers.js";
 
 const owner = { userId: "user/1", toolId: "tool a", invokeId: "inv-1" };
 

@@ -8,8 +8,7 @@ import { LoopbackBlobServer } from "../../../src/services/offline/blob-server.js
 import { MockFixture } from "../../../src/services/offline/mock-fixture.js";
 import { createOfflineUploadService } from "../../../src/services/offline/upload-offline.js";
 import type { UploadService } from "../../../src/services/upload-service.js";
-import { ctxWith, expectCatalogError } from "./agent-helpers.js";
-import { manualClock } from "./helpers.js";
+import { ctxWith, expectCatalogError, manualClock } from "./helpers.js";
 
 const ctx = ctxWith<UploadGrant>({});
 const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
