@@ -116,6 +116,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   });
   const views = (app.manifest.ui?.views ?? []).map((v) => v.name);
   if (views.length === 0) throw new DevLaunchError(`${app.manifestPath} declares no ui.views`);
+  if (options.view !== undefined && !views.includes(options.view)) {
+    throw new DevLaunchError(
+      `--view ${options.view}: the manifest's views are ${views.join(", ")}`,
+    );
+  }
   const dev = app.manifest.dev ?? undefined;
   const userId = options.userId ?? String(dev?.user_id ?? DEFAULT_DEV_USER_ID);
   const executas = await resolveDevExecutas(app, options.executa ?? []);
@@ -430,13 +435,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const bootView =
     options.view ?? views.find((_, i) => app.manifest.ui?.views[i]?.default) ?? views[0];
-  if (options.view !== undefined && !views.includes(options.view)) {
-    server.close();
-    await host.close();
-    throw new DevLaunchError(
-      `--view ${options.view}: the manifest's views are ${views.join(", ")}`,
-    );
-  }
   const opened = await dispatcher.openWindow(bootView, { userId });
   const bootWid = String(opened.window.window_uuid);
   if (dev?.seed_storage) {
