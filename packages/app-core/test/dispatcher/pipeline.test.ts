@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { HOST_API_METHODS } from "@anna-ai/app-schema";
-import { createDispatcher, WindowTokenIssuer } from "../../src/index.js";
+import { HOST_API_METHODS, hostApiAllows, type UiHostApi } from "@anna-ai/app-schema";
+import {
+  createDispatcher,
+  createHostApiAcl,
+  isAclBypass,
+  WindowTokenIssuer,
+} from "../../src/index.js";
 import { manifestWith, openDispatcher } from "../helpers.js";
 
 describe("dispatcher pipeline", () => {
@@ -205,5 +210,27 @@ describe("dispatcher pipeline", () => {
     const out = await dispatcher.call(token, "storage", "get", { key: "k" });
     expect(out).toMatchObject({ ok: false, error: { code: "internal_error" } });
     expect(JSON.stringify(out)).not.toContain("hunter2");
+  });
+});
+
+describe("the namespace gate is app-schema's hostApiAllows", () => {
+  it("agrees with hostApiAllows for every Host API method under several grants", () => {
+    const grants: UiHostApi[] = [
+      {},
+      { tools: [] },
+      { tools: ["required:*"], storage: ["read"] },
+      { agent: { session: { auto: true } }, credentials: ["google"] },
+      { agent: { session: { auto: false } }, credentials: [], llm: ["*"] },
+    ];
+    for (const hostApi of grants) {
+      const acl = createHostApiAcl(hostApi);
+      for (const [ns, methods] of Object.entries(HOST_API_METHODS)) {
+        for (const method of methods) {
+          const decision = acl.check(ns, method);
+          const expected = isAclBypass(ns, method) || hostApiAllows(hostApi, ns, method);
+          expect(decision.allowed, `${JSON.stringify(hostApi)} ${ns}.${method}`).toBe(expected);
+        }
+      }
+    }
   });
 });
