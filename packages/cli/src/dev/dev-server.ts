@@ -412,11 +412,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       sendError(res, 500, "internal_error", "the harness failed; see its log");
     });
   });
-  const keepalive = setInterval(() => {
-    for (const client of sseClients) client.write(": keepalive\n\n");
-  }, SSE_KEEPALIVE_MS);
-  keepalive.unref();
-
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
       reject(
@@ -429,7 +424,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       ),
     );
     server.listen(options.port ?? DEV_DEFAULT_PORT, DEV_HOST, () => resolve());
+  }).catch(async (error: unknown) => {
+    dispatcher.close();
+    await host.close();
+    throw error;
   });
+  const keepalive = setInterval(() => {
+    for (const client of sseClients) client.write(": keepalive\n\n");
+  }, SSE_KEEPALIVE_MS);
+  keepalive.unref();
+
   const port = (server.address() as AddressInfo).port;
   origin = `http://${DEV_HOST}:${port}`;
 

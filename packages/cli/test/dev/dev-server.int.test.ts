@@ -347,7 +347,7 @@ describe("anna-app dev server", () => {
     });
   });
 
-  it("refuses --storage aps and an unknown --view at launch", async () => {
+  it("refuses --storage aps, an unknown --view and a busy port at launch", async () => {
     const app = await scaffoldTestApp();
     const manifestPath = path.join(app.dir, "manifest.json");
     await expect(
@@ -356,5 +356,9 @@ describe("anna-app dev server", () => {
     await expect(
       startDevServer({ manifestPath, port: 0, view: "nope", record: false, watch: false }),
     ).rejects.toThrow(/--view nope/);
+    const first = await startHarness(app);
+    await expect(
+      startDevServer({ manifestPath, port: first.port, record: false, watch: false }),
+    ).rejects.toThrow(new RegExp(`port ${first.port} is in use`));
   });
 });
