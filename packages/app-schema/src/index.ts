@@ -568,6 +568,7 @@ export {
   VIEW_TITLE_MAX_CHARS,
 } from "./app/ui-view.js";
 export { protoKeyIssues } from "./app/proto-keys.js";
+export { isDocumentObject, notAnObject, parseDocument } from "./app/parse-document.js";
 export { validateAppManifest } from "./app/validate-manifest.js";
 export { hostApiAllows, toolAllowed } from "./app/host-api-acl.js";
 export { hostApiRules } from "./app/host-api-rules.js";

@@ -5,10 +5,9 @@ import {
   ExecutaJsonSchema,
 } from "../executa/executa-json.js";
 import { type AppIssue, type AppValidation, appIssue, hasErrors } from "./issues.js";
-import { protoKeyIssues } from "./proto-keys.js";
+import { isDocumentObject, notAnObject, parseDocument } from "./parse-document.js";
 import { formatSpecMessage } from "./spec-messages.js";
 import { didYouMean } from "./suggest.js";
-import { fromZodIssues } from "./zod-issues.js";
 import { quote } from "./text.js";
 
 /**
@@ -157,27 +156,14 @@ export function validateExecutaJson(
   raw: unknown,
   options: ExecutaJsonOptions = {},
 ): AppValidation<ExecutaJson> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return {
-      ok: false,
-      issues: [
-        appIssue(
-          "error",
-          "schema.invalid_type",
-          [],
-          'executa.json must hold a JSON object, e.g. {"tool_id": "tool-dev-my-app", "type": "python"}',
-        ),
-      ],
-    };
+  if (!isDocumentObject(raw)) {
+    return notAnObject(
+      "schema.invalid_type",
+      'executa.json must hold a JSON object, e.g. {"tool_id": "tool-dev-my-app", "type": "python"}',
+    );
   }
-  const parsed = ExecutaJsonSchema.safeParse(raw, { reportInput: true });
-  const protoKeys = protoKeyIssues(raw);
-  if (!parsed.success || protoKeys.length > 0) {
-    return {
-      ok: false,
-      issues: [...(parsed.success ? [] : fromZodIssues(parsed.error.issues)), ...protoKeys],
-    };
-  }
+  const parsed = parseDocument(ExecutaJsonSchema, raw);
+  if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const json = parsed.data;
   const issues: AppIssue[] = [];
   const name = options.dirName ?? "<dir>";

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { type AppIssue, type AppValidation, appIssue, hasErrors } from "./issues.js";
-import { protoKeyIssues } from "./proto-keys.js";
+import { isDocumentObject, notAnObject, parseDocument } from "./parse-document.js";
 import { boundedString, quote } from "./text.js";
-import { fromZodIssues } from "./zod-issues.js";
 
 /**
  * `app.json`: the store listing (L5155–L5204, inventory A2–A6) plus `bundled_executas`, the
@@ -89,27 +88,14 @@ export function bundledExecutasOf(
 
 /** Validates a parsed `app.json`. */
 export function validateAppListing(raw: unknown): AppValidation<AppListing> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return {
-      ok: false,
-      issues: [
-        appIssue(
-          "error",
-          "schema.invalid_type",
-          [],
-          'app.json must hold a JSON object, e.g. {"name": "Focus Flow", "slug": "focus-flow", "category": "productivity"}',
-        ),
-      ],
-    };
+  if (!isDocumentObject(raw)) {
+    return notAnObject(
+      "schema.invalid_type",
+      'app.json must hold a JSON object, e.g. {"name": "Focus Flow", "slug": "focus-flow", "category": "productivity"}',
+    );
   }
-  const parsed = AppListingSchema.safeParse(raw, { reportInput: true });
-  const protoKeys = protoKeyIssues(raw);
-  if (!parsed.success || protoKeys.length > 0) {
-    return {
-      ok: false,
-      issues: [...(parsed.success ? [] : fromZodIssues(parsed.error.issues)), ...protoKeys],
-    };
-  }
+  const parsed = parseDocument(AppListingSchema, raw);
+  if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const listing = parsed.data;
   const issues: AppIssue[] = [];
   for (const key of Object.keys(raw)) {

@@ -1,8 +1,9 @@
 import { APP_MANIFEST_KEYS, type AppManifest, AppManifestSchema } from "./manifest.js";
 import { ExecutaRefObjectSchema } from "./executa-ref.js";
 import { hostApiRules } from "./host-api-rules.js";
-import { type AppIssue, type AppValidation, appIssue, hasErrors } from "./issues.js";
+import { type AppIssue, type AppValidation, hasErrors } from "./issues.js";
 import { devBlockRules, manifestRules } from "./manifest-rules.js";
+import { isDocumentObject, notAnObject } from "./parse-document.js";
 import { protoKeyIssues } from "./proto-keys.js";
 import { UiBundleSchema } from "./ui-bundle.js";
 import { uiSectionRules } from "./ui-rules.js";
@@ -45,18 +46,11 @@ const UNKNOWN_KEY_NOTE =
 
 /** Validates a parsed `manifest.json` (BOM and JSON syntax are the caller's concern). */
 export function validateAppManifest(raw: unknown): AppValidation<AppManifest> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return {
-      ok: false,
-      issues: [
-        appIssue(
-          "error",
-          "schema.invalid_type",
-          [],
-          'manifest.json must hold a JSON object, e.g. {"schema": 1, "required_executas": [{"tool_id": "web_search"}]}',
-        ),
-      ],
-    };
+  if (!isDocumentObject(raw)) {
+    return notAnObject(
+      "schema.invalid_type",
+      'manifest.json must hold a JSON object, e.g. {"schema": 1, "required_executas": [{"tool_id": "web_search"}]}',
+    );
   }
   const protoKeys = protoKeyIssues(raw);
   const parsed = AppManifestSchema.safeParse(raw, { reportInput: true });

@@ -6,6 +6,7 @@ import {
   hasErrors,
   issuePointer,
 } from "../app/issues.js";
+import { isDocumentObject, notAnObject } from "../app/parse-document.js";
 import { protoKeyIssues } from "../app/proto-keys.js";
 import { didYouMean } from "../app/suggest.js";
 import { fromZodIssues } from "../app/zod-issues.js";
@@ -176,18 +177,11 @@ export function validateSkillFrontmatter(
   raw: unknown,
   options: SkillFrontmatterOptions = {},
 ): AppValidation<NormalizedSkillFrontmatter> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return {
-      ok: false,
-      issues: [
-        appIssue(
-          "error",
-          "skill.frontmatter_type",
-          [],
-          "the frontmatter must be a YAML mapping between --- lines, with at least name and description",
-        ),
-      ],
-    };
+  if (!isDocumentObject(raw)) {
+    return notAnObject(
+      "skill.frontmatter_type",
+      "the frontmatter must be a YAML mapping between --- lines, with at least name and description",
+    );
   }
   const parsed = SkillFrontmatterSchema.safeParse(raw, { reportInput: true });
   const issues: AppIssue[] = parsed.success ? [] : fromZodIssues(parsed.error.issues);
