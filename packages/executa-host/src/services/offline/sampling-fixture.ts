@@ -1,6 +1,6 @@
-// Reading the answers of mock-answer lines for the model-side services (sampling, embeddings):
-// an `error` line becomes the wire error as written, and an `events` line becomes the text its
-// frames carry.
+// Reading the answers of mock-answer lines: an `error` line becomes the wire error as written
+// (every offline mock service), and an `events` line becomes the text its frames carry (the
+// model-side services: sampling, embeddings).
 import { findByCode } from "@anna-ai/app-schema/errors";
 import type { ErrorFamily } from "@anna-ai/app-schema/errors";
 import { RpcError } from "@anna-ai/jsonrpc";

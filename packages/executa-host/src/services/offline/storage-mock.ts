@@ -4,11 +4,11 @@
 // from the catalog when missing, H12). A call no line answers fails with -32029 UPSTREAM_ERROR
 // naming the file and a line to add: the fixture plays the backend, and the backend had no
 // answer (decisions.md).
-import { findByCode, STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
-import { RpcError } from "@anna-ai/jsonrpc";
+import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
 import type { StorageService } from "../storage-service.js";
 import { catalogError } from "../service-error.js";
 import type { MockFixture } from "./mock-fixture.js";
+import { fixtureRpcError } from "./sampling-fixture.js";
 
 /** `data.reason` of the error for a call no fixture line answers. */
 export const MOCK_NO_MATCH_REASON = "MOCK_NO_MATCH";
@@ -32,18 +32,7 @@ export function answerFromFixture(
     );
   }
   if (entry.error !== undefined) {
-    const { code, message, data } = entry.error;
-    const extra =
-      data !== null && typeof data === "object" && !Array.isArray(data)
-        ? (data as Record<string, unknown>)
-        : data === undefined
-          ? {}
-          : { detail: data };
-    const errorCode =
-      typeof extra["errorCode"] === "string"
-        ? extra["errorCode"]
-        : (findByCode("storage", code)?.errorCode ?? "MOCK_ERROR");
-    return Promise.reject(new RpcError(code, message, { ...extra, errorCode }));
+    return Promise.reject(fixtureRpcError(entry.error, "storage"));
   }
   if (entry.result === undefined) {
     return Promise.reject(
