@@ -11,60 +11,26 @@ import {
 import type { CatalogEntry } from "@anna-ai/app-schema/errors";
 import type { HostServices } from "./host-services.js";
 import { catalogError } from "./service-error.js";
+import { SERVICE_WIRE_METHODS } from "./service-wire-methods.js";
 
-const METHODS: Record<keyof HostServices, { entry: CatalogEntry; wire: Record<string, string> }> = {
-  sampling: {
-    entry: SAMPLING_ERRORS.NOT_NEGOTIATED,
-    wire: { createMessage: "sampling/createMessage" },
-  },
-  storage: {
-    entry: STORAGE_ERRORS.NOT_GRANTED,
-    wire: {
-      get: "storage/get",
-      set: "storage/set",
-      delete: "storage/delete",
-      list: "storage/list",
-    },
-  },
-  files: {
-    entry: STORAGE_ERRORS.NOT_GRANTED,
-    wire: {
-      uploadBegin: "files/upload_begin",
-      uploadComplete: "files/upload_complete",
-      downloadUrl: "files/download_url",
-      list: "files/list",
-      delete: "files/delete",
-    },
-  },
-  agent: {
-    entry: AGENT_ERRORS.NOT_GRANTED,
-    wire: {
-      sessionCreate: "agent/session.create",
-      sessionRun: "agent/session.run",
-      sessionCancel: "agent/session.cancel",
-      sessionHistory: "agent/session.history",
-      sessionList: "agent/session.list",
-      sessionRefresh: "agent/session.refresh",
-      sessionDelete: "agent/session.delete",
-      complete: "agent/complete",
-    },
-  },
-  image: {
-    entry: IMAGE_ERRORS.NOT_NEGOTIATED,
-    wire: { generate: "image/generate", edit: "image/edit" },
-  },
-  upload: {
-    entry: UPLOAD_ERRORS.NOT_NEGOTIATED,
-    wire: { inline: "host/uploadFile", negotiate: "host/uploadFile", confirm: "host/uploadFile" },
-  },
-  embeddings: { entry: EMBEDDINGS_ERRORS.NOT_NEGOTIATED, wire: { create: "embeddings/create" } },
+/** The code each family refuses with. */
+const REFUSAL: Readonly<Record<keyof HostServices, CatalogEntry>> = {
+  sampling: SAMPLING_ERRORS.NOT_NEGOTIATED,
+  storage: STORAGE_ERRORS.NOT_GRANTED,
+  files: STORAGE_ERRORS.NOT_GRANTED,
+  agent: AGENT_ERRORS.NOT_GRANTED,
+  image: IMAGE_ERRORS.NOT_NEGOTIATED,
+  upload: UPLOAD_ERRORS.NOT_NEGOTIATED,
+  embeddings: EMBEDDINGS_ERRORS.NOT_NEGOTIATED,
 };
 
 /** Every family switched off; `reason` ends up in each error message. */
 export function createDisabledServices(reason = "disabled on this host"): HostServices {
   const out: Record<string, Record<string, () => Promise<never>>> = {};
-  for (const [service, { entry, wire }] of Object.entries(METHODS)) {
+  for (const [service, entry] of Object.entries(REFUSAL)) {
     const impl: Record<string, () => Promise<never>> = {};
+    const wire: Readonly<Record<string, string>> =
+      SERVICE_WIRE_METHODS[service as keyof HostServices];
     for (const [method, wireMethod] of Object.entries(wire)) {
       impl[method] = () =>
         Promise.reject(catalogError(entry, `${wireMethod} is ${reason}`, { reason: "DISABLED" }));

@@ -21,6 +21,7 @@ import type { AgentService } from "../agent-service.js";
 import type { AgentGrant } from "../grants.js";
 import type { ServiceContext } from "../service-context.js";
 import { catalogError } from "../service-error.js";
+import { SERVICE_WIRE_METHODS } from "../service-wire-methods.js";
 import {
   checkComplete,
   checkCreate,
@@ -76,16 +77,7 @@ export type OfflineAgentRunResult = AgentSessionRunResult & { stream_id: string 
 type Ctx = ServiceContext<AgentGrant>;
 type Params = Record<string, unknown>;
 
-const WIRE_METHODS = {
-  sessionCreate: "agent/session.create",
-  sessionRun: "agent/session.run",
-  sessionCancel: "agent/session.cancel",
-  sessionHistory: "agent/session.history",
-  sessionList: "agent/session.list",
-  sessionRefresh: "agent/session.refresh",
-  sessionDelete: "agent/session.delete",
-  complete: "agent/complete",
-} as const satisfies Record<keyof AgentService, string>;
+const WIRE_METHODS = SERVICE_WIRE_METHODS.agent;
 
 export function createOfflineAgentService(options: OfflineAgentOptions): AgentService {
   if (options.mode === "off") return disabledAgentService();
