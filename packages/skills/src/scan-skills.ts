@@ -1,5 +1,14 @@
-import { close, type Dirent, open, read, readdir, readFile, stat } from "node:fs";
+import {
+  closeSync,
+  type Dirent,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { MAX_DISCOVERY_DEPTH, SKILL_FILE_NAME, SKIPPED_DIRS } from "./discover.js";
 import type { SkillIssue } from "./issues.js";
 import { parseSkillHead } from "./parse-skill.js";
@@ -9,8 +18,13 @@ import type { SkillSummary } from "./skill.js";
  * Discovery and frontmatter reading in one pass, for the index (S18, X2). Instead of listing
  * every skill folder and then opening its `SKILL.md`, it opens `<dir>/SKILL.md` straight away
  * and lists the folder only when there is none (a grouping folder): one system call per skill
- * saved. Only the head of each file is read (the body stays on disk). Uses the callback fs API:
- * the promise `FileHandle` path costs about twice as much per file on 1,000 small files.
+ * saved. Only the head of each file is read (the body stays on disk), into one reused buffer.
+ *
+ * The file system calls are synchronous, in slices of at most `SCAN_SLICE_MS` with a turn of the
+ * event loop between slices. Measured on 1,000 cached skills (2 cores): open+read+close costs
+ * ~11 ms synchronously against 25–70 ms wall and ~25–40 ms CPU through libuv's pool (one
+ * callback round trip, a pool hand-off and a closure per call), which was most of the index's
+ * cold time. The slices keep the event loop answering while a large tree is scanned.
  */
 export interface ScannedSkill {
   file: string;
@@ -21,64 +35,45 @@ export interface ScannedSkill {
 
 /** Bytes read per file first; frontmatter is almost always far smaller. */
 export const HEAD_BYTES = 8 * 1024;
-/** Folders in flight at once: keeps libuv's pool busy without exhausting descriptors. */
-const SCAN_CONCURRENCY = 32;
-
-/**
- * Read buffers reused across files: one fresh 8 KiB buffer per file is 8 MB of short-lived
- * external memory for 1,000 skills, and the garbage collector then dominates the scan.
- */
-class BufferPool {
-  private readonly free: Buffer[] = [];
-  take(): Buffer {
-    return this.free.pop() ?? Buffer.allocUnsafe(HEAD_BYTES);
-  }
-  give(buffer: Buffer): void {
-    this.free.push(buffer);
-  }
-}
+/** Longest stretch of synchronous scanning before the event loop gets a turn. */
+const SCAN_SLICE_MS = 8;
 
 export async function scanSkills(
   root: string,
   onIssue: (issue: SkillIssue) => void,
 ): Promise<ScannedSkill[]> {
   const out: ScannedSkill[] = [];
-  const pool = new BufferPool();
+  // One buffer for the whole scan: each head is decoded to a string before the next read.
+  const buffer = Buffer.allocUnsafe(HEAD_BYTES);
   const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
-  let active = 0;
-  await new Promise<void>((resolve) => {
-    const pump = (): void => {
-      while (active < SCAN_CONCURRENCY && queue.length > 0) {
-        const job = queue.pop();
-        if (job === undefined) break;
-        active++;
-        void visit(job.dir, job.depth, out, queue, pool, onIssue).finally(() => {
-          active--;
-          pump();
-        });
-      }
-      if (active === 0 && queue.length === 0) resolve();
-    };
-    pump();
-  });
+  let sliceStart = performance.now();
+  for (;;) {
+    const job = queue.pop();
+    if (job === undefined) break;
+    visit(job.dir, job.depth, out, queue, buffer, onIssue);
+    if (queue.length > 0 && performance.now() - sliceStart >= SCAN_SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+    }
+  }
   return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
-async function visit(
+function visit(
   dir: string,
   depth: number,
   out: ScannedSkill[],
   queue: { dir: string; depth: number }[],
-  pool: BufferPool,
+  buffer: Buffer,
   onIssue: (issue: SkillIssue) => void,
-): Promise<void> {
+): void {
   const file = join(dir, SKILL_FILE_NAME);
-  const head = await readSkillHead(file, pool);
+  const head = readSkillHead(file, buffer);
   if (head !== undefined) {
     out.push(head);
     return;
   }
-  const entries = await listDir(dir);
+  const entries = listDir(dir);
   const nearMiss = entries.find(
     (e) => e.name.toLowerCase() === "skill.md" && e.name !== SKILL_FILE_NAME,
   );
@@ -94,48 +89,39 @@ async function visit(
   for (const entry of entries) {
     if (entry.name.startsWith(".") || SKIPPED_DIRS.has(entry.name)) continue;
     const sub = join(dir, entry.name);
-    if (entry.isDirectory() || (entry.isSymbolicLink() && (await isDir(sub)))) {
+    if (entry.isDirectory() || (entry.isSymbolicLink() && isDir(sub))) {
       queue.push({ dir: sub, depth: depth + 1 });
     }
   }
 }
 
 /** `undefined` when there is no `SKILL.md` here; otherwise the parsed head or why it failed. */
-async function readSkillHead(file: string, pool: BufferPool): Promise<ScannedSkill | undefined> {
+function readSkillHead(file: string, buffer: Buffer): ScannedSkill | undefined {
   let fd: number;
   try {
-    fd = await new Promise<number>((resolve, reject) =>
-      open(file, "r", (err, handle) => (err ? reject(err) : resolve(handle))),
-    );
+    fd = openSync(file, "r");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return undefined;
     return readFailed(file, cause);
   }
   try {
-    const buffer = pool.take();
-    let prefix: string;
     let bytesRead: number;
     try {
-      bytesRead = await new Promise<number>((resolve, reject) =>
-        read(fd, buffer, 0, HEAD_BYTES, 0, (err, n) => (err ? reject(err) : resolve(n))),
-      );
-      // Decode only up to the first closing-fence candidate: the body is not needed yet, and
-      // decoding the rest of the read-ahead was a large share of the scan's CPU time.
-      const fenceEnd = closingFenceEnd(buffer, bytesRead);
-      prefix = buffer.toString("utf8", 0, fenceEnd === -1 ? bytesRead : fenceEnd);
+      bytesRead = readSync(fd, buffer, 0, HEAD_BYTES, 0);
     } finally {
-      pool.give(buffer);
+      closeQuietly(fd);
     }
+    // Decode only up to the first closing-fence candidate: the body is not needed yet, and
+    // decoding the rest of the read-ahead was a large share of the scan's CPU time.
+    const fenceEnd = closingFenceEnd(buffer, bytesRead);
+    const prefix = buffer.toString("utf8", 0, fenceEnd === -1 ? bytesRead : fenceEnd);
     const complete = bytesRead < HEAD_BYTES;
     // A cut prefix is always parsed as a prefix, so an unclosed frontmatter reads the whole file.
     let head = parseSkillHead(prefix, !complete || prefix.length < bytesRead, { path: file });
     if (head.kind === "truncated") {
       // Frontmatter longer than the read-ahead: read the whole file once.
-      const text = await new Promise<string>((resolve, reject) =>
-        readFile(file, "utf8", (err, data) => (err ? reject(err) : resolve(data))),
-      );
-      head = parseSkillHead(text, false, { path: file });
+      head = parseSkillHead(readFileSync(file, "utf8"), false, { path: file });
     }
     if (head.kind === "truncated") return readFailed(file, new Error("frontmatter never ends"));
     return head.ok
@@ -145,8 +131,6 @@ async function readSkillHead(file: string, pool: BufferPool): Promise<ScannedSki
     // EISDIR on some platforms surfaces at read time for a folder named SKILL.md.
     if ((cause as NodeJS.ErrnoException).code === "EISDIR") return undefined;
     return readFailed(file, cause);
-  } finally {
-    close(fd, () => undefined);
   }
 }
 
@@ -185,12 +169,27 @@ function readFailed(file: string, cause: unknown): ScannedSkill {
   };
 }
 
-function listDir(dir: string): Promise<Dirent[]> {
-  return new Promise((resolve) =>
-    readdir(dir, { withFileTypes: true }, (err, entries) => resolve(err ? [] : entries)),
-  );
+/** A failed close loses nothing here: the head is already read (as before, it is not reported). */
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Nothing to do: see above.
+  }
 }
 
-function isDir(path: string): Promise<boolean> {
-  return new Promise((resolve) => stat(path, (err, info) => resolve(!err && info.isDirectory())));
+function listDir(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
