@@ -36,11 +36,12 @@ export interface ScannedSkill {
 /** Bytes read per file first; frontmatter is almost always far smaller. */
 export const HEAD_BYTES = 8 * 1024;
 /** Longest stretch of synchronous scanning before the event loop gets a turn. */
-const SCAN_SLICE_MS = 8;
+export const SCAN_SLICE_MS = 8;
 
 export async function scanSkills(
   root: string,
   onIssue: (issue: SkillIssue) => void,
+  sliceMs = SCAN_SLICE_MS,
 ): Promise<ScannedSkill[]> {
   const out: ScannedSkill[] = [];
   // One buffer for the whole scan: each head is decoded to a string before the next read.
@@ -51,7 +52,7 @@ export async function scanSkills(
     const job = queue.pop();
     if (job === undefined) break;
     visit(job.dir, job.depth, out, queue, buffer, onIssue);
-    if (queue.length > 0 && performance.now() - sliceStart >= SCAN_SLICE_MS) {
+    if (queue.length > 0 && performance.now() - sliceStart >= sliceMs) {
       await yieldToEventLoop();
       sliceStart = performance.now();
     }
