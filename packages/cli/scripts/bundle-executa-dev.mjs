@@ -8,6 +8,7 @@ import { build } from "esbuild";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { englishOnlyZod, sideEffectFreePackages } from "./esbuild-plugins.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // `--outfile <path>` writes elsewhere (the bundle test builds into dist/bundle-test/).
@@ -28,47 +29,8 @@ const keepCliFramework = {
   },
 };
 
-/**
- * zod's namespace re-exports all 60-odd locales (`z.locales`); nothing here switches locale, and
- * zod registers English itself, so only `en` is kept: a third less code to load per run.
- */
-const englishOnlyZodLocales = {
-  name: "english-only-zod-locales",
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${"/node_modules/zod/"}`)
-        ? { path: "zod-locales-en", namespace: "zod-locales" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, () => ({
-      contents: 'export { default as en } from "zod/v4/locales/en.js";',
-      resolveDir: root,
-    }));
-  },
-};
-
-/**
- * Our packages have no import-time side effects that executa dev relies on without also using
- * their exports, so modules it never uses (the app manifest schemas, discovery, the binary
- * install code) can be dropped whole (the same rule as scripts/bundle-validate.mjs).
- */
+/** executa dev never uses the app manifest schemas, discovery or the binary install code. */
 const OUR_PACKAGES = /packages[\\/](app-schema|executa-host|jsonrpc)[\\/]dist[\\/]/;
-const sideEffectFreePackages = {
-  name: "side-effect-free-packages",
-  setup(b) {
-    b.onResolve({ filter: /^(@anna-ai\/|\.)/ }, async (args) => {
-      if (args.pluginData?.resolving) return undefined;
-      const resolved = await b.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: { resolving: true },
-      });
-      if (resolved.errors.length > 0 || !OUR_PACKAGES.test(resolved.path)) return undefined;
-      return { path: resolved.path, sideEffects: false };
-    });
-  },
-};
 
 await build({
   entryPoints: [`${root}dist/executa-dev/run.js`],
@@ -77,7 +39,7 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  plugins: [keepCliFramework, englishOnlyZodLocales, sideEffectFreePackages],
+  plugins: [keepCliFramework, englishOnlyZod, sideEffectFreePackages(OUR_PACKAGES)],
   // Fully minified: V8 parses a third less text at every start. Stack traces (ANNA_DEBUG=1)
   // map back through the linked source map with --enable-source-maps; ANNA_CLI_NO_BUNDLE=1 runs
   // the modules.

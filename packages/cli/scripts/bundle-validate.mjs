@@ -5,49 +5,14 @@
 // builds it was made from.
 import { build } from "esbuild";
 import { statSync } from "node:fs";
-import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { englishOnlyZod, sideEffectFreePackages } from "./esbuild-plugins.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outfile = `${root}dist/bundle/validate.js`;
 
-/**
- * zod's `z` namespace re-exports every locale (≈290 KiB of the bundle) and so defeats tree
- * shaking; nothing here switches locale, so only English (zod's default) is kept.
- */
-const englishOnlyZod = {
-  name: "english-only-zod",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
-      contents: 'export { default as en } from "./en.js";\n',
-      loader: "js",
-      resolveDir: dirname(args.path),
-    }));
-  },
-};
-
-/**
- * Our packages have no import-time side effects (no bare `import "x"`, no global set-up), so
- * modules of theirs that validate never uses — the Executa wire schemas, the host's process and
- * router code — can be dropped whole. Measured: ~40 KiB less and a faster import.
- */
+/** Validate uses the schema, host and skills packages; the rest of them drops out (~40 KiB). */
 const OUR_PACKAGES = /packages[\\/](app-schema|executa-host|skills|jsonrpc)[\\/]dist[\\/]/;
-const sideEffectFreePackages = {
-  name: "side-effect-free-packages",
-  setup(b) {
-    b.onResolve({ filter: /^(@anna-ai\/|\.)/ }, async (args) => {
-      if (args.pluginData?.resolving) return undefined;
-      const resolved = await b.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: { resolving: true },
-      });
-      if (resolved.errors.length > 0 || !OUR_PACKAGES.test(resolved.path)) return undefined;
-      return { path: resolved.path, sideEffects: false };
-    });
-  },
-};
 
 await build({
   entryPoints: [`${root}dist/validate/run.js`],
@@ -56,7 +21,7 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  plugins: [englishOnlyZod, sideEffectFreePackages],
+  plugins: [englishOnlyZod, sideEffectFreePackages(OUR_PACKAGES)],
   // yaml (under @anna-ai/skills) is CommonJS and requires Node built-ins.
   banner: {
     js: 'import { createRequire as __annaRequire } from "node:module"; const require = __annaRequire(import.meta.url);',
