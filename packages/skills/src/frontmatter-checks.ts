@@ -5,6 +5,7 @@ import {
   SKILL_NAME_PATTERN,
   validateSkillFrontmatter,
 } from "@anna-ai/app-schema";
+import { validateCleanFrontmatter } from "./frontmatter-fast.js";
 import type { IssueSink } from "./issues.js";
 import type { SkillFrontmatter, SkillMetadata, SkillRecipe } from "./types.js";
 
@@ -34,15 +35,18 @@ export function checkFrontmatter(
   sink: IssueSink,
   options: CheckOptions = {},
 ): CheckedFrontmatter | undefined {
-  const result = validateSkillFrontmatter(
-    data,
+  const dirName =
     options.fallbackName !== undefined && options.fallbackName !== ""
-      ? { dirName: options.fallbackName }
-      : {},
-  );
-  for (const issue of result.issues) report(sink, issue);
-  const value = result.value;
-  if (!result.ok || value === undefined) return undefined;
+      ? options.fallbackName
+      : undefined;
+  // Clean frontmatter (no issue to report) skips zod; anything else takes the full validator.
+  let value = validateCleanFrontmatter(data, dirName);
+  if (value === undefined) {
+    const result = validateSkillFrontmatter(data, dirName !== undefined ? { dirName } : {});
+    for (const issue of result.issues) report(sink, issue);
+    if (!result.ok || result.value === undefined) return undefined;
+    value = result.value;
+  }
 
   const frontmatter: SkillFrontmatter = {
     name: value.name,
