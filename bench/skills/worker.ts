@@ -13,7 +13,10 @@ const importStart = performance.now();
 const skills = await import("@anna-ai/skills");
 const importMs = performance.now() - importStart;
 
-/** Same concurrency as the index, so the baseline and the index do the same I/O. */
+/**
+ * The baseline reads the ordinary async way, 32 files in flight (what the index did until it
+ * moved to sliced synchronous reads); kept so figures stay comparable across runs.
+ */
 const CONCURRENCY = 32;
 async function readAll(paths: readonly string[]): Promise<number> {
   let next = 0;
