@@ -13,7 +13,8 @@ import type { SkillFrontmatter, SkillMetadata, SkillRecipe } from "./types.js";
  * The frontmatter rules (S2–S10, S22, X1–X6) are `@anna-ai/app-schema`'s
  * `validateSkillFrontmatter`: one validator for the loader, `anna-app validate` and the server.
  * This file only adapts its result to the loader's shapes (every list present, issues with
- * lines) and is the one place that knows about that package's skill API.
+ * lines). The one shortcut, `validateCleanFrontmatter`, decides nothing of its own: it answers
+ * only for frontmatter that validator passes without an issue, and a property test holds it there.
  */
 
 export { SKILL_NAME_PATTERN };
