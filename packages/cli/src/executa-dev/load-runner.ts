@@ -5,7 +5,7 @@
 // used while it is newer than every build it was made from, so a plain `tsc -b` never runs stale
 // code. ANNA_CLI_NO_BUNDLE=1 forces the modules; ANNA_CLI_BUNDLE=1 uses the bundle whenever it
 // exists (the benchmark, which builds it first, while other builds may run on the machine).
-import { statSync } from "node:fs";
+import { bundleIsFresh as isFresh } from "../cli/fresh-bundle.js";
 import type { runExecutaDev } from "./run.js";
 
 export interface ExecutaDevRunner {
@@ -22,21 +22,9 @@ const INPUT_STAMPS = [
   "../../../app-schema/dist/.tsbuildinfo",
 ];
 
-function mtimeMs(relative: string): number | undefined {
-  try {
-    return statSync(new URL(relative, import.meta.url)).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
 export function bundleIsFresh(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.ANNA_CLI_NO_BUNDLE === "1") return false;
-  const bundle = mtimeMs(BUNDLE);
-  if (bundle === undefined) return false;
-  if (env.ANNA_CLI_BUNDLE === "1") return true;
-  // A stamp that does not exist (a published install has none) cannot make it stale.
-  return INPUT_STAMPS.every((stamp) => (mtimeMs(stamp) ?? 0) <= bundle);
+  const url = (relative: string) => new URL(relative, import.meta.url);
+  return isFresh(url(BUNDLE), INPUT_STAMPS.map(url), env, { allowForce: true });
 }
 
 export async function loadRunner(): Promise<ExecutaDevRunner> {

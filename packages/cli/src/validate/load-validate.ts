@@ -1,7 +1,7 @@
 // Loading the implementation of `validate`: the single-file bundle while it is newer than every
 // build it was made from (so a plain `tsc -b` never runs stale code), else the modules.
 // ANNA_CLI_NO_BUNDLE=1 forces the modules.
-import { statSync } from "node:fs";
+import { bundleIsFresh } from "../cli/fresh-bundle.js";
 import type * as Implementation from "./run.js";
 
 export type ValidateImplementation = typeof Implementation;
@@ -17,20 +17,9 @@ const INPUT_STAMPS = [
   "../../../skills/dist/.tsbuildinfo",
 ];
 
-function mtimeMs(relative: string): number | undefined {
-  try {
-    return statSync(new URL(relative, import.meta.url)).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
 export function validateBundleIsFresh(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.ANNA_CLI_NO_BUNDLE === "1") return false;
-  const bundle = mtimeMs(BUNDLE);
-  if (bundle === undefined) return false;
-  // A stamp that does not exist (a published install has none) cannot make it stale.
-  return INPUT_STAMPS.every((stamp) => (mtimeMs(stamp) ?? 0) <= bundle);
+  const url = (relative: string) => new URL(relative, import.meta.url);
+  return bundleIsFresh(url(BUNDLE), INPUT_STAMPS.map(url), env);
 }
 
 export async function loadValidate(
