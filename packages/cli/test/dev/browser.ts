@@ -1,0 +1,39 @@
+// The one way browser tests get a browser: Debian's Chromium (`apt-get install chromium`,
+// `.ci/run`) driven by playwright-core — never `playwright install`. A test suite uses
+// `describe.skipIf(!HAVE_CHROMIUM)` and `openBrowser()`; the browser closes when the test ends,
+// and screenshots go under test-artifacts/ (git-ignored, kept by CI as artifacts).
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { onTestFinished } from "vitest";
+
+export const CHROMIUM = process.env["ANNA_CHROMIUM"] ?? "/usr/bin/chromium";
+export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+export const ARTIFACTS = fileURLToPath(new URL("../../../../test-artifacts/", import.meta.url));
+
+/** A headless Chromium closed when the current test finishes. */
+export async function openBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+  onTestFinished(() => browser.close());
+  return browser;
+}
+
+/** A page of a fresh context (its own cookies and storage) at 1280×800. */
+export async function openPage(browser?: Browser): Promise<Page> {
+  const owner = browser ?? (await openBrowser());
+  const context = await owner.newContext({ viewport: { width: 1280, height: 800 } });
+  return context.newPage();
+}
+
+/** Saves a full-page screenshot as test-artifacts/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
