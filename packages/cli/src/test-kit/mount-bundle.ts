@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { HOST_API_METHOD_SPELLINGS, type UiHostApi } from "@anna-ai/app-schema";
+import { HOST_API_METHOD_SPELLINGS } from "@anna-ai/app-schema";
 import {
   type AnnaAppRuntime,
   buildNamespaces,
@@ -107,13 +107,6 @@ function loadManifest(manifest: MountBundleOptions["manifest"]): {
   return { manifest: parsed as Record<string, unknown>, path };
 }
 
-function hostApiOf(manifest: Record<string, unknown>): UiHostApi | undefined {
-  const ui = manifest["ui"];
-  if (typeof ui !== "object" || ui === null) return undefined;
-  const hostApi = (ui as Record<string, unknown>)["host_api"];
-  return typeof hostApi === "object" && hostApi !== null ? (hostApi as UiHostApi) : undefined;
-}
-
 function firstView(manifest: Record<string, unknown>): Record<string, unknown> {
   const ui = manifest["ui"];
   const views = typeof ui === "object" && ui !== null ? (ui as { views?: unknown }).views : [];
@@ -163,7 +156,7 @@ export async function mountBundle(options: MountBundleOptions): Promise<BundleHa
   const logger = options.logger ?? NULL_LOGGER;
   const windowUuid = options.windowUuid ?? randomUUID();
   const listing = readAppListing(projectDir);
-  const acl = createHarnessAcl(hostApiOf(manifest), readBundledToolIds(projectDir));
+  const acl = createHarnessAcl(manifest, readBundledToolIds(projectDir));
   const calls = new CallLog();
   const hub = new EventHub(logger);
   const router = new StreamRouter();

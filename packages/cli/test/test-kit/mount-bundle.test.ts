@@ -1,5 +1,6 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
+import { toolAllowed } from "@anna-ai/app-schema";
 import { describe, expect, it } from "vitest";
 import { HostApiError, mountBundle, MountBundleError } from "../../src/test-kit/index.js";
 import { focusProject, MANIFEST, tempProject, TIMER_TOOL_ID } from "./project.js";
@@ -369,15 +370,70 @@ describe("mountBundle — bundled executas", () => {
     expect(harness.acl.toolIds).toEqual({ a: "tool-a-1" });
   });
 
-  it("opens no tool when host_api.tools is empty", async () => {
+  it("reaches every declared executa when host_api.tools is omitted or empty, and only those (L6386)", async () => {
+    for (const tools of [undefined, []]) {
+      const harness = await mountBundle({
+        manifest: {
+          required_executas: ["bundled:focus-session"],
+          ui: { host_api: tools === undefined ? {} : { tools } },
+        },
+        projectDir: focusProject(),
+        mocks: { "tools.invoke": () => ({ ok: 1 }) },
+      });
+      await expect(harness.runtime.tools.invoke({ tool_id: TIMER_TOOL_ID })).resolves.toEqual({
+        ok: 1,
+      });
+      await expect(
+        harness.runtime.tools.invoke({ tool_id: "tool-undeclared-87654321" }),
+      ).rejects.toMatchObject({ code: "permission_denied" });
+      expect(harness.acl.methods("tools")).toContain("list");
+    }
+  });
+
+  it("denies a tool host_api.tools names but the manifest does not declare, as the dispatcher does", async () => {
     const harness = await mountBundle({
-      manifest: { ui: { host_api: { tools: [] } } },
-      projectDir: focusProject(),
+      manifest: { ui: { host_api: { tools: ["required:tool-granted-only-1"] } } },
+      projectDir: EMPTY_PROJECT,
       mocks: { "tools.invoke": () => ({}) },
     });
-    await expect(harness.runtime.tools.invoke({ tool_id: TIMER_TOOL_ID })).rejects.toMatchObject({
-      code: "permission_denied",
-    });
+    await expect(
+      harness.runtime.tools.invoke({ tool_id: "tool-granted-only-1" }),
+    ).rejects.toMatchObject({ code: "permission_denied" });
+    expect(harness.calls.last()?.outcome).toBe("denied");
+  });
+
+  it("agrees with the dispatcher's gate (hostApiAllows + toolAllowed) on every tools.invoke case", async () => {
+    const cases = [
+      { tools: ["optional:*"], list: "optional_executas", allowed: true },
+      { tools: ["optional:*"], list: "required_executas", allowed: false },
+      { tools: ["required:*"], list: "required_executas", allowed: true },
+      { tools: ["tool-x-1"], list: "optional_executas", allowed: true },
+      { tools: ["tool-y-1"], list: "required_executas", allowed: false },
+    ];
+    for (const { tools, list, allowed } of cases) {
+      const manifest = { [list]: ["tool-x-1"], ui: { host_api: { tools } } };
+      const harness = await mountBundle({ manifest, projectDir: EMPTY_PROJECT });
+      expect({
+        tools,
+        list,
+        allowed: harness.acl.allows("tools", "invoke", { tool_id: "tool-x-1" }),
+      }).toEqual({
+        tools,
+        list,
+        allowed,
+      });
+      expect(
+        toolAllowed(
+          {
+            required_executas: [],
+            optional_executas: [],
+            ...manifest,
+            ui: { host_api: { tools } },
+          },
+          "tool-x-1",
+        ),
+      ).toBe(allowed);
+    }
   });
 });
 
