@@ -25,6 +25,7 @@ export default tseslint.config(
           "./tsconfig.test.json",
           "./packages/*/tsconfig.json",
           "./examples/executas/*/tsconfig.json",
+          "./examples/apps/*/executas/*/tsconfig.json",
         ],
         tsconfigRootDir: import.meta.dirname,
       },

@@ -1,12 +1,15 @@
 // The host services behind the harness: ONE set serves the iframe (through the dispatcher) and
 // the plugins (through the reverse-RPC router), so an app and its executa see the same storage
 // and the same LLM answers. LLM modes (A7): `mock` (the default: synthetic answers, or a
-// `--mock-llm` fixture) and `off` (`--no-llm`: llm.*/agent.* answer `llm_disabled`).
+// `--mock-llm` fixture) and `off` (`--no-llm`: llm.*/agent.* answer `llm_disabled`). `image.*`
+// is always the mock: synthetic PNGs as `data:` URLs (the bundle CSP's img-src allows them),
+// or the `ns:"image"` lines of the same `--mock-llm` file.
 import {
   createAllowAllGrantPolicy,
   createMemoryStorageService,
   createOfflineAgentService,
   createOfflineEmbeddingsService,
+  createOfflineImageService,
   createOfflineSamplingService,
   MockFixture,
   ReverseRpcRouter,
@@ -44,6 +47,7 @@ export async function buildDevServices(options: {
     sampling,
     agent,
     embeddings: createOfflineEmbeddingsService({ mode: "synthetic" }),
+    image: createOfflineImageService({ mode: "mock", ...mock }),
   };
   const router = new ReverseRpcRouter({
     services: services as HostServices,
