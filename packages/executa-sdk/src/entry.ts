@@ -4,30 +4,19 @@
 // spawn → ready and idle RSS (benchmark targets: node + 20 ms, node + 8 MiB); the freshness
 // check means a plain `tsc -b` never runs stale code. EXECUTA_SDK_NO_BUNDLE=1 forces modules.
 
-import { statSync } from "node:fs";
+import { bundleIsFresh } from "./fresh-bundle.js";
 import type * as Sdk from "./index.js";
 
 const BUNDLE = "./bundle/executa-sdk.js";
 /** Build stamps the bundle must be newer than: this package's, and jsonrpc's (bundled in). */
 const INPUT_STAMPS = ["./.tsbuildinfo", "../../jsonrpc/dist/.tsbuildinfo"];
 
-function mtimeMs(path: string): number | undefined {
-  try {
-    return statSync(new URL(path, import.meta.url)).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
+const url = (relative: string) => new URL(relative, import.meta.url);
+const fresh = bundleIsFresh(url(BUNDLE), INPUT_STAMPS.map(url), {
+  off: process.env.EXECUTA_SDK_NO_BUNDLE === "1",
+});
 
-function bundleIsFresh(): boolean {
-  if (process.env.EXECUTA_SDK_NO_BUNDLE === "1") return false;
-  const bundle = mtimeMs(BUNDLE);
-  if (bundle === undefined) return false;
-  // A stamp that does not exist (a published install has none) cannot make it stale.
-  return INPUT_STAMPS.every((stamp) => (mtimeMs(stamp) ?? 0) <= bundle);
-}
-
-const sdk = (bundleIsFresh() ? await import(BUNDLE) : await import("./index.js")) as typeof Sdk;
+const sdk = (fresh ? await import(BUNDLE) : await import("./index.js")) as typeof Sdk;
 
 export const {
   definePlugin,
