@@ -101,7 +101,9 @@ export {
   TOOLS_INVOKE_TIMEOUT_MAX_MS,
   TOOLS_INVOKE_TIMEOUT_MIN_MS,
 } from "./handlers/tools-methods.js";
-export { PENDING_NAMESPACES, RESERVED_NAMESPACES } from "./handlers/stub-methods.js";
+export { RESERVED_NAMESPACES } from "./handlers/stub-methods.js";
+export { AppDeck, findApp, selfApp } from "./apps/installed-apps.js";
+export type { AppLaunchRequest, AppsCatalog, InstalledApp } from "./apps/installed-apps.js";
 export {
   JOB_ACTIVE_PER_USER_MAX,
   JOB_DEADLINE_DEFAULT_MS,

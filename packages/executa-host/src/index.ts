@@ -227,6 +227,50 @@ export type {
   OfflineEmbeddingsMode,
   OfflineEmbeddingsOptions,
 } from "./services/offline/embeddings-offline.js";
+// Offline web (SSRF-guarded fetch, fixture-answered search) and credentials (configured accounts).
+export { createOfflineWebService } from "./services/offline/web-offline.js";
+export type { OfflineWebOptions } from "./services/offline/web-offline.js";
+export {
+  SsrfBlockedError,
+  SsrfPolicy,
+  SYSTEM_RESOLVER,
+  WEB_ALLOWED_PORTS,
+  WEB_ALLOWED_SCHEMES,
+  isBlockedAddress,
+  isLoopbackAddress,
+} from "./services/offline/web-ssrf.js";
+export type {
+  CheckedTarget,
+  ResolvedAddress,
+  Resolver,
+  SsrfPolicyOptions,
+} from "./services/offline/web-ssrf.js";
+export { WEB_MAX_REDIRECTS, WebItemError, guardedFetch } from "./services/offline/web-fetcher.js";
+export type { WebItemCode } from "./services/offline/web-fetcher.js";
+export { WEB_FETCH_FORMATS, extractHtml } from "./services/offline/web-extract.js";
+export type { WebFetchFormat } from "./services/offline/web-extract.js";
+export { WEB_IMAGE_MIME_TYPES, sniffImage } from "./services/offline/web-image-sniff.js";
+export {
+  WEB_APP_BUDGET,
+  WEB_FETCH_DEFAULT_TIMEOUT_MS,
+  WEB_FETCH_MAX_DOWNLOAD_BYTES,
+  WEB_FETCH_MAX_TIMEOUT_MS,
+  WEB_IMAGE_FETCH_MAX_BYTES,
+  WEB_IMAGE_SEARCH_MAX_RESULTS,
+  WEB_PLUGIN_BUDGET,
+  WEB_SEARCH_DEFAULT_MAX_RESULTS_PER_CALL,
+} from "./services/offline/web-limits.js";
+export type { WebBudget } from "./services/offline/web-limits.js";
+export {
+  CREDENTIALS_TOKEN_TTL_S,
+  DEAD_CREDENTIAL_STATUSES,
+  createOfflineCredentialsService,
+} from "./services/offline/credentials-offline.js";
+export type {
+  OfflineCredentialAccount,
+  OfflineCredentialsConfig,
+  OfflineCredentialsOptions,
+} from "./services/offline/credentials-offline.js";
 export {
   applyResponseFormat,
   checkResponseFormat,
@@ -318,6 +362,13 @@ export type { AgentService } from "./services/agent-service.js";
 export type { ImageService, WithN } from "./services/image-service.js";
 export type { UploadService, WithPurpose } from "./services/upload-service.js";
 export type { EmbeddingsService } from "./services/embeddings-service.js";
+export { WEB_GRANT_ALL } from "./services/web-service.js";
+export type { WebGrant, WebService, WebServiceContext } from "./services/web-service.js";
+export type {
+  CredentialsGrant,
+  CredentialsService,
+  CredentialsServiceContext,
+} from "./services/credentials-service.js";
 export { createRecordingServices } from "./services/recording-services.js";
 export type {
   RecordedCall,
@@ -326,6 +377,7 @@ export type {
   ServiceName,
 } from "./services/recording-services.js";
 export { createDisabledServices } from "./services/disabled-services.js";
+export { SERVICE_WIRE_METHODS } from "./services/service-wire-methods.js";
 export {
   DEFAULT_TOKEN_ISSUER,
   JwtTokenIssuer,

@@ -9,14 +9,17 @@ import {
   type AppManifest,
   type WindowGeometry,
 } from "@anna-ai/app-schema";
-import type { HostServices } from "@anna-ai/executa-host";
+import type { CredentialsGrant, HostServices, WebGrant } from "@anna-ai/executa-host";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
 import type { z } from "zod";
 import { canonicalMethod, createHostApiAcl } from "../acl/host-api-acl.js";
+import { AppDeck, selfApp, type AppsCatalog } from "../apps/installed-apps.js";
 import { SYSTEM_CLOCK, type Clock } from "../clock.js";
 import { HostApiError, type HostApiErrorWire } from "../errors/host-api-error.js";
 import { createEventBus, type EventBus } from "../events/event-bus.js";
+import { appsMethods } from "../handlers/apps-methods.js";
 import { chatMethods, type ChatLog } from "../handlers/chat-methods.js";
+import { credentialsMethods } from "../handlers/credentials-methods.js";
 import {
   agentMethods,
   imageMethods,
@@ -28,6 +31,7 @@ import { stubMethods } from "../handlers/stub-methods.js";
 import { filesMethods } from "../handlers/files-methods.js";
 import { createToolJobs } from "../handlers/tool-jobs.js";
 import { toolsMethods } from "../handlers/tools-methods.js";
+import { webMethods } from "../handlers/web-methods.js";
 import { windowMethods } from "../handlers/window-methods.js";
 import { windowView } from "../handlers/window-view.js";
 import type { Recorder } from "../recording/recording.js";
@@ -78,6 +82,17 @@ export interface DispatcherOptions {
   windowIdleMs?: number;
   /** Share one bus between dispatchers (several apps, one SSE stream); default a new one. */
   events?: EventBus;
+  /** The user's `web_grant` (R152). Default disabled: `web.*` answers `APP_NOT_GRANTED`. */
+  webGrant?: WebGrant;
+  /**
+   * The user's `credentials_grant` (R151), `providers` empty = every provider the manifest
+   * declares. Default disabled: `credentials.*` answers `APP_NOT_GRANTED`.
+   */
+  credentialsGrant?: CredentialsGrant;
+  /** The app's display name for `apps.*` (app.json `name`); default the manifest's, else appId. */
+  appName?: string;
+  /** Other installed apps for `apps.*`; the dispatcher's own app is always listed. */
+  apps?: AppsCatalog;
 }
 
 export type CallResult = { ok: true; result: unknown } | { ok: false; error: HostApiErrorWire };
@@ -193,6 +208,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     storageBackend: options.storage ?? "legacy",
     llm: options.llm ?? "on",
     toolIds: options.toolIds ?? {},
+    webGrant: options.webGrant ?? { enabled: false },
+    credentialsGrant: options.credentialsGrant ?? { enabled: false },
+    selfApp: selfApp(options.manifest, appId, versionId, options.appName),
+    apps: options.apps,
+    deck: new AppDeck(),
   };
   const chat: ChatLog = { artifacts: [], messages: [] };
   const jobs = createToolJobs(core);
@@ -207,6 +227,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     ...agentMethods(),
     ...imageMethods(),
     ...uploadMethods(),
+    ...webMethods(),
+    ...credentialsMethods(),
+    ...appsMethods(),
   };
   const inFlight = new Map<string, number>();
 

@@ -59,3 +59,15 @@ export function hostApiErrorFromService(error: unknown, what: string): HostApiEr
   }
   return new HostApiError("internal_error", `${what} failed`, undefined, { cause: error });
 }
+
+/** Runs a host-service call for a handler, mapping its failure to the Host API vocabulary. */
+export async function callService<T>(
+  ctx: { ns: string; method: string },
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw hostApiErrorFromService(error, `${ctx.ns}.${ctx.method}`);
+  }
+}

@@ -1,8 +1,15 @@
 import type { AppManifest, AnnaAppEvent } from "@anna-ai/app-schema";
-import type { HostServices, InvokeOptions, InvokeOutcome } from "@anna-ai/executa-host";
+import type {
+  CredentialsGrant,
+  HostServices,
+  InvokeOptions,
+  InvokeOutcome,
+  WebGrant,
+} from "@anna-ai/executa-host";
 import type { Logger } from "@anna-ai/jsonrpc";
 import type { z } from "zod";
 import type { HostApiAcl } from "../acl/host-api-acl.js";
+import type { AppDeck, AppsCatalog, InstalledApp } from "../apps/installed-apps.js";
 import type { Clock } from "../clock.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { WindowManager } from "../windows/window-manager.js";
@@ -50,6 +57,16 @@ export interface DispatcherCore {
   llm: LlmMode;
   /** `bundled:<handle>` (and any alias) → the real tool_id. */
   toolIds: Readonly<Record<string, string>>;
+  /** The user's `web_grant` for this app (R152); disabled unless the host grants it. */
+  webGrant: WebGrant;
+  /** The user's `credentials_grant` for this app (R151); disabled unless the host grants it. */
+  credentialsGrant: CredentialsGrant;
+  /** This app as `apps.*` lists it. */
+  selfApp: InstalledApp;
+  /** Other installed apps, from the host. */
+  apps: AppsCatalog | undefined;
+  /** The pinned deck (`apps.deck.*`). */
+  deck: AppDeck;
 }
 
 export interface CallContext {

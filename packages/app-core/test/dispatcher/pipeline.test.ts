@@ -110,7 +110,7 @@ describe("dispatcher pipeline", () => {
 
   it("routes the camelCase spelling of a granted method (web.imageSearch → image_search)", async () => {
     const { dispatcher, token } = await openDispatcher({ web: ["image_search"] });
-    // Granted: reaches the handler, which is not served yet.
+    // Granted: reaches the handler (this dispatcher has no web service: not_implemented).
     expect(await dispatcher.call(token, "web", "imageSearch", { query: "x" })).toMatchObject({
       ok: false,
       error: { code: "not_implemented" },

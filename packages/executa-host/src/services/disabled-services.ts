@@ -2,11 +2,13 @@
 // one, else NOT_GRANTED (the H13 rule), the way `--no-sampling` style switches behave.
 import {
   AGENT_ERRORS,
+  CREDENTIALS_ERRORS,
   EMBEDDINGS_ERRORS,
   IMAGE_ERRORS,
   SAMPLING_ERRORS,
   STORAGE_ERRORS,
   UPLOAD_ERRORS,
+  WEB_ERRORS,
 } from "@anna-ai/app-schema/errors";
 import type { CatalogEntry } from "@anna-ai/app-schema/errors";
 import type { HostServices } from "./host-services.js";
@@ -22,6 +24,8 @@ const REFUSAL: Readonly<Record<keyof HostServices, CatalogEntry>> = {
   image: IMAGE_ERRORS.NOT_NEGOTIATED,
   upload: UPLOAD_ERRORS.NOT_NEGOTIATED,
   embeddings: EMBEDDINGS_ERRORS.NOT_NEGOTIATED,
+  web: WEB_ERRORS.NOT_NEGOTIATED,
+  credentials: CREDENTIALS_ERRORS.NOT_GRANTED,
 };
 
 /** Every family switched off; `reason` ends up in each error message. */

@@ -1,10 +1,12 @@
 import type { AgentService } from "./agent-service.js";
+import type { CredentialsService } from "./credentials-service.js";
 import type { EmbeddingsService } from "./embeddings-service.js";
 import type { FilesService } from "./files-service.js";
 import type { ImageService } from "./image-service.js";
 import type { SamplingService } from "./sampling-service.js";
 import type { StorageService } from "./storage-service.js";
 import type { UploadService } from "./upload-service.js";
+import type { WebService } from "./web-service.js";
 
 /**
  * The capabilities the host offers plugins (and, through the Host API dispatcher, apps). A
@@ -19,4 +21,11 @@ export interface HostServices {
   image: ImageService;
   upload: UploadService;
   embeddings: EmbeddingsService;
+  /**
+   * `web.*` and `credentials.*`: served to apps through the dispatcher. Optional because the
+   * reverse-RPC router does not route `web/*` and `credentials/*` to plugins yet (they answer
+   * their family's NOT_NEGOTIATED code there, docs/decisions.md).
+   */
+  web?: WebService;
+  credentials?: CredentialsService;
 }

@@ -124,6 +124,36 @@ const CANNED: {
       };
     },
   },
+  web: {
+    search: () => ({ results: [], provider_tier: "recording", quota_consumed: 0 }),
+    fetch: (p) => ({
+      pages: (Array.isArray(p["urls"]) ? p["urls"] : []).map((url) => ({
+        url: String(url),
+        ok: true,
+        content: "",
+      })),
+      quota_consumed: 0,
+    }),
+    imageSearch: () => ({ results: [], quota_consumed: 0 }),
+    imageFetch: (p) => ({
+      path: "web/images/recording.png",
+      get_url: "https://files.invalid/get/web/images/recording.png",
+      mime_type: "image/png",
+      bytes_size: 0,
+      sha256: "0".repeat(64),
+      source_url: String(p["url"]),
+      final_url: String(p["url"]),
+      quota_consumed: 0,
+    }),
+  },
+  credentials: {
+    listAccounts: () => ({ accounts: [] }),
+    getToken: () => ({
+      access_token: "recording-token",
+      account_id: "acct-1",
+      expires_at: FAR_FUTURE_ISO,
+    }),
+  },
 };
 
 function cannedCompletion() {
@@ -191,6 +221,8 @@ export function createRecordingServices(options: RecordingServicesOptions = {}):
     image: make("image"),
     upload: make("upload"),
     embeddings: make("embeddings"),
+    web: make("web"),
+    credentials: make("credentials"),
   } as unknown as HostServices;
   return {
     ...services,

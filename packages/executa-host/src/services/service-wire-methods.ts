@@ -32,4 +32,11 @@ export const SERVICE_WIRE_METHODS = Object.freeze({
   // All three modes of one call.
   upload: { inline: "host/uploadFile", negotiate: "host/uploadFile", confirm: "host/uploadFile" },
   embeddings: { create: "embeddings/create" },
+  web: {
+    search: "web/search",
+    fetch: "web/fetch",
+    imageSearch: "web/image_search",
+    imageFetch: "web/image_fetch",
+  },
+  credentials: { listAccounts: "credentials/listAccounts", getToken: "credentials/getToken" },
 } as const satisfies { [S in keyof HostServices]: Record<keyof HostServices[S], string> });

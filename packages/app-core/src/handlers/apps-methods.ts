@@ -1,0 +1,129 @@
+// `apps.*` (R158): browse and launch the user's installed apps and curate the pinned deck. The
+// catalogue is the dispatcher's own app plus whatever the host's `AppsCatalog` lists; launching
+// the own app opens a window through the same WindowManager path as REST `POST
+// /runtime/windows` (so `open_view` is emitted and single-instance views dedup); other apps go
+// through the catalogue's `launch`. Deck mutations emit `deck_changed` to every window of the
+// user (the deck is per user, not per app). The Reference gives no argument names; ours are in
+// docs/app-core.md.
+import { z } from "zod";
+import { findApp, type InstalledApp } from "../apps/installed-apps.js";
+import { HostApiError } from "../errors/host-api-error.js";
+import { makeEvent } from "../events/make-event.js";
+import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
+import { windowView } from "./window-view.js";
+
+const AppRef = z.union([z.string().min(1), z.int().nonnegative()]);
+
+async function installed(ctx: CallContext): Promise<InstalledApp[]> {
+  const others = (await ctx.core.apps?.list(ctx.window.userId)) ?? [];
+  const self = ctx.core.selfApp;
+  return [self, ...others.filter((app) => app.app_id !== self.app_id)];
+}
+
+async function deckAnswer(ctx: CallContext) {
+  const apps = await installed(ctx);
+  const ids = ctx.core.deck.list(ctx.window.userId);
+  return {
+    app_ids: ids,
+    apps: ids
+      .map((id) => apps.find((app) => app.app_id === id))
+      .filter((app): app is InstalledApp => app !== undefined),
+  };
+}
+
+function emitDeckChanged(ctx: CallContext, action: string, appIds: string[]): void {
+  ctx.core.emit(
+    ctx.window.userId,
+    makeEvent(
+      "deck_changed",
+      { appId: ctx.core.appId, versionId: ctx.core.versionId },
+      { action, app_ids: appIds },
+      ctx.core.clock(),
+    ),
+  );
+}
+
+export function appsMethods(): MethodTable {
+  return {
+    "apps.list": method(z.looseObject({}), async (_args, ctx) => ({ apps: await installed(ctx) })),
+    "apps.search": method(z.looseObject({ query: z.string() }), async ({ query }, ctx) => {
+      const needle = query.trim().toLowerCase();
+      if (needle === "")
+        throw new HostApiError("invalid_arg", "apps.search needs a non-empty query");
+      const apps = await installed(ctx);
+      return {
+        apps: apps.filter(
+          (app) =>
+            app.name.toLowerCase().includes(needle) || app.slug.toLowerCase().includes(needle),
+        ),
+      };
+    }),
+    "apps.get": method(z.looseObject({ app_ref: AppRef }), async ({ app_ref }, ctx) => ({
+      app: findApp(await installed(ctx), app_ref),
+    })),
+    "apps.launch": method(
+      z.looseObject({
+        app_ref: AppRef,
+        view: z.string().min(1).optional(),
+        payload: z.unknown().optional(),
+      }),
+      async ({ app_ref, view, payload }, ctx) => {
+        const app = findApp(await installed(ctx), app_ref);
+        if (view !== undefined && !app.views.some((v) => v.name === view)) {
+          throw new HostApiError(
+            "invalid_arg",
+            `${app.slug} has no view ${JSON.stringify(view)}; its views are ${app.views.map((v) => v.name).join(", ")}`,
+            { view },
+          );
+        }
+        const request = {
+          userId: ctx.window.userId,
+          ...(view === undefined ? {} : { view }),
+          ...(payload === undefined ? {} : { payload }),
+          conversationSessionUuid: ctx.window.conversationSessionUuid,
+          source: "apps.launch",
+        };
+        if (app.app_id === ctx.core.selfApp.app_id) {
+          const opened = await ctx.core.windows.open(request);
+          return { ...windowView(opened.window), reused: opened.reused };
+        }
+        const launch = ctx.core.apps?.launch;
+        if (launch === undefined) {
+          throw new HostApiError(
+            "not_implemented",
+            `apps.launch: this host cannot open windows of ${app.slug}, only of ${ctx.core.selfApp.slug}`,
+            { app_id: app.app_id },
+          );
+        }
+        return launch(app, request);
+      },
+    ),
+    "apps.deck.list": method(z.looseObject({}), async (_args, ctx) => deckAnswer(ctx)),
+    "apps.deck.add": method(
+      z.looseObject({ app_ref: AppRef, position: z.int().nonnegative().optional() }),
+      async ({ app_ref, position }, ctx) => {
+        const app = findApp(await installed(ctx), app_ref);
+        const changed = ctx.core.deck.add(ctx.window.userId, app.app_id, position);
+        if (changed) emitDeckChanged(ctx, "add", ctx.core.deck.list(ctx.window.userId));
+        return { ...(await deckAnswer(ctx)), changed };
+      },
+    ),
+    "apps.deck.remove": method(z.looseObject({ app_ref: AppRef }), async ({ app_ref }, ctx) => {
+      // An unpinned or uninstalled app can still be unpinned by id: the deck may outlive it.
+      const ref = String(app_ref);
+      const id =
+        (await installed(ctx)).find((a) => a.app_id === ref || a.slug === ref)?.app_id ?? ref;
+      const changed = ctx.core.deck.remove(ctx.window.userId, id);
+      if (changed) emitDeckChanged(ctx, "remove", ctx.core.deck.list(ctx.window.userId));
+      return { ...(await deckAnswer(ctx)), changed };
+    }),
+    "apps.deck.reorder": method(
+      z.looseObject({ app_ids: z.array(AppRef) }),
+      async ({ app_ids }, ctx) => {
+        const changed = ctx.core.deck.reorder(ctx.window.userId, app_ids.map(String));
+        if (changed) emitDeckChanged(ctx, "reorder", ctx.core.deck.list(ctx.window.userId));
+        return { ...(await deckAnswer(ctx)), changed };
+      },
+    ),
+  };
+}

@@ -1,0 +1,148 @@
+// Main-content extraction for `web.fetch` (R154: "Markdown or plain text, navigation/ads
+// stripped"). A small, dependency-free stand-in for trafilatura: drop the chrome (script, style,
+// nav, header, footer, aside, forms), prefer <main>/<article> when the page has one, and turn the
+// rest into Markdown (headings, lists, links) or plain text.
+export type WebFetchFormat = "markdown" | "text";
+export const WEB_FETCH_FORMATS: readonly WebFetchFormat[] = ["markdown", "text"];
+
+/** Media types read as text as they are; HTML is extracted; anything else is `PARSE_FAILED`. */
+const TEXT_TYPES = [
+  /^text\/plain$/,
+  /^text\/markdown$/,
+  /^text\/csv$/,
+  /^application\/(.+\+)?json$/,
+  /^application\/(.+\+)?xml$/,
+  /^text\/xml$/,
+];
+
+export function isHtml(mediaType: string): boolean {
+  return mediaType === "text/html" || mediaType === "application/xhtml+xml" || mediaType === "";
+}
+
+export function isPlainText(mediaType: string): boolean {
+  return TEXT_TYPES.some((re) => re.test(mediaType));
+}
+
+export interface Extracted {
+  title: string | undefined;
+  content: string;
+}
+
+const DROPPED = [
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "nav",
+  "header",
+  "footer",
+  "aside",
+  "form",
+  "iframe",
+  "button",
+  "select",
+];
+
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  copy: "©",
+  reg: "®",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  middot: "·",
+};
+
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name.startsWith("#x") || name.startsWith("#X"))
+      return codePoint(parseInt(name.slice(2), 16), whole);
+    if (name.startsWith("#")) return codePoint(parseInt(name.slice(1), 10), whole);
+    return ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+function codePoint(value: number, fallback: string): string {
+  return Number.isInteger(value) && value > 0 && value <= 0x10ffff
+    ? String.fromCodePoint(value)
+    : fallback;
+}
+
+export function extractHtml(html: string, format: WebFetchFormat, base: string): Extracted {
+  const titleMatch = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
+  const title =
+    titleMatch?.[1] === undefined ? undefined : collapse(decodeEntities(stripTags(titleMatch[1])));
+  let body = html.replace(/<!--[\s\S]*?-->/g, "").replace(/<head[\s\S]*?<\/head>/i, "");
+  for (const tag of DROPPED) {
+    body = body.replace(new RegExp(`<${tag}\\b[\\s\\S]*?<\\/${tag}\\s*>`, "gi"), " ");
+    body = body.replace(new RegExp(`<${tag}\\b[^>]*\\/?>`, "gi"), " ");
+  }
+  const main = /<(main|article)\b[^>]*>([\s\S]*?)<\/\1\s*>/i.exec(body);
+  if (main?.[2] !== undefined) body = main[2];
+  const md = format === "markdown";
+  body = body
+    .replace(
+      /<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi,
+      (_m, level: string, inner: string) =>
+        `\n\n${md ? "#".repeat(Number(level)) + " " : ""}${inline(inner)}\n\n`,
+    )
+    .replace(
+      /<a\b[^>]*?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi,
+      (_m, dq?: string, sq?: string, bare?: string, inner = "") => {
+        const text = inline(inner);
+        const href = absolute(decodeEntities(dq ?? sq ?? bare ?? ""), base);
+        return md && href !== undefined && text !== "" ? `[${text}](${href})` : text;
+      },
+    )
+    .replace(/<li\b[^>]*>/gi, md ? "\n- " : "\n")
+    .replace(/<(br|hr)\b[^>]*\/?>/gi, "\n")
+    .replace(
+      /<\/?(p|div|section|ul|ol|table|tr|blockquote|pre|dl|dt|dd|figure|figcaption)\b[^>]*>/gi,
+      "\n\n",
+    )
+    .replace(/<\/?(strong|b)\b[^>]*>/gi, md ? "**" : "")
+    .replace(/<\/?(em|i)\b[^>]*>/gi, md ? "_" : "");
+  const text = decodeEntities(stripTags(body));
+  return { title: title === "" ? undefined : title, content: tidy(text) };
+}
+
+function inline(html: string): string {
+  return collapse(decodeEntities(stripTags(html)));
+}
+
+function stripTags(html: string): string {
+  return html.replace(/<[^>]*>/g, "");
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Spaces collapsed inside lines, at most one blank line between blocks. */
+function tidy(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.replace(/[ \t\f\v\u00a0]+/g, " ").trim())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+function absolute(href: string, base: string): string | undefined {
+  if (href === "" || href.startsWith("#") || /^javascript:/i.test(href)) return undefined;
+  try {
+    return new URL(href, base).href;
+  } catch {
+    return undefined;
+  }
+}
