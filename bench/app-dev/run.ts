@@ -1,0 +1,350 @@
+// `npm run bench:app-dev`: the speed targets of `anna-app dev` (issue 5), each next to a named
+// baseline measured in the same run, interleaved over rounds so machine drift hits both alike.
+// Prints medians over rounds with min–max, the comparison and PASS/MISS; `--json` writes them.
+//   1. start → dashboard ready (the real CLI, executas registered but not spawned) vs a bare
+//      `node:http` server started and read the same way: target ≤ 1 s.
+//   2. Host API round trip from the app's sandboxed iframe (real SDK → postMessage → dashboard
+//      bridge → rpc endpoint → dispatcher and back), timed in the iframe, in Chromium, vs the same
+//      trip with a route that only parses the body (`fetch` floor) and a bare postMessage echo:
+//      target p50 ≤ 2 ms.
+//   3. Live reload: a bundle file saved → the new document's first script runs, vs the `fs.watch`
+//      event alone: target ≤ 200 ms.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { formatNumber, formatSummary, renderTable } from "../host/format.js";
+import { percentile, summarize, type Summary } from "../host/stats.js";
+import { CLI, REPO, startBareServer, startDev, timeExit } from "./harness.js";
+import {
+  CHROMIUM,
+  openChromiumSession,
+  type ChromiumSession,
+  type RpcKind,
+} from "./in-chromium.js";
+import { nodeRoundTrips, type NodeRoute } from "./node-client.js";
+
+const START_TARGET_MS = 1000;
+const RPC_P50_TARGET_MS = 2;
+const RELOAD_TARGET_MS = 200;
+const DEFAULT_JSON_PATH = join(REPO, "bench/results/app-dev.json");
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string" },
+    "rpc-rounds": { type: "string" },
+    calls: { type: "string" },
+    reloads: { type: "string" },
+    diagnose: { type: "boolean" },
+    smoke: { type: "boolean" },
+    json: { type: "boolean" },
+    out: { type: "string" },
+  },
+});
+/** `--smoke`: every path once with tiny counts, to check the harness works (figures mean nothing). */
+const smoke = values.smoke === true;
+const startRounds = Number(values.rounds ?? (smoke ? 1 : 10));
+const rpcRounds = Number(values["rpc-rounds"] ?? (smoke ? 1 : 5));
+const calls = Number(values.calls ?? (smoke ? 20 : 1000));
+const warmupCalls = Math.max(5, Math.round(calls / 5));
+const reloads = Number(values.reloads ?? (smoke ? 1 : 10));
+const jsonPath =
+  values.json === true || values.out !== undefined
+    ? resolve(values.out ?? DEFAULT_JSON_PATH)
+    : undefined;
+
+interface StartSamples {
+  bare: number[];
+  version: number[];
+  devBanner: number[];
+  dev: number[];
+}
+
+async function measureStart(): Promise<StartSamples> {
+  const out: StartSamples = { bare: [], version: [], devBanner: [], dev: [] };
+  const steps = [
+    async () => {
+      const bare = await startBareServer();
+      out.bare.push(bare.readyMs);
+      await bare.stop();
+    },
+    async () => out.version.push(await timeExit([CLI, "--version"])),
+    async () => {
+      const dev = await startDev({ watch: false });
+      const spawned = (dev.banner.executas ?? []).filter((e) => e.state !== "idle");
+      await dev.stop();
+      if (spawned.length > 0) {
+        throw new Error(`executas not idle at start: ${JSON.stringify(spawned)}`);
+      }
+      out.devBanner.push(dev.bannerMs);
+      out.dev.push(dev.readyMs);
+    },
+  ];
+  // Warm the file cache once, unmeasured.
+  for (const step of steps) await step();
+  out.bare.length = out.version.length = out.devBanner.length = out.dev.length = 0;
+  for (let round = 0; round < startRounds; round++) {
+    // Rotate the order, so none always runs first on a cooler machine.
+    for (let i = 0; i < steps.length; i++) await steps[(round + i) % steps.length]!();
+  }
+  return out;
+}
+
+/** Per-round p50 and p99 of one kind of round trip. */
+interface TripSamples {
+  p50: number[];
+  p99: number[];
+}
+
+type TripName = RpcKind | `node ${NodeRoute}` | "heartbeat, no panel";
+
+async function measureRoundTrips(
+  session: ChromiumSession,
+  diagnose: ChromiumSession | undefined,
+): Promise<Map<TripName, TripSamples>> {
+  const trips: Array<[TripName, () => Promise<number[]>]> = [
+    ["echo", () => session.roundTrips("echo", warmupCalls, calls)],
+    ["fetch", () => session.roundTrips("fetch", warmupCalls, calls)],
+    ["heartbeat", () => session.roundTrips("heartbeat", warmupCalls, calls)],
+    ["storage.get", () => session.roundTrips("storage.get", warmupCalls, calls)],
+    ["node floor", () => nodeRoundTrips(session.harness.banner, "floor", warmupCalls, calls)],
+    ["node rpc", () => nodeRoundTrips(session.harness.banner, "rpc", warmupCalls, calls)],
+  ];
+  if (diagnose !== undefined) {
+    trips.push(["heartbeat, no panel", () => diagnose.roundTrips("heartbeat", warmupCalls, calls)]);
+  }
+  const out = new Map<TripName, TripSamples>(trips.map(([name]) => [name, { p50: [], p99: [] }]));
+  for (let round = 0; round < rpcRounds; round++) {
+    for (let i = 0; i < trips.length; i++) {
+      const [name, run] = trips[(round + i) % trips.length]!;
+      const samples = await run();
+      out.get(name)!.p50.push(percentile(samples, 50));
+      out.get(name)!.p99.push(percentile(samples, 99));
+    }
+  }
+  return out;
+}
+
+interface ReloadSamples {
+  reload: number[];
+  fsWatch: number[];
+  renavigate: number[];
+}
+
+async function measureReload(session: ChromiumSession): Promise<ReloadSamples> {
+  const out: ReloadSamples = { reload: [], fsWatch: [], renavigate: [] };
+  for (let round = 0; round < reloads; round++) {
+    const { reloadMs, fsWatchMs } = await session.liveReload();
+    out.reload.push(reloadMs);
+    out.fsWatch.push(fsWatchMs);
+    out.renavigate.push(await session.renavigate());
+  }
+  return out;
+}
+
+interface Figure {
+  figure: string;
+  label: string;
+  baseline: string;
+  baselineSummary: Summary | undefined;
+  ours: Summary;
+  comparison: string;
+  target: string;
+  verdict: "PASS" | "MISS" | "";
+}
+
+function verdict(pass: boolean): "PASS" | "MISS" {
+  return pass ? "PASS" : "MISS";
+}
+
+function versus(ours: Summary, base: Summary | undefined, name: string): string {
+  if (base === undefined || !Number.isFinite(base.median)) return "";
+  const diff = ours.median - base.median;
+  return `${(ours.median / base.median).toFixed(2)}× ${name} (${diff >= 0 ? "+" : ""}${formatNumber(diff)} ms)`;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set ANNA_CHROMIUM`);
+  }
+  const load = loadavg();
+  process.stdout.write(
+    `anna-app dev benchmark — node ${process.version}, ${cpus().length} CPUs, load ${load.map((l) => l.toFixed(2)).join(" ")}${smoke ? " (smoke: tiny counts, figures mean nothing)" : ""}\n`,
+  );
+
+  const start = await measureStart();
+  const session = await openChromiumSession();
+  const diagnose =
+    values.diagnose === true ? await openChromiumSession({ withoutPanel: true }) : undefined;
+  let trips: Map<TripName, TripSamples>;
+  let reload: ReloadSamples;
+  try {
+    trips = await measureRoundTrips(session, diagnose);
+    reload = await measureReload(session);
+  } finally {
+    await diagnose?.close();
+    await session.close();
+  }
+
+  const s = {
+    bare: summarize(start.bare),
+    version: summarize(start.version),
+    devBanner: summarize(start.devBanner),
+    dev: summarize(start.dev),
+    reload: summarize(reload.reload),
+    fsWatch: summarize(reload.fsWatch),
+    renavigate: summarize(reload.renavigate),
+  };
+  const p50 = (name: TripName) => summarize(trips.get(name)?.p50 ?? []);
+  const p99 = (name: TripName) => summarize(trips.get(name)?.p99 ?? []);
+  const figures: Figure[] = [
+    {
+      figure: "start_ready_ms",
+      label: "start → dashboard 200 (ms)",
+      baseline: "bare node:http server",
+      baselineSummary: s.bare,
+      ours: s.dev,
+      comparison: versus(s.dev, s.bare, "bare server"),
+      target: `≤ ${START_TARGET_MS} ms`,
+      verdict: verdict(s.dev.median <= START_TARGET_MS),
+    },
+    {
+      figure: "start_banner_ms",
+      label: "  info: start → banner line (ms)",
+      baseline: "anna-app --version (spawn → exit)",
+      baselineSummary: s.version,
+      ours: s.devBanner,
+      comparison: versus(s.devBanner, s.version, "--version"),
+      target: "",
+      verdict: "",
+    },
+    {
+      figure: "heartbeat_p50_ms",
+      label: "iframe window.heartbeat p50 (ms)",
+      baseline: "fetch floor",
+      baselineSummary: p50("fetch"),
+      ours: p50("heartbeat"),
+      comparison: versus(p50("heartbeat"), p50("fetch"), "floor"),
+      target: `≤ ${RPC_P50_TARGET_MS} ms`,
+      verdict: verdict(p50("heartbeat").median <= RPC_P50_TARGET_MS),
+    },
+    ...info(
+      "heartbeat_p99_ms",
+      "  info: heartbeat p99 (ms)",
+      "fetch floor p99",
+      p99("fetch"),
+      p99("heartbeat"),
+      "floor",
+    ),
+    ...info(
+      "storage_get_p50_ms",
+      "  info: storage.get p50 (ms)",
+      "fetch floor",
+      p50("fetch"),
+      p50("storage.get"),
+      "floor",
+    ),
+    ...info("echo_p50_ms", "  info: postMessage echo p50 (ms)", "", undefined, p50("echo"), ""),
+    ...info(
+      "node_rpc_p50_ms",
+      "  info: from Node, rpc p50 (ms)",
+      "from Node, floor route",
+      p50("node floor"),
+      p50("node rpc"),
+      "floor",
+    ),
+    ...(diagnose === undefined
+      ? []
+      : info(
+          "heartbeat_no_panel_p50_ms",
+          "  diag: heartbeat, panel stream blocked",
+          "heartbeat",
+          p50("heartbeat"),
+          p50("heartbeat, no panel"),
+          "with panel",
+        )),
+    {
+      figure: "live_reload_ms",
+      label: "live reload: save → new script (ms)",
+      baseline: "fs.watch event",
+      baselineSummary: s.fsWatch,
+      ours: s.reload,
+      comparison: versus(s.reload, s.fsWatch, "fs.watch"),
+      target: `≤ ${RELOAD_TARGET_MS} ms`,
+      verdict: verdict(s.reload.median <= RELOAD_TARGET_MS),
+    },
+    ...info(
+      "renavigate_ms",
+      "  info: iframe re-navigation alone (ms)",
+      "",
+      undefined,
+      s.renavigate,
+      "",
+    ),
+  ];
+
+  const rows = figures.map((f) => [
+    f.label,
+    f.baseline === "" ? "" : `${f.baseline} ${formatSummary(f.baselineSummary)}`,
+    formatSummary(f.ours),
+    f.comparison,
+    f.target,
+    f.verdict,
+  ]);
+  process.stdout.write(
+    "\n" +
+      renderTable(["figure", "baseline", "anna-app dev", "comparison", "target", "verdict"], rows) +
+      "\n" +
+      `\nmedians (min–max) over ${startRounds} start rounds, ${rpcRounds} round-trip rounds of ${calls} calls ` +
+      `(p50/p99 per round), ${reloads} reloads; load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}\n`,
+  );
+  if (jsonPath !== undefined) {
+    mkdirSync(dirname(jsonPath), { recursive: true });
+    writeFileSync(
+      jsonPath,
+      JSON.stringify(
+        {
+          generatedAt: new Date().toISOString(),
+          machine: {
+            node: process.version,
+            cpus: cpus().length,
+            loadAtStart: load,
+            loadAtEnd: loadavg(),
+          },
+          rounds: { start: startRounds, rpc: rpcRounds, calls, reloads, smoke },
+          figures: figures.map((f) => ({ ...f, baselineSummary: f.baselineSummary ?? null })),
+        },
+        null,
+        2,
+      ) + "\n",
+    );
+    process.stdout.write(`wrote ${jsonPath}\n`);
+  }
+}
+
+/** An information row: no target, compared with `baselineName` when there is one. */
+function info(
+  figure: string,
+  label: string,
+  baseline: string,
+  baselineSummary: Summary | undefined,
+  ours: Summary,
+  baselineName: string,
+): Figure[] {
+  return [
+    {
+      figure,
+      label,
+      baseline,
+      baselineSummary,
+      ours,
+      comparison: versus(ours, baselineSummary, baselineName),
+      target: "",
+      verdict: "",
+    },
+  ];
+}
+
+await main();
