@@ -49,7 +49,11 @@ describe.skipIf(!HAVE_CHROMIUM)("picture-book-studio in anna-app dev (Chromium)"
     expect(await app.locator("#blurb").textContent()).toContain("shy little fox");
     const picture = app.locator("#picture");
     expect(await picture.isVisible()).toBe(true);
-    expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(240);
+    // The decoded PNG is the fixture's 240×180 picture (no DOM types here: tests compile for Node).
+    const naturalWidth = await picture.evaluate(
+      (img) => (img as { naturalWidth?: number }).naturalWidth,
+    );
+    expect(naturalWidth).toBe(240);
 
     await app.locator("#ask").click();
     await app.locator('#editor[data-state="done"]').waitFor({ timeout: STEP_TIMEOUT_MS });
