@@ -150,7 +150,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
   });
-  const banner = devBanner(server);
+  const banner = await devBanner(server);
   io.stdout.write(
     flags.json === true ? JSON.stringify(banner) + "\n" : formatBanner(banner, io.style, io.cwd),
   );

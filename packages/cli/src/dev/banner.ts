@@ -14,10 +14,13 @@ export interface DevBanner {
   storage: string;
   llm: string;
   recording: string | null;
+  /** `manifest.dev.fixtures`: the globs, where sessions are recorded, the recordings they match. */
+  fixtures: { globs: string[]; record_dir: string; files: string[] };
   warnings: string[];
 }
 
-export function devBanner(server: DevServer): DevBanner {
+export async function devBanner(server: DevServer): Promise<DevBanner> {
+  const files = await server.fixtures.list();
   return {
     dashboard: server.url,
     app: {
@@ -39,6 +42,11 @@ export function devBanner(server: DevServer): DevBanner {
     storage: "legacy (in-memory runtime_state)",
     llm: server.llmLabel,
     recording: server.recordPath ?? null,
+    fixtures: {
+      globs: [...server.fixtures.globs],
+      record_dir: server.fixtures.recordDir,
+      files: files.map((f) => f.file),
+    },
     warnings: server.executas.warnings,
   };
 }
@@ -64,6 +72,13 @@ export function formatBanner(banner: DevBanner, style: Style, cwd: string): stri
   lines.push(`  Storage    ${banner.storage}`);
   lines.push(`  LLM        ${banner.llm}`);
   lines.push(`  Recording  ${banner.recording === null ? "off" : rel(banner.recording)}`);
+  const { globs, files } = banner.fixtures;
+  if (globs.length > 0) {
+    const count = files.length === 1 ? "1 recording" : `${files.length} recordings`;
+    lines.push(
+      `  Fixtures   ${count} in ${globs.join(", ")} (replay: POST /dev/api/fixtures/replay)`,
+    );
+  }
   for (const warning of banner.warnings) lines.push(style.dim(`  ${warning}`));
   lines.push(style.dim("  Ctrl-C stops the harness and its executas."));
   return lines.join("\n") + "\n";

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import {
   createDispatcher,
+  type CallResult,
   type Clock,
   createFileRecorder,
   WindowTokenIssuer,
@@ -21,6 +22,8 @@ import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
 import { serveBundleFile, type BundleServerOptions } from "./bundle-files.js";
 import { dashboardHtml, DASHBOARD_JS } from "./dashboard-page.js";
 import { createDevMocks } from "./dev-mocks.js";
+import { devFixtures, type DevFixtures } from "./dev-fixtures.js";
+import { fixtureRoute } from "./fixture-routes.js";
 import { DevPanel, outcomeOf } from "./dev-panel.js";
 import { resolveDevExecutas, type DevExecutas } from "./executas.js";
 import { HttpError, readJsonBody, sendError, sendJson } from "./http-util.js";
@@ -51,7 +54,10 @@ export interface DevServerOptions {
   executa?: readonly string[];
   llm?: DevLlmMode;
   mockLlm?: string;
-  /** A JSONL path, `false` for none; default `fixtures/dev-session-<time>.jsonl` (A10). */
+  /**
+   * A JSONL path, `false` for none; default `dev-session-<time>.jsonl` in the folder the first
+   * `manifest.dev.fixtures` glob starts in, else `fixtures/` (A10, L7915).
+   */
   record?: string | false;
   /** The SDK module to serve; default @anna-ai/app-runtime's bundle. */
   sdkPath?: string;
@@ -80,6 +86,8 @@ export interface DevServer {
   readonly storage: "legacy";
   readonly llmLabel: string;
   readonly recordPath: string | undefined;
+  /** `manifest.dev.fixtures`: the recordings listed and replayable on `/dev/api/fixtures`. */
+  readonly fixtures: DevFixtures;
   /** Executa states for the banner and the panel. */
   executaStates(): ExecutaState[];
   /** What the dashboard reports with `?report` (frame titles), for browser tests. */
@@ -130,13 +138,17 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   });
   const sdk = readSdk(options.sdkPath);
 
+  const fixtures = devFixtures(app.projectDir, dev?.fixtures ?? []);
   const recordPath =
     options.record === false
       ? undefined
       : path.resolve(
           app.projectDir,
           options.record ??
-            `fixtures/dev-session-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`,
+            path.join(
+              fixtures.recordDir,
+              `dev-session-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`,
+            ),
         );
   let recorder: Recorder | undefined;
   if (recordPath !== undefined) {
@@ -329,6 +341,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       panel.attach(res);
       return;
     }
+    if (await fixtureRoute(req, res, p, fixtureDeps)) return;
     if (p === "/dev/api/report" && method === "POST") {
       const report = await readJsonBody(req);
       for (const listener of reportListeners) listener(report);
@@ -339,7 +352,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 
   async function rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
     const body = asObject(await readJsonBody(req));
     const { id, window_uuid: wid, ns, method } = body;
     if (
@@ -363,17 +375,35 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       if (!res.writableFinished) abort.abort();
     });
     const token = headerOf(req, "x-anna-app-token");
+    const answer = await answerCall(token, wid, String(id), ns, method, args, abort.signal);
+    sendJson(res, 200, { id, ...answer });
+  }
+
+  /** One Host API call as the iframe makes it: mocks, else the dispatcher; always the panel. */
+  async function answerCall(
+    token: string | undefined,
+    wid: string,
+    id: string,
+    ns: string,
+    method: string,
+    args: unknown,
+    signal?: AbortSignal,
+  ): Promise<CallResult> {
+    const started = performance.now();
     const mocked = await mocks.answer(token, wid, ns, method);
     if (mocked !== undefined) {
-      recorder?.req({ id: String(id), ns, method, args, window_uuid: wid });
-      recorder?.res({ id: String(id), ns, method, ...mocked });
+      recorder?.req({ id, ns, method, args, window_uuid: wid });
+      recorder?.res({ id, ns, method, ...mocked });
     }
     const answer =
       mocked ??
-      (await dispatcher.call(token, ns, method, args, { windowUuid: wid, signal: abort.signal }));
+      (await dispatcher.call(token, ns, method, args, {
+        windowUuid: wid,
+        ...(signal === undefined ? {} : { signal }),
+      }));
     const ms = Math.round((performance.now() - started) * 100) / 100;
     panel.record({
-      id: String(id),
+      id,
       ts: Date.now(),
       window_uuid: wid,
       ns,
@@ -383,8 +413,18 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       ms,
       ...(answer.ok ? { result: answer.result } : { error: answer.error }),
     });
-    sendJson(res, 200, { id, ...answer });
+    return answer;
   }
+
+  const fixtureDeps = {
+    projectDir: app.projectDir,
+    fixtures,
+    recordPath,
+    bootWindow: () => bootWid,
+    mintToken: async (wid: string) => (await windowLink(wid))?.token,
+    call: answerCall,
+    onReplay: (report: unknown) => panel.push("fixture_replay", report),
+  };
 
   function eventStream(res: ServerResponse): void {
     openSse(res);
@@ -482,6 +522,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     storage: "legacy",
     llmLabel: devServices.llmLabel,
     recordPath,
+    fixtures,
     executaStates,
     onReport(listener) {
       reportListeners.add(listener);
