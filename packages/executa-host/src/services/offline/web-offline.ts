@@ -268,7 +268,8 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
       );
       const put = await fetch(begun.put_url, {
         method: "PUT",
-        headers: { ...begun.headers, "content-type": image.mimeType },
+        // The presigned headers carry the content type the upload was begun with.
+        headers: begun.headers,
         body: fetched.body,
       });
       if (!put.ok) {
