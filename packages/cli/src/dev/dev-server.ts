@@ -17,10 +17,11 @@ import {
   type Recorder,
 } from "@anna-ai/app-core";
 import { DEFAULT_DEV_USER_ID } from "@anna-ai/app-schema";
-import { ExecutaHost } from "@anna-ai/executa-host";
+import { ExecutaHost, WEB_GRANT_ALL } from "@anna-ai/executa-host";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
 import { serveBundleFile, type BundleServerOptions } from "./bundle-files.js";
 import { dashboardHtml, DASHBOARD_JS } from "./dashboard-page.js";
+import { devCredentials } from "./dev-credentials.js";
 import { createDevMocks } from "./dev-mocks.js";
 import { devFixtures, type DevFixtures } from "./dev-fixtures.js";
 import { fixtureRoute } from "./fixture-routes.js";
@@ -64,6 +65,8 @@ export interface DevServerOptions {
   logger?: Logger;
   /** The dispatcher's clock (token expiry), injectable for tests. */
   clock?: Clock;
+  /** Tests only: `web.fetch` may reach 127.0.0.1 (the SSRF guard blocks loopback otherwise). */
+  allowLoopbackFetch?: boolean;
 }
 
 export interface DevWindowLink {
@@ -135,6 +138,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const devServices = await buildDevServices({
     llm: options.llm ?? "mock",
     ...(options.mockLlm === undefined ? {} : { mockLlmFixture: options.mockLlm }),
+    credentials: devCredentials(dev),
+    ...(options.allowLoopbackFetch === true ? { allowLoopbackFetch: true } : {}),
   });
   const sdk = readSdk(options.sdkPath);
 
@@ -195,6 +200,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     versionId: "dev",
     userId,
     services: devServices.services,
+    // Dev installs grant web and connected accounts (R151, R152).
+    webGrant: WEB_GRANT_ALL,
+    credentialsGrant: { enabled: true },
+    appName: app.name,
     host,
     storage: "legacy",
     llm: options.llm === "off" ? "off" : "on",
@@ -467,6 +476,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }).catch(async (error: unknown) => {
     dispatcher.close();
     await host.close();
+    await devServices.close();
     throw error;
   });
   const keepalive = setInterval(() => {
@@ -539,6 +549,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         await new Promise<void>((resolve) => server.close(() => resolve()));
         dispatcher.close();
         await host.close();
+        await devServices.close();
       })();
       return closing;
     },

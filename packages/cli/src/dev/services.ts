@@ -3,10 +3,18 @@
 // and the same LLM answers. LLM modes (A7): `mock` (the default: synthetic answers, or a
 // `--mock-llm` fixture) and `off` (`--no-llm`: llm.*/agent.* answer `llm_disabled`). `image.*`
 // is always the mock: synthetic PNGs as `data:` URLs (the bundle CSP's img-src allows them),
-// or the `ns:"image"` lines of the same `--mock-llm` file.
+// or the `ns:"image"` lines of the same `--mock-llm` file. `web.*` fetches for real through the
+// SSRF guard; `web.search`/`image_search` answer from that file's `ns:"web"` lines. The
+// accounts `credentials.*` sees come from `manifest.dev.credentials` (dev-credentials.ts).
 import {
   createAllowAllGrantPolicy,
+  createMemoryFilesService,
   createMemoryStorageService,
+  createOfflineCredentialsService,
+  createOfflineWebService,
+  LoopbackBlobServer,
+  SERVICE_WIRE_METHODS,
+  type OfflineCredentialsConfig,
   createOfflineAgentService,
   createOfflineEmbeddingsService,
   createOfflineImageService,
@@ -16,6 +24,7 @@ import {
   type HostServices,
 } from "@anna-ai/executa-host";
 import { backgroundDevTokenIssuer } from "../executa-dev/dev-tokens.js";
+import { lazyBlobServer, lazyService } from "../executa-dev/lazy-blob.js";
 
 export type DevLlmMode = "mock" | "off";
 
@@ -24,11 +33,17 @@ export interface DevServices {
   router: ReverseRpcRouter;
   /** As the banner prints it: `mock (synthetic)`, `mock (fixtures/llm.jsonl)`, `off`. */
   llmLabel: string;
+  /** Stops the loopback blob server behind `files.*` and `web.image_fetch`, if it started. */
+  close(): Promise<void>;
 }
 
 export async function buildDevServices(options: {
   llm: DevLlmMode;
   mockLlmFixture?: string;
+  /** `manifest.dev.credentials`: provider → accounts. */
+  credentials?: OfflineCredentialsConfig;
+  /** Tests only: let `web.fetch` reach 127.0.0.1 (the SSRF guard blocks loopback otherwise). */
+  allowLoopbackFetch?: boolean;
 }): Promise<DevServices> {
   const fixture =
     options.mockLlmFixture === undefined
@@ -42,12 +57,27 @@ export async function buildDevServices(options: {
   const agent = createOfflineAgentService(
     options.llm === "off" ? { mode: "off" } : { mode: "mock", ...mock },
   );
+  const storage = createMemoryStorageService();
+  const blob = lazyBlobServer(() => new LoopbackBlobServer());
+  const files = lazyService<HostServices["files"]>(
+    blob,
+    Object.keys(SERVICE_WIRE_METHODS.files) as (keyof HostServices["files"])[],
+    (server) => createMemoryFilesService({ blobServer: server, storage }),
+  );
   const services: Partial<HostServices> = {
-    storage: createMemoryStorageService(),
+    storage,
+    files,
     sampling,
     agent,
     embeddings: createOfflineEmbeddingsService({ mode: "synthetic" }),
     image: createOfflineImageService({ mode: "mock", ...mock }),
+    web: createOfflineWebService({
+      ...mock,
+      files,
+      fixtureHint: `a line {"ns":"web","method":"search","result":{"results":[…]}} in the --mock-llm fixture, or manifest.dev.mocks["web.search"]`,
+      ...(options.allowLoopbackFetch === true ? { allowLoopback: true } : {}),
+    }),
+    credentials: createOfflineCredentialsService({ accounts: options.credentials ?? {} }),
   };
   const router = new ReverseRpcRouter({
     services: services as HostServices,
@@ -60,5 +90,5 @@ export async function buildDevServices(options: {
       : options.mockLlmFixture !== undefined
         ? `mock (${options.mockLlmFixture})`
         : "mock (synthetic)";
-  return { services, router, llmLabel };
+  return { services, router, llmLabel, close: () => blob.close() };
 }
