@@ -33,7 +33,8 @@ function service<K extends keyof HostServices>(ctx: CallContext, name: K): HostS
   ) {
     throw new HostApiError(
       "llm_disabled",
-      `${ctx.ns}.${ctx.method} is off in this session (--no-llm)`,
+      // The spec's wording first (L7623), then which call and how to turn it back on.
+      `harness started with --no-llm: ${ctx.ns}.${ctx.method} is off in this session; drop --no-llm, or pass --mock-llm <fixture> for canned answers`,
     );
   }
   const found = ctx.core.services[name];

@@ -1,6 +1,5 @@
 // `anna-app dev`: the local app harness (Reference L11563–11585, L7343–7356, R164/R165). This
 // module holds only the flag table, so `--help` stays instant; the server loads on run.
-import { spawn } from "node:child_process";
 import path from "node:path";
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import { EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
@@ -167,7 +166,10 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     });
   for (const proc of server.host.processes()) follow(proc);
   server.host.onProcess(follow);
-  if (flags.open === true) openBrowser(server.url);
+  if (flags.open === true) {
+    const { openBrowser } = await import("../dev/open-browser.js");
+    openBrowser(server.url, io.env, (message) => io.stderr.write(`${message}\n`));
+  }
 
   const signal = await stopped;
   stopping = true;
@@ -177,14 +179,6 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
 
 function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-}
-
-function openBrowser(url: string): void {
-  const command =
-    process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
-  const child = spawn(command, [url], { stdio: "ignore", detached: true });
-  child.on("error", () => undefined);
-  child.unref();
 }
 
 export const command: CommandModule = { spec, run };

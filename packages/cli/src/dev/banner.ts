@@ -8,6 +8,8 @@ export interface DevBanner {
   dashboard: string;
   app: { name: string; slug: string; manifest: string; bundle: string };
   views: string[];
+  /** The harness user (`--user-id`, else `manifest.dev.user_id`, else 1). */
+  user_id: string;
   window: { window_uuid: string; view: string; url: string };
   executas: Array<{ tool_id: string; type: string; dir: string; state: string; stderr: string[] }>;
   executa_source: "discovery" | "--executa";
@@ -30,6 +32,7 @@ export async function devBanner(server: DevServer): Promise<DevBanner> {
       bundle: server.app.bundleDir,
     },
     views: server.views,
+    user_id: server.dispatcher.userId,
     window: server.window,
     executas: server.executaStates().map(({ tool_id, type, dir, state, stderr }) => ({
       tool_id,
@@ -58,6 +61,7 @@ export function formatBanner(banner: DevBanner, style: Style, cwd: string): stri
     `  Dashboard  ${style.bold(banner.dashboard)}`,
     `  Views      ${banner.views.map((v) => (v === banner.window.view ? `${v} (open)` : v)).join(", ")}`,
     `  Window     ${banner.window.url}`,
+    `  User       ${banner.user_id}`,
   ];
   if (banner.executas.length === 0) {
     lines.push(`  Executas   none (${banner.executa_source})`);
