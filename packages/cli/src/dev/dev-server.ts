@@ -17,10 +17,12 @@ import {
   type Recorder,
 } from "@anna-ai/app-core";
 import { DEFAULT_DEV_USER_ID } from "@anna-ai/app-schema";
-import { ExecutaHost, MockFixtureError, WEB_GRANT_ALL } from "@anna-ai/executa-host";
+import { ExecutaHost, WEB_GRANT_ALL } from "@anna-ai/executa-host";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
 import { serveBundleFile, type BundleServerOptions } from "./bundle-files.js";
-import { dashboardHtml, DASHBOARD_JS } from "./dashboard-page.js";
+import { dashboardAsset, dashboardBootState, dashboardHtml } from "./dashboard-page.js";
+import { publishSimulatedEvent } from "./dashboard/simulate-event.js";
+import { parseWindowPatch, windowsRest } from "./dashboard/window-patch.js";
 import { devCredentials } from "./dev-credentials.js";
 import { createDevMocks } from "./dev-mocks.js";
 import { devFixtures, type DevFixtures } from "./dev-fixtures.js";
@@ -140,7 +142,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     ...(options.mockLlm === undefined ? {} : { mockLlmFixture: options.mockLlm }),
     credentials: devCredentials(dev),
     ...(options.allowLoopbackFetch === true ? { allowLoopbackFetch: true } : {}),
-  }).catch(mockLlmLaunchError);
+  });
   const sdk = readSdk(options.sdkPath);
 
   const fixtures = devFixtures(app.projectDir, dev?.fixtures ?? []);
@@ -256,6 +258,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       calls: panel.calls,
       storage: "legacy",
       llm: devServices.llmLabel,
+      dashboard: dashboardBootState(app.manifest),
     };
   }
 
@@ -271,12 +274,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       res.end(dashboardHtml(await devState()));
       return;
     }
-    if (p === "/dev/dashboard.js") {
-      res.writeHead(200, {
-        "Content-Type": "application/javascript; charset=utf-8",
-        "Cache-Control": "no-store",
-      });
-      res.end(DASHBOARD_JS);
+    const asset = method === "GET" ? dashboardAsset(p) : undefined;
+    if (asset !== undefined) {
+      res.writeHead(200, { "Content-Type": asset.contentType, "Cache-Control": "no-store" });
+      res.end(asset.body);
       return;
     }
     if (p === SDK_ROUTE) {
@@ -331,12 +332,18 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         return;
       }
       if (method === "PATCH") {
-        const body = asObject(await readJsonBody(req));
-        sendJson(res, 200, { window: await dispatcher.patchWindow(wid, body, userId) });
+        const { patch, focus } = parseWindowPatch(await readJsonBody(req));
+        const window = await windowsRest(async () => {
+          const patched = await dispatcher.patchWindow(wid, patch, userId);
+          if (!focus) return patched;
+          await dispatcher.windows.focus(wid);
+          return dispatcher.getWindow(wid);
+        });
+        sendJson(res, 200, { window });
         return;
       }
       if (method === "DELETE") {
-        await dispatcher.closeWindow(wid, "user", userId);
+        await windowsRest(() => dispatcher.closeWindow(wid, "user", userId));
         sendJson(res, 200, { ok: true });
         return;
       }
@@ -351,6 +358,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return;
     }
     if (await fixtureRoute(req, res, p, fixtureDeps)) return;
+    if (p === "/dev/api/events" && method === "POST") {
+      const event = await publishSimulatedEvent(dispatcher, userId, await readJsonBody(req));
+      sendJson(res, 202, { event });
+      return;
+    }
     if (p === "/dev/api/report" && method === "POST") {
       const report = await readJsonBody(req);
       for (const listener of reportListeners) listener(report);
@@ -554,14 +566,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return closing;
     },
   };
-}
-
-/** A `--mock-llm` file that cannot be read or parsed is a launch error naming it (exit 2). */
-function mockLlmLaunchError(error: unknown): never {
-  if (!(error instanceof MockFixtureError)) throw error;
-  const where = error.line > 0 ? `${error.file}:${error.line}` : error.file;
-  const why = error.message.slice(`${error.file}:${error.line}: `.length);
-  throw new DevLaunchError(`--mock-llm ${where}: ${why}`, { cause: error });
 }
 
 /** The SDK bundle, or a launch error that says how to build it. */

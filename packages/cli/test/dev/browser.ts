@@ -6,21 +6,45 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { onTestFinished } from "vitest";
+import { afterAll, beforeAll, onTestFinished } from "vitest";
 
 export const CHROMIUM = process.env["ANNA_CHROMIUM"] ?? "/usr/bin/chromium";
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 export const ARTIFACTS = fileURLToPath(new URL("../../../../test-artifacts/", import.meta.url));
 
-/** A headless Chromium closed when the current test finishes. */
-export async function openBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({
+function launchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
+}
+
+/** A headless Chromium closed when the current test finishes. */
+export async function openBrowser(): Promise<Browser> {
+  const browser = await launchChromium();
   onTestFinished(() => browser.close());
   return browser;
+}
+
+/**
+ * One headless Chromium for a whole test file (call at the top of a `describe`): launched before
+ * its first test, closed after its last. Returns the getter; tests open their pages with
+ * `openTestPage(browser())`.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(() => browser?.close());
+  return () => {
+    if (browser === undefined)
+      throw new Error(
+        "useBrowser(): Chromium is not launched yet (call it in a describe, use it in a test)",
+      );
+    return browser;
+  };
 }
 
 /** A page of a fresh context (its own cookies and storage) at 1280×800. */
@@ -28,6 +52,19 @@ export async function openPage(browser?: Browser): Promise<Page> {
   const owner = browser ?? (await openBrowser());
   const context = await owner.newContext({ viewport: { width: 1280, height: 800 } });
   return context.newPage();
+}
+
+/**
+ * A page of a fresh context closed when the current test finishes. Uncaught errors of the page
+ * are collected in `errors` (a test can expect it empty).
+ */
+export async function openTestPage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  onTestFinished(() => context.close());
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return { page, errors };
 }
 
 /** Saves a full-page screenshot as test-artifacts/<name>.png and returns its path. */

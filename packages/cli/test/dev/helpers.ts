@@ -1,9 +1,10 @@
 // A scaffolded app (`anna-app init`'s minimal template: a Python executa, storage and tools
-// grants) and a harness on port 0 around it, closed by the test.
-import { mkdtempSync, rmSync } from "node:fs";
+// grants) or a copy of a fixture app, and a harness on port 0 around it, closed by the test.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { onTestFinished } from "vitest";
 import { startDevServer, type DevServer, type DevServerOptions } from "../../src/dev/dev-server.js";
 import { scaffoldApp, type ScaffoldAppResult } from "../../src/init/scaffold-app.js";
@@ -18,7 +19,7 @@ export async function scaffoldTestApp(): Promise<ScaffoldAppResult> {
 }
 
 export async function startHarness(
-  app: ScaffoldAppResult,
+  app: Pick<ScaffoldAppResult, "dir">,
   options: Partial<DevServerOptions> = {},
 ): Promise<DevServer> {
   const server = await startDevServer({
@@ -81,4 +82,15 @@ export async function rpc(
 
 export function tokenOf(server: DevServer): string {
   return new URL(server.window.url).searchParams.get("t") as string;
+}
+
+const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
+
+/** A copy of `fixtures/<name>` in a temp dir (tests edit their bundle), removed after the test. */
+export function copyFixtureApp(name: string): { dir: string } {
+  const root = mkdtempSync(path.join(tmpdir(), "anna-dev-fixture-"));
+  const dir = path.join(root, name);
+  cpSync(path.join(FIXTURES, name), dir, { recursive: true });
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+  return { dir };
 }

@@ -1,0 +1,324 @@
+// Window frames on the desk: one per open view, placed and sized by the window's geometry
+// (`w`/`h` = the iframe's content size), moved by the title bar, resized by the corner handle
+// within the view's min/max, minimised to the dock (iframe unmounted, L5975) and restored, closed,
+// and focused (brought to front). Every change is a PATCH to the harness; the harness's answer
+// and its events (geometry_changed, status_changed, window_focus_changed) are what the frame shows,
+// so the server's window, the other tabs and the app (its `geometry_changed`) stay in step.
+/* global document -- a browser module: the page's globals */
+import { closeWindow, patchWindow, windowLink } from "./harness-api.js";
+import { logEvent } from "./panel.js";
+
+/** Never allow-same-origin (A5): the app's origin stays opaque. */
+export const SANDBOX = "allow-scripts allow-forms allow-popups allow-downloads";
+/** The manifest schema's size bounds when a view declares none (app-schema UI_SIZE_*_PX). */
+const SIZE_MIN_PX = 120;
+const SIZE_MAX_PX = 4096;
+/** A window opened at (0, 0) beside others is offset by this much per open frame. */
+const CASCADE_STEP_PX = 32;
+
+const frames = new Map(); // wid -> frame
+const viewSpecs = new Map(); // view name -> {min_size, max_size, …}
+const listeners = new Set();
+let framesEl;
+let dockEl;
+let focusedWid;
+
+export function initDesk({ frames: area, dock, views }) {
+  framesEl = area;
+  dockEl = dock;
+  for (const view of views) viewSpecs.set(view.name, view);
+}
+
+/** Called after any frame is added, removed, retitled, minimised, restored or focused. */
+export function onFramesChanged(listener) {
+  listeners.add(listener);
+}
+const changed = () => listeners.forEach((listener) => listener());
+
+export const allFrames = () => [...frames.values()];
+export const frameById = (wid) => frames.get(wid);
+export const focusedFrame = () => frames.get(focusedWid);
+export const frameOf = (source) =>
+  allFrames().find((f) => f.iframe && f.iframe.contentWindow === source);
+
+export function sizeBounds(viewName) {
+  const view = viewSpecs.get(viewName) ?? {};
+  return {
+    minW: view.min_size?.w ?? SIZE_MIN_PX,
+    minH: view.min_size?.h ?? SIZE_MIN_PX,
+    maxW: view.max_size?.w ?? SIZE_MAX_PX,
+    maxH: view.max_size?.h ?? SIZE_MAX_PX,
+  };
+}
+
+const clamp = (value, min, max) => Math.min(Math.max(Math.round(value), min), max);
+
+/** Adds a frame for a window (`win` as the windows API shows it) unless it has one. */
+export function addFrame(win, url) {
+  const existing = frames.get(win.window_uuid);
+  if (existing) return existing;
+  const box = document.createElement("div");
+  box.className = "frame";
+  box.dataset.wid = win.window_uuid;
+  box.dataset.view = win.view;
+  const bar = document.createElement("div");
+  bar.className = "bar";
+  const title = document.createElement("span");
+  title.className = "title";
+  const minimise = button("minimise", "—", "Minimise to the dock");
+  const close = button("close", "×", "Close");
+  bar.append(title, minimise, close);
+  const handle = document.createElement("div");
+  handle.className = "resize";
+  handle.title = "Resize";
+  box.append(bar, handle);
+  const frame = {
+    wid: win.window_uuid,
+    view: win.view,
+    box,
+    bar,
+    titleEl: title,
+    iframe: null,
+    chip: null,
+    helloed: false,
+    status: "active",
+    geometry: {},
+    url,
+  };
+  frames.set(frame.wid, frame);
+  framesEl.append(box);
+  setTitle(frame.wid, win.title || win.view);
+  place(frame, win.geometry ?? {});
+  if (typeof win.z_index === "number") box.style.zIndex = String(win.z_index);
+
+  bar.addEventListener("pointerdown", (event) => {
+    if (event.target.closest("button")) return;
+    gesture(frame, event, "move");
+  });
+  handle.addEventListener("pointerdown", (event) => gesture(frame, event, "resize"));
+  box.addEventListener(
+    "pointerdown",
+    (event) => {
+      // The bar's buttons act on their own; a focus PATCH racing a close would be refused.
+      if (!event.target.closest(".bar button")) void focusFrame(frame.wid);
+    },
+    { capture: true },
+  );
+  minimise.addEventListener("click", () => void patch(frame, { status: "minimized" }));
+  close.addEventListener("click", () => void closeFrame(frame.wid));
+
+  if (win.status === "minimized") applyStatus(frame.wid, "minimized");
+  else mount(frame, url);
+  changed();
+  return frame;
+}
+
+function button(cls, label, title) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = cls;
+  b.textContent = label;
+  b.title = title;
+  b.setAttribute("aria-label", title);
+  return b;
+}
+
+function mount(frame, url) {
+  const iframe = document.createElement("iframe");
+  iframe.setAttribute("sandbox", SANDBOX);
+  iframe.title = frame.titleEl.textContent;
+  iframe.style.height = frame.geometry.h + "px";
+  iframe.src = url;
+  frame.url = url;
+  frame.helloed = false;
+  frame.iframe = iframe;
+  frame.bar.after(iframe);
+}
+
+function unmount(frame) {
+  frame.iframe?.remove();
+  frame.iframe = null;
+  frame.helloed = false;
+}
+
+/** Reloads a mounted frame with a fresh token (live reload). */
+export async function reloadFrame(wid) {
+  const frame = frames.get(wid);
+  if (!frame?.iframe) return;
+  const link = await windowLink(wid);
+  if (!link.ok) return;
+  unmount(frame);
+  mount(frame, link.url);
+}
+
+/** Moves and sizes the frame: `x`/`y` on the desk, `w`/`h` the content box. */
+function place(frame, geometry) {
+  const g = { ...frame.geometry, ...geometry };
+  frame.geometry = g;
+  frame.box.style.left = (g.x ?? 0) + "px";
+  frame.box.style.top = (g.y ?? 0) + "px";
+  if (typeof g.w === "number") frame.box.style.width = g.w + "px";
+  if (frame.iframe && typeof g.h === "number") frame.iframe.style.height = g.h + "px";
+}
+
+export function applyGeometry(wid, geometry) {
+  const frame = frames.get(wid);
+  if (frame && geometry) place(frame, geometry);
+}
+
+/** Opens a new window away from the others when the harness put it at the origin. */
+export function cascade(wid) {
+  const frame = frames.get(wid);
+  const g = frame?.geometry;
+  if (!frame || frames.size < 2 || (g.x ?? 0) !== 0 || (g.y ?? 0) !== 0) return;
+  const step = (frames.size - 1) * CASCADE_STEP_PX;
+  void patch(frame, { geometry: { x: step, y: step } });
+}
+
+/** A drag of the title bar (`move`) or of the corner handle (`resize`); one PATCH at the end. */
+function gesture(frame, event, kind) {
+  if (event.button !== 0) return;
+  event.preventDefault();
+  const handle = event.currentTarget;
+  handle.setPointerCapture(event.pointerId);
+  framesEl.classList.add("gesture");
+  const start = { px: event.clientX, py: event.clientY, ...frame.geometry };
+  const b = sizeBounds(frame.view);
+  const done = new AbortController();
+  const move = (e) => {
+    const dx = e.clientX - start.px;
+    const dy = e.clientY - start.py;
+    if (kind === "move")
+      place(frame, {
+        x: Math.max(0, Math.round(start.x + dx)),
+        y: Math.max(0, Math.round(start.y + dy)),
+      });
+    else
+      place(frame, {
+        w: clamp(start.w + dx, b.minW, b.maxW),
+        h: clamp(start.h + dy, b.minH, b.maxH),
+      });
+  };
+  const end = () => {
+    done.abort();
+    framesEl.classList.remove("gesture");
+    const g = frame.geometry;
+    if (kind === "move" && (g.x !== start.x || g.y !== start.y))
+      void patch(frame, { geometry: { x: g.x, y: g.y } });
+    if (kind === "resize" && (g.w !== start.w || g.h !== start.h))
+      void patch(frame, { geometry: { w: g.w, h: g.h } });
+  };
+  handle.addEventListener("pointermove", move, { signal: done.signal });
+  handle.addEventListener("pointerup", end, { signal: done.signal });
+  handle.addEventListener("pointercancel", end, { signal: done.signal });
+}
+
+/** PATCHes the window and shows what the harness kept (its clamp wins over the frame's guess). */
+async function patch(frame, body) {
+  const out = await patchWindow(frame.wid, body);
+  if (!out.ok) {
+    logEvent(
+      `PATCH ${frame.wid} refused: ${out.error.code}: ${out.error.message}`,
+      { patch: body, error: out.error },
+      "error",
+    );
+    const link = await windowLink(frame.wid);
+    if (link.ok) place(frame, link.window.geometry ?? {});
+    return undefined;
+  }
+  place(frame, out.window.geometry ?? {});
+  applyStatus(frame.wid, out.window.status);
+  return out.window;
+}
+
+export async function focusFrame(wid) {
+  const frame = frames.get(wid);
+  if (!frame || frame.status !== "active" || focusedWid === wid) return;
+  const win = await patch(frame, { focus: true });
+  if (win) applyFocus(wid, win.z_index);
+}
+
+/** Single-instance re-open: the existing frame is focused and flashes. */
+export function flashFrame(wid) {
+  const frame = frames.get(wid);
+  if (!frame) return;
+  frame.box.classList.remove("flash");
+  void frame.box.offsetWidth; // restart the animation
+  frame.box.classList.add("flash");
+  focusedWid = undefined;
+  void focusFrame(wid);
+}
+
+export function applyFocus(wid, zIndex) {
+  const frame = frames.get(wid);
+  if (!frame) return;
+  if (typeof zIndex === "number") frame.box.style.zIndex = String(zIndex);
+  focusedWid = wid;
+  for (const f of frames.values()) f.box.classList.toggle("focused", f.wid === wid);
+  changed();
+}
+
+export function applyStatus(wid, status) {
+  const frame = frames.get(wid);
+  if (!frame || !status || frame.status === status) return;
+  const was = frame.status;
+  frame.status = status;
+  if (status === "minimized") {
+    unmount(frame);
+    frame.box.classList.add("minimised");
+    frame.box.classList.remove("focused");
+    if (focusedWid === wid) focusedWid = undefined;
+    const chip = button("chip", frame.titleEl.textContent, "Restore " + frame.titleEl.textContent);
+    chip.dataset.wid = wid;
+    chip.addEventListener("click", () => void restoreFrame(wid));
+    frame.chip = chip;
+    dockEl.append(chip);
+  } else if (status === "active" && was === "minimized") {
+    frame.chip?.remove();
+    frame.chip = null;
+    frame.box.classList.remove("minimised");
+    void windowLink(wid).then((link) => {
+      if (link.ok && frame.status === "active" && !frame.iframe) mount(frame, link.url);
+    });
+  } else if (status === "crashed") {
+    frame.box.classList.add("crashed");
+    setTitle(wid, frame.titleEl.textContent + " (crashed)");
+  }
+  changed();
+}
+
+async function restoreFrame(wid) {
+  const frame = frames.get(wid);
+  if (!frame) return;
+  const win = await patch(frame, { status: "active" });
+  if (win) {
+    focusedWid = undefined;
+    await focusFrame(wid);
+  }
+}
+
+async function closeFrame(wid) {
+  const out = await closeWindow(wid);
+  if (out.ok) removeFrame(wid);
+  else
+    logEvent(`close ${wid} refused: ${out.error.code}: ${out.error.message}`, out.error, "error");
+}
+
+export function removeFrame(wid) {
+  const frame = frames.get(wid);
+  if (!frame) return;
+  frame.box.remove();
+  frame.chip?.remove();
+  frames.delete(wid);
+  if (focusedWid === wid) focusedWid = undefined;
+  changed();
+}
+
+export function setTitle(wid, title) {
+  const frame = frames.get(wid);
+  if (!frame) return;
+  frame.titleEl.textContent = title;
+  if (frame.iframe) frame.iframe.title = title;
+  if (frame.chip) frame.chip.textContent = title;
+  changed();
+}

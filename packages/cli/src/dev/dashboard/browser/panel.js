@@ -1,0 +1,84 @@
+// The developer panel: the Host API call log (allowed / denied / error, timing, full payload a
+// click away), the event log, the executas with their stderr, and the focused window's
+// runtime_state.
+/* global document -- a browser module: the page's globals */
+
+/** Rows kept per log; older ones are dropped so a chatty app cannot grow the page forever. */
+const LOG_MAX_ROWS = 300;
+
+const $ = (id) => document.getElementById(id);
+/** Summaries are cut here; the full payload is one click away. */
+const SUMMARY_MAX_CHARS = 200;
+
+const brief = (value) => (typeof value === "string" ? value : JSON.stringify(value));
+const cut = (text) =>
+  text.length > SUMMARY_MAX_CHARS ? text.slice(0, SUMMARY_MAX_CHARS - 1) + "…" : text;
+
+/**
+ * Prepends a row: a one-line summary that expands, on click, to the full detail as JSON.
+ * `outcome` is the CSS class (`allowed`, `denied`, `error`, or none).
+ */
+function addRow(log, outcome, summary, detail) {
+  const row = document.createElement("details");
+  row.className = "row" + (outcome ? " " + outcome : "");
+  const head = document.createElement("summary");
+  head.textContent = cut(summary);
+  const body = document.createElement("pre");
+  body.textContent = JSON.stringify(detail, null, 2);
+  row.append(head, body);
+  log.prepend(row);
+  while (log.childElementCount > LOG_MAX_ROWS) log.lastElementChild.remove();
+  return row;
+}
+
+/** One Host API call as the harness logged it (dev-panel.ts `CallEntry`). */
+export function logCall(entry) {
+  const tail =
+    entry.outcome === "allowed"
+      ? brief(entry.result)
+      : (entry.error?.code ?? "") + ": " + (entry.error?.message ?? "");
+  const summary = `${entry.ns}.${entry.method} ${entry.outcome} ${entry.ms} ms ${brief(entry.args)} → ${tail}`;
+  const row = addRow($("calls"), entry.outcome, summary, entry);
+  row.dataset.call = entry.ns + "." + entry.method;
+}
+
+/** A message the bridge refused to act on (foreign origin, another window, not an rpc). */
+export function logDropped(reason, origin, data) {
+  const row = addRow(
+    $("calls"),
+    "denied",
+    `dropped a message from ${origin || "an unknown origin"}: ${reason}`,
+    {
+      origin,
+      reason,
+      data,
+    },
+  );
+  row.dataset.dropped = "true";
+}
+
+/** An AnnaAppEvent from the stream, or a page-local note (`detail` = what to show in full). */
+export function logEvent(summary, detail, outcome) {
+  addRow($("events"), outcome, summary, detail);
+}
+
+export function renderExecutas(list) {
+  const box = $("executas");
+  box.textContent = "";
+  for (const e of list) {
+    const row = document.createElement("div");
+    row.className = "row" + (e.state === "crashed" ? " error" : "");
+    row.textContent = e.tool_id + " — " + e.state + (e.reason ? " (" + e.reason + ")" : "");
+    if (e.stderr.length) {
+      const tail = document.createElement("pre");
+      tail.textContent = e.stderr.join("\n");
+      row.append(tail);
+    }
+    box.append(row);
+  }
+  if (list.length === 0) box.textContent = "none";
+}
+
+export function showState(runtimeState) {
+  $("state").textContent = JSON.stringify(runtimeState ?? {}, null, 2);
+}
