@@ -82,7 +82,11 @@ export function extractHtml(html: string, format: WebFetchFormat, base: string):
   const titleMatch = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
   const title =
     titleMatch?.[1] === undefined ? undefined : collapse(decodeEntities(stripTags(titleMatch[1])));
-  let body = html.replace(/<!--[\s\S]*?-->/g, "").replace(/<head[\s\S]*?<\/head>/i, "");
+  // A <title> outside <head> (head-less pages) is metadata too, not content.
+  let body = html
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<head[\s\S]*?<\/head>/i, "")
+    .replace(/<title[^>]*>[\s\S]*?<\/title>/gi, "");
   for (const tag of DROPPED) {
     body = body.replace(new RegExp(`<${tag}\\b[\\s\\S]*?<\\/${tag}\\s*>`, "gi"), " ");
     body = body.replace(new RegExp(`<${tag}\\b[^>]*\\/?>`, "gi"), " ");
