@@ -77,6 +77,9 @@ describe("SsrfPolicy.check", () => {
     ["http://internal.example/", /resolves to 10\.0\.0\.5/],
     ["http://rebind.example/", /169\.254\.169\.254/],
     ["http://localhost/", /host-local name/],
+    ["http://[::ffff:127.0.0.1]/", /a private/],
+    ["http://0x7f.1/", /127\.0\.0\.1, a private/],
+    ["http://2130706433/", /127\.0\.0\.1, a private/],
     ["http://nowhere.example/", /does not resolve \(ENOTFOUND\)/],
   ])("blocks %s", async (url, message) => {
     const error = await policy.check(url).catch((e: unknown) => e);
