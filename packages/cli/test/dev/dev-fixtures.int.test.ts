@@ -15,10 +15,11 @@ async function postJson(
   server: DevServer,
   route: string,
   body: unknown,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${server.url}${route.replace(/^\//, "")}`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -210,6 +211,20 @@ describe("anna-app dev: live replay of a recording", () => {
       );
     }
     expect((await postJson(server, "/dev/api/fixtures/replay", { nope: 1 })).status).toBe(400);
+    // Only the dashboard may ask: not the app's sandboxed iframe (origin null), not another site.
+    for (const origin of ["null", "http://evil.example", `http://localhost:${server.port}`]) {
+      const res = await postJson(
+        server,
+        "/dev/api/fixtures/replay",
+        { file: "fixtures/broken.jsonl" },
+        { origin },
+      );
+      expect({ origin, status: res.status, body: res.body }).toMatchObject({
+        origin,
+        status: 403,
+        body: { error: { code: "forbidden_origin" } },
+      });
+    }
     // Nothing was issued, the seed is intact, and the harness keeps answering.
     expect(server.panel.calls).toEqual([]);
     expect((await rpc(server, token, "storage", "get", { key: "visits" })).body).toMatchObject({
