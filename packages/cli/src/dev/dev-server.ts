@@ -17,13 +17,14 @@ import {
   type Recorder,
 } from "@anna-ai/app-core";
 import { DEFAULT_DEV_USER_ID } from "@anna-ai/app-schema";
-import { ExecutaHost, MockFixtureError, WEB_GRANT_ALL } from "@anna-ai/executa-host";
+import { ExecutaHost, WEB_GRANT_ALL } from "@anna-ai/executa-host";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
 import { serveBundleFile, type BundleServerOptions } from "./bundle-files.js";
 import { dashboardAsset, dashboardBootState, dashboardHtml } from "./dashboard-page.js";
 import { publishSimulatedEvent } from "./dashboard/simulate-event.js";
 import { parseWindowPatch, windowsRest } from "./dashboard/window-patch.js";
 import { devCredentials } from "./dev-credentials.js";
+import { devInstalledApps } from "./dev-installed-apps.js";
 import { createDevMocks } from "./dev-mocks.js";
 import { devFixtures, type DevFixtures } from "./dev-fixtures.js";
 import { fixtureRoute } from "./fixture-routes.js";
@@ -136,13 +137,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
   const dev = app.manifest.dev ?? undefined;
   const userId = options.userId ?? String(dev?.user_id ?? DEFAULT_DEV_USER_ID);
+  const installedApps = devInstalledApps(dev);
   const executas = await resolveDevExecutas(app, options.executa ?? []);
   const devServices = await buildDevServices({
     llm: options.llm ?? "mock",
     ...(options.mockLlm === undefined ? {} : { mockLlmFixture: options.mockLlm }),
     credentials: devCredentials(dev),
     ...(options.allowLoopbackFetch === true ? { allowLoopbackFetch: true } : {}),
-  }).catch(mockLlmLaunchError);
+  });
   const sdk = readSdk(options.sdkPath);
 
   const fixtures = devFixtures(app.projectDir, dev?.fixtures ?? []);
@@ -206,6 +208,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     webGrant: WEB_GRANT_ALL,
     credentialsGrant: { enabled: true },
     appName: app.name,
+    ...(installedApps === undefined ? {} : { apps: installedApps }),
     host,
     storage: "legacy",
     llm: options.llm === "off" ? "off" : "on",
@@ -439,7 +442,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const fixtureDeps = {
     projectDir: app.projectDir,
-    origin: () => origin,
     fixtures,
     recordPath,
     bootWindow: () => bootWid,
@@ -567,14 +569,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return closing;
     },
   };
-}
-
-/** A `--mock-llm` file that cannot be read or parsed is a launch error naming it (exit 2). */
-function mockLlmLaunchError(error: unknown): never {
-  if (!(error instanceof MockFixtureError)) throw error;
-  const where = error.line > 0 ? `${error.file}:${error.line}` : error.file;
-  const why = error.message.slice(`${error.file}:${error.line}: `.length);
-  throw new DevLaunchError(`--mock-llm ${where}: ${why}`, { cause: error });
 }
 
 /** The SDK bundle, or a launch error that says how to build it. */

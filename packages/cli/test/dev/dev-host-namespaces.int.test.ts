@@ -154,6 +154,43 @@ describe("anna-app dev: web.*, credentials.*, apps.*", () => {
     );
   });
 
+  it("lists manifest.dev.installed_apps beside the app; launching one is not possible in the harness", async () => {
+    const server = await startHarness(
+      writeApp({
+        installed_apps: [{ slug: "notes", handle: "acme", name: "Notes", views: ["main", "list"] }],
+      }),
+    );
+    const token = tokenOf(server);
+    expect((await rpc(server, token, "apps", "search", { query: "not" })).body).toMatchObject({
+      ok: true,
+      result: {
+        apps: [
+          {
+            app_id: "notes",
+            name: "Notes",
+            views: [{ name: "main", default: true }, { name: "list" }],
+          },
+        ],
+      },
+    });
+    expect(
+      (await rpc(server, token, "apps", "deck.add", { app_ref: "@acme/notes" })).body,
+    ).toMatchObject({
+      ok: true,
+      result: { app_ids: ["notes"] },
+    });
+    expect((await rpc(server, token, "apps", "launch", { app_ref: "notes" })).body).toMatchObject({
+      ok: false,
+      error: {
+        code: "not_implemented",
+        message: expect.stringContaining("cannot open windows of notes"),
+      },
+    });
+    await expect(startHarness(writeApp({ installed_apps: [{ name: "x" }] }))).rejects.toThrow(
+      "manifest dev.installed_apps[0].slug must be a non-empty string",
+    );
+  });
+
   it("lists and launches the app under development and streams deck_changed", async () => {
     const server = await startHarness(writeApp({}));
     const token = tokenOf(server);

@@ -1,0 +1,52 @@
+// `manifest.dev.installed_apps` (our extension of the open `dev` block, L4994–L5021): the other
+// apps `apps.list/search/get` and the deck see in `anna-app dev`, besides the app under
+// development, e.g.
+//   "dev": {"installed_apps": [{"slug": "notes", "handle": "acme", "name": "Notes", "views": ["main"]}]}
+// The harness runs one app, so launching one of these answers `not_implemented` (no AppsCatalog
+// launch). A wrong shape is a launch error naming the path.
+import type { AppsCatalog, InstalledApp } from "@anna-ai/app-core";
+import { DevLaunchError } from "./load-app.js";
+
+const OPTIONAL_STRINGS = ["app_id", "handle", "name", "description", "icon_url"] as const;
+
+export function devInstalledApps(dev: unknown): AppsCatalog | undefined {
+  const raw = (dev as { installed_apps?: unknown } | null | undefined)?.installed_apps;
+  if (raw === undefined || raw === null) return undefined;
+  const fail = (at: string, what: string) =>
+    new DevLaunchError(`manifest dev.installed_apps${at} ${what}`);
+  if (!Array.isArray(raw)) {
+    throw fail("", 'must be an array of apps, e.g. [{"slug": "notes", "views": ["main"]}]');
+  }
+  const apps = raw.map((entry: unknown, i): InstalledApp => {
+    const at = `[${i}]`;
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      throw fail(at, "must be an object with a slug");
+    }
+    const e = entry as Record<string, unknown>;
+    if (typeof e.slug !== "string" || e.slug === "") {
+      throw fail(`${at}.slug`, "must be a non-empty string");
+    }
+    for (const key of OPTIONAL_STRINGS) {
+      if (e[key] !== undefined && e[key] !== null && typeof e[key] !== "string") {
+        throw fail(`${at}.${key}`, "must be a string");
+      }
+    }
+    const views = e.views ?? ["main"];
+    if (!Array.isArray(views) || !views.every((v) => typeof v === "string" && v !== "")) {
+      throw fail(`${at}.views`, 'must be an array of view names, e.g. ["main"]');
+    }
+    return {
+      app_id: typeof e.app_id === "string" ? e.app_id : e.slug,
+      slug: e.slug,
+      handle: typeof e.handle === "string" ? e.handle : null,
+      name: typeof e.name === "string" ? e.name : e.slug,
+      description: typeof e.description === "string" ? e.description : null,
+      icon_url: typeof e.icon_url === "string" ? e.icon_url : null,
+      views: (views as string[]).map((name, index) => ({
+        name,
+        ...(index === 0 ? { default: true } : {}),
+      })),
+    };
+  });
+  return { list: () => apps };
+}
