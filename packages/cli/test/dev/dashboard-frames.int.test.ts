@@ -92,10 +92,21 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: window frames", () => {
       y: 32,
     });
 
+    await drag(s.page, note.locator(".title"), 420, 0); // beside the first frame, not over it
+    await eventually(async () => (await s.window(noteWid)).geometry).toMatchObject({ x: 452 });
+
     await s.page.locator('#views button[data-view="main"]').click();
     await eventually(() => classOf(s.frame(main))).toContain("focused");
     expect(await classOf(note)).not.toContain("focused");
     expect(await s.page.locator(".frame").count()).toBe(2);
+    // A click inside an app's document brings its frame to front too.
+    await note.locator("iframe").click({ position: { x: 20, y: 20 } });
+    await eventually(() => classOf(note)).toContain("focused");
+    await s
+      .frame(main)
+      .locator("iframe")
+      .click({ position: { x: 20, y: 250 } });
+    await eventually(() => classOf(s.frame(main))).toContain("focused");
     const windows = await s.server.dispatcher.listWindows();
     expect(windows.map((w) => w.view).sort()).toEqual(["main", "note"]);
     const z = Object.fromEntries(windows.map((w) => [w.view, w.z_index as number]));

@@ -4,7 +4,7 @@
 // and focused (brought to front). Every change is a PATCH to the harness; the harness's answer
 // and its events (geometry_changed, status_changed, window_focus_changed) are what the frame shows,
 // so the server's window, the other tabs and the app (its `geometry_changed`) stay in step.
-/* global document -- a browser module: the page's globals */
+/* global document, window -- a browser module: the page's globals */
 import { closeWindow, patchWindow, windowLink } from "./harness-api.js";
 import { logEvent } from "./panel.js";
 
@@ -15,6 +15,8 @@ const SIZE_MIN_PX = 120;
 const SIZE_MAX_PX = 4096;
 /** A window opened at (0, 0) beside others is offset by this much per open frame. */
 const CASCADE_STEP_PX = 32;
+/** How often the page checks which iframe holds the focus while focus is inside one. */
+const FOCUS_POLL_MS = 150;
 
 const frames = new Map(); // wid -> frame
 const viewSpecs = new Map(); // view name -> {min_size, max_size, …}
@@ -236,6 +238,29 @@ export async function focusFrame(wid) {
   if (!frame || frame.status !== "active" || focusedWid === wid) return;
   const win = await patch(frame, { focus: true });
   if (win) applyFocus(wid, win.z_index);
+}
+
+/**
+ * Brings a frame to front when the user clicks inside its app. Such a click lands in the
+ * iframe's document: this page sees only its window blur (focus went into an iframe), and nothing
+ * at all when focus then moves from one iframe to another, so while focus is inside the iframes
+ * the page checks which one holds it every FOCUS_POLL_MS.
+ */
+export function followIframeFocus() {
+  let watch;
+  const check = () => {
+    const active = document.activeElement;
+    const box = active?.tagName === "IFRAME" ? active.closest(".frame") : null;
+    if (box) void focusFrame(box.dataset.wid);
+  };
+  window.addEventListener("blur", () => {
+    setTimeout(check);
+    watch ??= setInterval(check, FOCUS_POLL_MS);
+  });
+  window.addEventListener("focus", () => {
+    clearInterval(watch);
+    watch = undefined;
+  });
 }
 
 /** Single-instance re-open: the existing frame is focused and flashes. */

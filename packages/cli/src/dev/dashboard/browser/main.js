@@ -13,6 +13,7 @@ import {
   flashFrame,
   focusFrame,
   focusedFrame,
+  followIframeFocus,
   frameById,
   frameOf,
   initDesk,
@@ -32,6 +33,7 @@ const stateByWid = new Map();
 const boot = JSON.parse($("boot").textContent);
 initDesk({ frames: $("frames"), dock: $("dock"), views: boot.dashboard.view_specs });
 startBridge(frameOf);
+followIframeFocus();
 $("app-name").textContent =
   `${boot.app.name} (${boot.app.slug}) — storage ${boot.storage}, LLM ${boot.llm}`;
 for (const view of boot.app.views) {
