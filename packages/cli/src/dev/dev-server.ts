@@ -17,7 +17,7 @@ import {
   type Recorder,
 } from "@anna-ai/app-core";
 import { DEFAULT_DEV_USER_ID } from "@anna-ai/app-schema";
-import { ExecutaHost, WEB_GRANT_ALL } from "@anna-ai/executa-host";
+import { ExecutaHost, MockFixtureError, WEB_GRANT_ALL } from "@anna-ai/executa-host";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
 import { serveBundleFile, type BundleServerOptions } from "./bundle-files.js";
 import { dashboardAsset, dashboardBootState, dashboardHtml } from "./dashboard-page.js";
@@ -144,7 +144,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     ...(options.mockLlm === undefined ? {} : { mockLlmFixture: options.mockLlm }),
     credentials: devCredentials(dev),
     ...(options.allowLoopbackFetch === true ? { allowLoopbackFetch: true } : {}),
-  });
+  }).catch(mockLlmLaunchError);
   const sdk = readSdk(options.sdkPath);
 
   const fixtures = devFixtures(app.projectDir, dev?.fixtures ?? []);
@@ -442,6 +442,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const fixtureDeps = {
     projectDir: app.projectDir,
+    origin: () => origin,
     fixtures,
     recordPath,
     bootWindow: () => bootWid,
@@ -569,6 +570,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return closing;
     },
   };
+}
+
+/** A `--mock-llm` file that cannot be read or parsed is a launch error naming it (exit 2). */
+function mockLlmLaunchError(error: unknown): never {
+  if (!(error instanceof MockFixtureError)) throw error;
+  const where = error.line > 0 ? `${error.file}:${error.line}` : error.file;
+  const why = error.message.slice(`${error.file}:${error.line}: `.length);
+  throw new DevLaunchError(`--mock-llm ${where}: ${why}`, { cause: error });
 }
 
 /** The SDK bundle, or a launch error that says how to build it. */
