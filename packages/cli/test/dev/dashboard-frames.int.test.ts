@@ -59,7 +59,7 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: window frames", () => {
     await eventually(() => chip.count()).toBe(1);
     expect(await chip.textContent()).toBe("ready main v1");
     expect(await frame.isVisible()).toBe(false);
-    expect(await frame.locator("iframe").count()).toBe(0); // unmounted, state kept (L5975)
+    expect(await frame.locator("iframe").count()).toBe(0); // unmounted, state kept (L5980)
     expect((await s.window(wid)).status).toBe("minimized");
 
     await chip.click();

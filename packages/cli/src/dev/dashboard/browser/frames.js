@@ -1,6 +1,6 @@
 // Window frames on the desk: one per open view, placed and sized by the window's geometry
 // (`w`/`h` = the iframe's content size), moved by the title bar, resized by the corner handle
-// within the view's min/max, minimised to the dock (iframe unmounted, L5975) and restored, closed,
+// within the view's min/max, minimised to the dock (iframe unmounted, L5980) and restored, closed,
 // and focused (brought to front). Every change is a PATCH to the harness; the harness's answer
 // and its events (geometry_changed, status_changed, window_focus_changed) are what the frame shows,
 // so the server's window, the other tabs and the app (its `geometry_changed`) stay in step.
