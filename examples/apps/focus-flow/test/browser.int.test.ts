@@ -1,6 +1,7 @@
 // Focus Flow in Chromium under `anna-app dev`: the dashboard opens, the app's sandboxed iframe
 // starts a session on its Python executa and finishes it, the frame title follows, the session
-// survives a reload through storage, a refused start is shown to the user, and the session's
+// survives a reload through storage, a refused start is shown to the user, the history view
+// opens with the log, and the session's
 // recording passes `anna-app fixture verify`. A screenshot of the dashboard is kept as
 // test-artifacts/focus-flow-dashboard.png.
 //
@@ -69,6 +70,10 @@ describe.skipIf(!HAVE_CHROMIUM)("Focus Flow in anna-app dev", () => {
     await waitForText(page, `[data-wid="${wid}"]`, "✓ 1 session · 0 min focused · 0 completed");
     await waitForText(app, "#summary", "Today: 1 session");
     await screenshot(page, "focus-flow-dashboard");
+
+    // History: window.open_view opens the second view with the log as its entry payload.
+    await app.locator("#open-history").click();
+    await waitForText(page.frameLocator("iframe").nth(1), "#history li:first-child", TASK);
 
     // Storage round trip: a reloaded dashboard's window reads the log back.
     await page.reload();
