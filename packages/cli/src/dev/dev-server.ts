@@ -166,7 +166,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       meta: {
         app_id: app.slug,
         user_id: userId,
-        manifest: app.manifestPath,
+        // Relative to the project: recordings are committed, a machine's path has no place there.
+        manifest: path.relative(app.projectDir, app.manifestPath) || app.manifestPath,
         source: "anna-app dev",
       },
     });
