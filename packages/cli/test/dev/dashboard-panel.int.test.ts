@@ -66,6 +66,12 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: developer panel", () =>
     );
     await simulate(s, "tool_job", '{"job_id": "job-7", "state": "succeeded"}');
     await eventually(() => textOf(title)).toBe("tool_job job-7 succeeded");
+
+    // auth.refresh: the harness mints the token, the payload box has nothing to say.
+    await s.page.selectOption("#sim-kind", "auth.refresh");
+    expect(await s.page.locator("#sim-payload").isDisabled()).toBe(true);
+    await s.page.click("#sim-send");
+    await eventually(() => textOf(title)).toBe("auth.refresh 120");
     expect(s.errors).toEqual([]);
   });
 

@@ -51,7 +51,8 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev in Chromium", () => {
         "window.set_title:allowed",
       ]),
     );
-    // The executa's state reached the panel.
+    // The window's runtime_state and the executa's state reached the panel.
+    await eventually(() => textOf(page.locator("#state"))).toContain('"visits": 41');
     await eventually(() => textOf(page.locator("#executas"))).toContain("— ready");
     await screenshot(page, "dev-dashboard");
     expect(errors).toEqual([]);
