@@ -76,7 +76,8 @@ describe("anna-app dev flags (CLI process)", () => {
     const browser = path.join(app.dir, "browser.mjs");
     writeFileSync(
       browser,
-      'import { writeFileSync } from "node:fs";\nwriteFileSync(process.argv[2], process.argv[3]);\n',
+      // Written whole, then renamed: the test never reads a half-written file.
+      'import { renameSync, writeFileSync } from "node:fs";\nwriteFileSync(process.argv[2] + ".tmp", process.argv[3]);\nrenameSync(process.argv[2] + ".tmp", process.argv[2]);\n',
     );
     const dev = startDevProcess(
       [
