@@ -4,7 +4,7 @@
 import type { FilesService, StorageGrant } from "@anna-ai/executa-host";
 import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
-import { hostApiErrorFromService } from "../dispatcher/service-errors.js";
+import { callService } from "../dispatcher/service-errors.js";
 import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
 import { appServiceContext } from "./service-context.js";
 import { checkKvKey, checkKvPrefix } from "./storage-keys.js";
@@ -24,14 +24,6 @@ function files(ctx: CallContext, owner: string | undefined): FilesService {
   return service;
 }
 
-async function guarded<T>(ctx: CallContext, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw hostApiErrorFromService(error, `${ctx.ns}.${ctx.method}`);
-  }
-}
-
 const grant: StorageGrant = {};
 
 export function filesMethods(): MethodTable {
@@ -47,7 +39,7 @@ export function filesMethods(): MethodTable {
       async (args, ctx) => {
         const path = checkKvKey(args.path, "path");
         const service = files(ctx, args.owner);
-        const begun = await guarded(ctx, () =>
+        const begun = await callService(ctx, () =>
           service.uploadBegin(
             { path, scope: "app", size_bytes: args.size, content_type: args.content_type },
             appServiceContext(ctx, grant),
@@ -75,7 +67,7 @@ export function filesMethods(): MethodTable {
         const path = checkKvKey(args.path, "path");
         const service = files(ctx, args.owner);
         const size = args.size_bytes ?? args.size;
-        return guarded(ctx, () =>
+        return callService(ctx, () =>
           service.uploadComplete(
             {
               path,
@@ -99,7 +91,7 @@ export function filesMethods(): MethodTable {
         const path = checkKvKey(args.path, "path");
         const service = files(ctx, args.owner);
         const ttl = args.ttl_seconds ?? args.ttl;
-        const got = await guarded(ctx, () =>
+        const got = await callService(ctx, () =>
           service.downloadUrl(
             { path, scope: "app", ...(ttl === undefined ? {} : { ttl_seconds: ttl }) },
             appServiceContext(ctx, grant),
@@ -118,7 +110,7 @@ export function filesMethods(): MethodTable {
       async (args, ctx) => {
         const path = checkKvKey(args.path, "path");
         const service = files(ctx, args.owner);
-        const got = await guarded(ctx, () =>
+        const got = await callService(ctx, () =>
           service.downloadUrl(
             {
               path,
@@ -149,7 +141,7 @@ export function filesMethods(): MethodTable {
         const service = files(ctx, args.owner);
         // R141 (App side): out-of-range limits are clamped, not refused (Z13).
         const limit = Math.min(Math.max(args.limit ?? 100, 1), 1000);
-        const listed = await guarded(ctx, () =>
+        const listed = await callService(ctx, () =>
           service.list(
             {
               scope: "app",
@@ -177,7 +169,7 @@ export function filesMethods(): MethodTable {
       async (args, ctx) => {
         const path = checkKvKey(args.path, "path");
         const service = files(ctx, args.owner);
-        return guarded(ctx, () =>
+        return callService(ctx, () =>
           service.delete({ path, scope: "app" }, appServiceContext(ctx, grant)),
         );
       },

@@ -18,7 +18,7 @@ import {
 import type { EmbeddingsGrant, HostServices } from "@anna-ai/executa-host";
 import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
-import { hostApiErrorFromService } from "../dispatcher/service-errors.js";
+import { callService } from "../dispatcher/service-errors.js";
 import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
 import { appServiceContext } from "./service-context.js";
 import { emitStream, newStreamId } from "./streams.js";
@@ -47,14 +47,6 @@ function service<K extends keyof HostServices>(ctx: CallContext, name: K): HostS
   return found;
 }
 
-async function guarded<T>(ctx: CallContext, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw hostApiErrorFromService(error, `${ctx.ns}.${ctx.method}`);
-  }
-}
-
 function samplingRequest(args: SamplingCreateMessageParams) {
   const requested = args.maxTokens ?? args.max_tokens ?? LLM_MAX_TOKENS_PER_CALL;
   // R119: silently clamped to the per-call cap.
@@ -76,12 +68,12 @@ const LlmArgs = z.preprocess((value) => {
 export function llmMethods(): MethodTable {
   return {
     "llm.complete": method(LlmArgs, (args, ctx) =>
-      guarded(ctx, () =>
+      callService(ctx, () =>
         service(ctx, "sampling").createMessage(samplingRequest(args), appServiceContext(ctx, {})),
       ),
     ),
     "llm.stream": method(LlmArgs, async (args, ctx) => {
-      const result = await guarded(ctx, () =>
+      const result = await callService(ctx, () =>
         service(ctx, "sampling").createMessage(samplingRequest(args), appServiceContext(ctx, {})),
       );
       const streamId = newStreamId();
@@ -98,7 +90,7 @@ export function llmMethods(): MethodTable {
     "llm.embed": method(
       EmbeddingsCreateParamsSchema.extend({ user: z.string().nullish() }),
       (args, ctx) =>
-        guarded(ctx, () =>
+        callService(ctx, () =>
           service(ctx, "embeddings").create(
             { ...args, input: typeof args.input === "string" ? [args.input] : args.input },
             appServiceContext<EmbeddingsGrant>(ctx, {}),
@@ -158,7 +150,7 @@ export function agentMethods(): MethodTable {
       const clientId = args.fixed_client_id ?? args.fixedClientId ?? undefined;
       checkSubmode(ctx, args.submode, clientId);
       const systemPrompt = args.systemPrompt ?? args.system_prompt ?? undefined;
-      return guarded(ctx, () =>
+      return callService(ctx, () =>
         agent(ctx).sessionCreate(
           {
             agent_submode: args.submode,
@@ -174,7 +166,7 @@ export function agentMethods(): MethodTable {
     "agent.session.run": method(
       AgentSessionRunParamsSchema.extend({ content: z.string().trim().min(1, "content required") }),
       async (args, ctx) => {
-        const result = await guarded(ctx, () => agent(ctx).sessionRun(args, sctx(ctx)));
+        const result = await callService(ctx, () => agent(ctx).sessionRun(args, sctx(ctx)));
         const streamId = newStreamId();
         // R109: the terminal frame is always `{event: "end", run_id}` with done: true.
         emitStream(ctx, streamId, [...result.frames, { event: "end", run_id: result.run_id }]);
@@ -182,22 +174,22 @@ export function agentMethods(): MethodTable {
       },
     ),
     "agent.session.cancel": method(AgentSessionCancelParamsSchema, (args, ctx) =>
-      guarded(ctx, () => agent(ctx).sessionCancel(args, sctx(ctx))),
+      callService(ctx, () => agent(ctx).sessionCancel(args, sctx(ctx))),
     ),
     "agent.session.history": method(AgentSessionHistoryParamsSchema, (args, ctx) =>
-      guarded(ctx, () => agent(ctx).sessionHistory(args, sctx(ctx))),
+      callService(ctx, () => agent(ctx).sessionHistory(args, sctx(ctx))),
     ),
     "agent.session.list": method(AgentSessionListParamsSchema, (args, ctx) =>
-      guarded(ctx, () => agent(ctx).sessionList(args, sctx(ctx))),
+      callService(ctx, () => agent(ctx).sessionList(args, sctx(ctx))),
     ),
     "agent.session.delete": method(AgentSessionDeleteParamsSchema, (args, ctx) =>
-      guarded(ctx, () => agent(ctx).sessionDelete(args, sctx(ctx))),
+      callService(ctx, () => agent(ctx).sessionDelete(args, sctx(ctx))),
     ),
     "agent.session.refresh": method(
       AgentSessionRefreshParamsSchema.extend({
         app_session_uuid: z.string().startsWith("aps_", "app_session_uuid must start with aps_"),
       }),
-      (args, ctx) => guarded(ctx, () => agent(ctx).sessionRefresh(args, sctx(ctx))),
+      (args, ctx) => callService(ctx, () => agent(ctx).sessionRefresh(args, sctx(ctx))),
     ),
     "agent.session.catalog": method(z.looseObject({}), async (_args, ctx) => {
       service(ctx, "agent");
@@ -233,7 +225,7 @@ export function imageMethods(): MethodTable {
     "image.generate": method(
       z.looseObject({ prompt: z.string().min(1), ...ImageOptions }),
       (args, ctx) =>
-        guarded(ctx, () =>
+        callService(ctx, () =>
           image(ctx).generate({ ...args, n: args.n ?? 1 }, appServiceContext(ctx, grant)),
         ),
     ),
@@ -247,7 +239,7 @@ export function imageMethods(): MethodTable {
       async (args, ctx) => {
         const imageUrl = args.image_url ?? args.image_ref;
         if (imageUrl === undefined) throw new HostApiError("invalid_arg", "image_ref required");
-        return guarded(ctx, () =>
+        return callService(ctx, () =>
           image(ctx).edit(
             { ...args, image_url: imageUrl, n: args.n ?? 1 },
             appServiceContext(ctx, grant),
@@ -270,7 +262,7 @@ export function uploadMethods(): MethodTable {
         filename: z.string().min(1).nullish(),
       }),
       (args, ctx) =>
-        guarded(ctx, () =>
+        callService(ctx, () =>
           upload(ctx).inline(
             {
               mode: "inline",
@@ -294,7 +286,7 @@ export function uploadMethods(): MethodTable {
       async (args, ctx) => {
         const mime = args.mime_type ?? args.mime;
         if (mime === undefined) throw new HostApiError("invalid_arg", "mime_type required");
-        return guarded(ctx, () =>
+        return callService(ctx, () =>
           upload(ctx).negotiate(
             {
               mode: "negotiate",
@@ -311,7 +303,7 @@ export function uploadMethods(): MethodTable {
     "upload.confirm": method(
       z.looseObject({ r2_key: z.string().min(1, "r2_key required") }),
       (args, ctx) =>
-        guarded(ctx, () =>
+        callService(ctx, () =>
           upload(ctx).confirm({ mode: "confirm", r2_key: args.r2_key }, appServiceContext(ctx, {})),
         ),
     ),
