@@ -62,6 +62,8 @@ describe.skipIf(!HAVE_CHROMIUM)("Focus Flow in anna-app dev", () => {
     await waitForText(app, "#message", `Focus on “${TASK}” for 25 min.`);
     expect(await app.locator("#error").isHidden()).toBe(true);
     await waitForText(page, `[data-wid="${wid}"]`, `▶ 25 min left · ${TASK}`);
+    expect(await app.locator("#start-form").isHidden()).toBe(true);
+    expect(await app.locator("#finish").isVisible()).toBe(true);
 
     // Finish early: logged, and the title sums up the day.
     await app.locator("#finish").click();
