@@ -1,6 +1,7 @@
 // Host services speak the reverse-RPC catalog (RpcError with `data.errorCode`, H12); the Host API
 // speaks string codes (R100). One table maps the families' suffixes; the catalog code travels in
 // `details.errorCode` so nothing is lost.
+import type { HostServices } from "@anna-ai/executa-host";
 import { RpcError } from "@anna-ai/jsonrpc";
 import { HostApiError, type HostApiErrorCode } from "../errors/host-api-error.js";
 
@@ -70,4 +71,19 @@ export async function callService<T>(
   } catch (error) {
     throw hostApiErrorFromService(error, `${ctx.ns}.${ctx.method}`);
   }
+}
+
+/** The host service a handler needs, or `not_implemented` naming it when this host has none. */
+export function requireService<K extends keyof HostServices>(
+  ctx: { ns: string; method: string; core: { services: Partial<HostServices> } },
+  name: K,
+): NonNullable<HostServices[K]> {
+  const found = ctx.core.services[name];
+  if (found === undefined) {
+    throw new HostApiError(
+      "not_implemented",
+      `${ctx.ns}.${ctx.method}: no ${name} service on this host`,
+    );
+  }
+  return found as NonNullable<HostServices[K]>;
 }

@@ -6,7 +6,7 @@
 import type { CredentialsService, CredentialsServiceContext } from "@anna-ai/executa-host";
 import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
-import { callService } from "../dispatcher/service-errors.js";
+import { callService, requireService } from "../dispatcher/service-errors.js";
 import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
 import { appServiceContext } from "./service-context.js";
 
@@ -19,14 +19,7 @@ function credentials(ctx: CallContext, provider: string): CredentialsService {
       { provider },
     );
   }
-  const service = ctx.core.services.credentials;
-  if (service === undefined) {
-    throw new HostApiError(
-      "not_implemented",
-      `${ctx.ns}.${ctx.method}: no credentials service on this host`,
-    );
-  }
-  return service;
+  return requireService(ctx, "credentials");
 }
 
 /** Empty `providers` in the user's grant means every provider the manifest declares (R151). */

@@ -18,7 +18,7 @@ import {
 import type { EmbeddingsGrant, HostServices } from "@anna-ai/executa-host";
 import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
-import { callService } from "../dispatcher/service-errors.js";
+import { callService, requireService } from "../dispatcher/service-errors.js";
 import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
 import { appServiceContext } from "./service-context.js";
 import { emitStream, newStreamId } from "./streams.js";
@@ -37,14 +37,7 @@ function service<K extends keyof HostServices>(ctx: CallContext, name: K): HostS
       `harness started with --no-llm: ${ctx.ns}.${ctx.method} is off in this session; drop --no-llm, or pass --mock-llm <fixture> for canned answers`,
     );
   }
-  const found = ctx.core.services[name];
-  if (found === undefined) {
-    throw new HostApiError(
-      "not_implemented",
-      `${ctx.ns}.${ctx.method}: no ${name} service on this host`,
-    );
-  }
-  return found;
+  return requireService(ctx, name);
 }
 
 function samplingRequest(args: SamplingCreateMessageParams) {

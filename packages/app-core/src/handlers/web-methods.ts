@@ -5,21 +5,9 @@
 // are the service's and come back as `APP_INVALID_REQUEST`, as the Reference documents (R153).
 import type { WebService, WebServiceContext } from "@anna-ai/executa-host";
 import { z } from "zod";
-import { HostApiError } from "../errors/host-api-error.js";
-import { callService } from "../dispatcher/service-errors.js";
+import { callService, requireService } from "../dispatcher/service-errors.js";
 import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
 import { appServiceContext } from "./service-context.js";
-
-function web(ctx: CallContext): WebService {
-  const service = ctx.core.services.web;
-  if (service === undefined) {
-    throw new HostApiError(
-      "not_implemented",
-      `${ctx.ns}.${ctx.method}: no web service on this host`,
-    );
-  }
-  return service;
-}
 
 function webContext(ctx: CallContext): WebServiceContext {
   return { ...appServiceContext(ctx, {}), grant: ctx.core.webGrant };
@@ -41,7 +29,8 @@ export function webMethods(): MethodTable {
         include_domains: z.array(z.string()).nullish(),
         exclude_domains: z.array(z.string()).nullish(),
       }),
-      (args, ctx) => callService(ctx, () => web(ctx).search(args, webContext(ctx))),
+      (args, ctx) =>
+        callService(ctx, () => requireService(ctx, "web").search(args, webContext(ctx))),
     ),
     "web.fetch": method(
       z.looseObject({
@@ -52,7 +41,10 @@ export function webMethods(): MethodTable {
       }),
       (args, ctx) =>
         callService(ctx, () =>
-          web(ctx).fetch(args as Parameters<WebService["fetch"]>[0], webContext(ctx)),
+          requireService(ctx, "web").fetch(
+            args as Parameters<WebService["fetch"]>[0],
+            webContext(ctx),
+          ),
         ),
     ),
     "web.image_search": method(
@@ -64,11 +56,13 @@ export function webMethods(): MethodTable {
         aspect: z.enum(["any", "wide", "tall", "square"]).nullish(),
         safe_search: z.boolean().nullish(),
       }),
-      (args, ctx) => callService(ctx, () => web(ctx).imageSearch(args, webContext(ctx))),
+      (args, ctx) =>
+        callService(ctx, () => requireService(ctx, "web").imageSearch(args, webContext(ctx))),
     ),
     "web.image_fetch": method(
       z.looseObject({ url: z.string(), max_bytes: count, purpose: text }),
-      (args, ctx) => callService(ctx, () => web(ctx).imageFetch(args, webContext(ctx))),
+      (args, ctx) =>
+        callService(ctx, () => requireService(ctx, "web").imageFetch(args, webContext(ctx))),
     ),
   };
 }
