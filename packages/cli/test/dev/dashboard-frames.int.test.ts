@@ -36,7 +36,7 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: window frames", () => {
     await drag(s.page, frame.locator(".resize"), 1000, 1000);
     await eventually(async () => (await s.window(wid)).geometry).toMatchObject({ w: 640, h: 480 });
     expect(await cssOf(frame.locator("iframe"), "height")).toBe("480px");
-    await eventually(() => textOf(s.app(wid).locator("#out"))).toBe("geometry 640x480");
+    await eventually(() => textOf(s.app(wid).locator("#geometry"))).toBe("640x480");
     await drag(s.page, frame.locator(".resize"), -2000, -2000);
     await eventually(async () => (await s.window(wid)).geometry).toMatchObject({ w: 320, h: 240 });
     expect(await cssOf(frame, "width")).toBe("320px");

@@ -25,7 +25,7 @@ describe("dashboard page", () => {
 
   it("accepts a message only from an app iframe for that iframe's window", () => {
     const bridge = source("bridge.js");
-    expect(source("frames.js")).toContain("f.iframe.contentWindow === source");
+    expect(source("frames.js")).toContain("frame.iframe.contentWindow === source");
     expect(bridge).toContain("decodeRpcRequest(event.data)");
     expect(bridge).toContain("request.window_uuid !== frame.wid");
   });

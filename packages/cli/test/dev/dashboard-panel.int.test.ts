@@ -80,6 +80,7 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: developer panel", () =>
     const wid = s.server.window.window_uuid;
     await eventually(() => textOf(s.frame(wid).locator(".title"))).toBe("ready main v1");
 
+    await eventually(() => textOf(s.app(wid).locator("#out"))).toBe("ready");
     await s.app(wid).locator("#deny").click();
     await eventually(() => textOf(s.app(wid).locator("#out"))).toBe("refused permission_denied");
     const denied = s.page.locator('#calls details.denied[data-call="files.list"]');

@@ -40,8 +40,13 @@ const changed = () => listeners.forEach((listener) => listener());
 export const allFrames = () => [...frames.values()];
 export const frameById = (wid) => frames.get(wid);
 export const focusedFrame = () => frames.get(focusedWid);
-export const frameOf = (source) =>
-  allFrames().find((f) => f.iframe && f.iframe.contentWindow === source);
+/** The frame whose iframe's window posted a message (every Host API call asks: no allocation). */
+export function frameOf(source) {
+  for (const frame of frames.values()) {
+    if (frame.iframe && frame.iframe.contentWindow === source) return frame;
+  }
+  return undefined;
+}
 
 export function sizeBounds(viewName) {
   const view = viewSpecs.get(viewName) ?? {};
