@@ -7,6 +7,7 @@
 /* global document, window -- a browser module: the page's globals */
 import { closeWindow, patchWindow, windowLink } from "./harness-api.js";
 import { logEvent } from "./panel.js";
+import { pointerDrag } from "./pointer-drag.js";
 
 /** Never allow-same-origin (A5): the app's origin stays opaque. */
 export const SANDBOX = "allow-scripts allow-forms allow-popups allow-downloads";
@@ -184,40 +185,29 @@ export function cascade(wid) {
 
 /** A drag of the title bar (`move`) or of the corner handle (`resize`); one PATCH at the end. */
 function gesture(frame, event, kind) {
-  if (event.button !== 0) return;
-  event.preventDefault();
-  const handle = event.currentTarget;
-  handle.setPointerCapture(event.pointerId);
-  framesEl.classList.add("gesture");
-  const start = { px: event.clientX, py: event.clientY, ...frame.geometry };
+  const start = { ...frame.geometry };
   const b = sizeBounds(frame.view);
-  const done = new AbortController();
-  const move = (e) => {
-    const dx = e.clientX - start.px;
-    const dy = e.clientY - start.py;
-    if (kind === "move")
-      place(frame, {
-        x: Math.max(0, Math.round(start.x + dx)),
-        y: Math.max(0, Math.round(start.y + dy)),
-      });
-    else
-      place(frame, {
-        w: clamp(start.w + dx, b.minW, b.maxW),
-        h: clamp(start.h + dy, b.minH, b.maxH),
-      });
-  };
-  const end = () => {
-    done.abort();
-    framesEl.classList.remove("gesture");
-    const g = frame.geometry;
-    if (kind === "move" && (g.x !== start.x || g.y !== start.y))
-      void patch(frame, { geometry: { x: g.x, y: g.y } });
-    if (kind === "resize" && (g.w !== start.w || g.h !== start.h))
-      void patch(frame, { geometry: { w: g.w, h: g.h } });
-  };
-  handle.addEventListener("pointermove", move, { signal: done.signal });
-  handle.addEventListener("pointerup", end, { signal: done.signal });
-  handle.addEventListener("pointercancel", end, { signal: done.signal });
+  pointerDrag(event, framesEl, {
+    move(dx, dy) {
+      if (kind === "move")
+        place(frame, {
+          x: Math.max(0, Math.round(start.x + dx)),
+          y: Math.max(0, Math.round(start.y + dy)),
+        });
+      else
+        place(frame, {
+          w: clamp(start.w + dx, b.minW, b.maxW),
+          h: clamp(start.h + dy, b.minH, b.maxH),
+        });
+    },
+    end() {
+      const g = frame.geometry;
+      if (kind === "move" && (g.x !== start.x || g.y !== start.y))
+        void patch(frame, { geometry: { x: g.x, y: g.y } });
+      if (kind === "resize" && (g.w !== start.w || g.h !== start.h))
+        void patch(frame, { geometry: { w: g.w, h: g.h } });
+    },
+  });
 }
 
 /** PATCHes the window and shows what the harness kept (its clamp wins over the frame's guess). */
