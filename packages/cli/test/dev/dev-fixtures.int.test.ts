@@ -1,7 +1,7 @@
 // `manifest.dev.fixtures` in the harness: where sessions are recorded, which recordings it lists
 // (banner and /dev/api/fixtures), and a live replay of one into a window — matches, differences
 // after a manifest change, and the refusals (a broken recording, a name it does not list).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -9,6 +9,7 @@ import { devBanner } from "../../src/dev/banner.js";
 import { devFixtures, staticPrefix } from "../../src/dev/dev-fixtures.js";
 import type { LiveReplayReport } from "../../src/dev/fixture-replay.js";
 import type { DevServer } from "../../src/dev/dev-server.js";
+import { editManifest } from "./edit-manifest.js";
 import { rpc, scaffoldTestApp, startHarness, tokenOf } from "./helpers.js";
 
 async function postJson(
@@ -23,19 +24,6 @@ async function postJson(
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-/** The fields of the scaffolded manifest these tests change. */
-interface ScaffoldManifest {
-  dev: Record<string, unknown>;
-  ui: { host_api: Record<string, unknown> };
-}
-
-function editManifest(dir: string, edit: (manifest: ScaffoldManifest) => void): void {
-  const file = path.join(dir, "manifest.json");
-  const manifest = JSON.parse(readFileSync(file, "utf8")) as ScaffoldManifest;
-  edit(manifest);
-  writeFileSync(file, JSON.stringify(manifest, null, 2));
 }
 
 describe("manifest.dev.fixtures: where recordings go and which are listed", () => {

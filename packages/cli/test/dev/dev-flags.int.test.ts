@@ -9,20 +9,10 @@ import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { DevBanner } from "../../src/dev/banner.js";
 import { startDevProcess, DEV_PROCESS_TIMEOUT_MS } from "./dev-process.js";
+import { editManifest } from "./edit-manifest.js";
 import { scaffoldTestApp, startHarness, tokenOf } from "./helpers.js";
 
 const QUIET = ["--port", "0", "--no-record", "--no-watch"];
-
-interface ScaffoldManifest {
-  ui: { views: Record<string, unknown>[]; host_api: Record<string, unknown> };
-}
-
-function editManifest(dir: string, edit: (manifest: ScaffoldManifest) => void): void {
-  const file = path.join(dir, "manifest.json");
-  const manifest = JSON.parse(readFileSync(file, "utf8")) as ScaffoldManifest;
-  edit(manifest);
-  writeFileSync(file, JSON.stringify(manifest, null, 2));
-}
 
 /** A Host API call through the harness's rpc endpoint, with the banner's window and token. */
 async function rpcAt(
