@@ -19,7 +19,7 @@ import { HostApiError, type HostApiErrorWire } from "../errors/host-api-error.js
 import { createEventBus, type EventBus } from "../events/event-bus.js";
 import { appsMethods } from "../handlers/apps-methods.js";
 import { chatMethods, type ChatLog } from "../handlers/chat-methods.js";
-import { credentialsMethods } from "../handlers/credentials-methods.js";
+import { credentialsMethods, recordableResult } from "../handlers/credentials-methods.js";
 import {
   agentMethods,
   imageMethods,
@@ -364,7 +364,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         }
       }
       if (outcome.ok)
-        recorder?.res({ id, ns, method: rawMethod, ok: true, result: outcome.result });
+        recorder?.res({
+          id,
+          ns,
+          method: rawMethod,
+          ok: true,
+          result: recordableResult(ns, rawMethod, outcome.result),
+        });
       else recorder?.res({ id, ns, method: rawMethod, ok: false, error: outcome.error });
       return outcome;
     },

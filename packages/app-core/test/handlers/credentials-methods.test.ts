@@ -2,6 +2,7 @@
 // credentials_grant and dead credentials (APP_NOT_GRANTED), metadata-only listings.
 import { createOfflineCredentialsService } from "@anna-ai/executa-host";
 import { describe, expect, it } from "vitest";
+import { createJsonlRecorder } from "../../src/index.js";
 import { openDispatcher } from "../helpers.js";
 
 const credentials = createOfflineCredentialsService({
@@ -34,6 +35,28 @@ describe("credentials.*", () => {
       ok: true,
       result: { access_token: "ya29.secret", account_id: "acct-1", expires_at: expect.any(String) },
     });
+  });
+
+  it("never writes an access token into the session recording", async () => {
+    const lines: string[] = [];
+    const { dispatcher, token } = await openDispatcher(
+      { credentials: ["google"] },
+      {
+        services: { credentials },
+        credentialsGrant: { enabled: true },
+        recorder: createJsonlRecorder({ write: (line) => lines.push(line) }),
+      },
+    );
+    const answer = await dispatcher.call(token, "credentials", "get_token", { provider: "google" });
+    expect(answer).toMatchObject({ ok: true, result: { access_token: "ya29.secret" } });
+    const res = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((r) => r.kind === "res");
+    expect(res).toMatchObject({
+      ok: true,
+      result: { access_token: "[redacted]", account_id: "acct-1" },
+    });
+    expect(lines.join("\n")).not.toContain("ya29.secret");
   });
 
   it("refuses a provider the manifest does not declare with permission_denied", async () => {
