@@ -15,7 +15,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { startDevServer } from "../../../../packages/cli/src/dev/dev-server.js";
 import { HAVE_CHROMIUM, openPage, screenshot } from "../../../../packages/cli/test/dev/browser.js";
 import { jsonLine, runCli } from "../../../../packages/cli/test/executa-dev/helpers.js";
-import { HAPPY_PATH, MANIFEST, TOOL_ID } from "./paths.js";
+import { HAPPY_PATH, HAVE_PYTHON, MANIFEST, TOOL_ID } from "./app.js";
 
 /** Upper bound for one step (a cold python3 start included); steps take milliseconds. */
 const STEP_TIMEOUT_MS = 10_000;
@@ -26,7 +26,7 @@ async function waitForText(scope: Page | FrameLocator, selector: string, text: s
   await scope.locator(selector, { hasText: text }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
 }
 
-describe.skipIf(!HAVE_CHROMIUM)("Focus Flow in anna-app dev", () => {
+describe.skipIf(!HAVE_CHROMIUM || !HAVE_PYTHON)("Focus Flow in anna-app dev", () => {
   it("runs a session on the executa from the sandboxed window, with storage, titles and errors", async () => {
     const scratch = mkdtempSync(path.join(tmpdir(), "focus-flow-"));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));

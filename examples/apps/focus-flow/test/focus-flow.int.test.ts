@@ -10,9 +10,8 @@ import {
   runAppSuite,
 } from "../../../../packages/cli/test/test-kit/app-suite.js";
 import { jsonLine, runCli, tempDir } from "../../../../packages/cli/test/executa-dev/helpers.js";
-import { APP_DIR, HAPPY_PATH, MANIFEST, PLUGIN_DIR, TOOL_ID } from "./paths.js";
+import { APP_DIR, HAPPY_PATH, HAVE_PYTHON, MANIFEST, PLUGIN_DIR, TOOL_ID } from "./app.js";
 
-const HAVE_PYTHON = spawnSync("python3", ["--version"]).status === 0;
 const USER = "user-7";
 /** The app's bundle tests: tests/bundle/*.spec.js. */
 const APP_TESTS = 16;

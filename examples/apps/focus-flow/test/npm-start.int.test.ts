@@ -8,7 +8,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { REPO } from "../../../../packages/cli/test/test-kit/app-suite.js";
-import { MANIFEST } from "./paths.js";
+import { MANIFEST } from "./app.js";
 
 /** The harness boots in well under a second; this bounds a hang, it measures nothing. */
 const BOOT_TIMEOUT_MS = 15_000;

@@ -1,4 +1,5 @@
-// Where the Focus Flow example lives, for the repository's tests of it.
+// Where the Focus Flow example lives and what it needs, for the repository's tests of it.
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -8,3 +9,5 @@ export const PLUGIN_DIR = path.join(APP_DIR, "executas/focus-session");
 /** The recorded session kept in the repository (written by the browser test on request). */
 export const HAPPY_PATH = path.join(APP_DIR, "fixtures/happy-path.jsonl");
 export const TOOL_ID = "tool-dev-focus-session";
+/** The executa is Python: without python3 its tests and the browser test skip. */
+export const HAVE_PYTHON = spawnSync("python3", ["--version"]).status === 0;
