@@ -48,7 +48,7 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: window frames", () => {
     expect(s.errors).toEqual([]);
   });
 
-  it("minimises a frame to the dock, restores it from its chip, and closes it", async () => {
+  it("minimises a frame to the dock, restores it from its chip, shows a crash, and closes it", async () => {
     const s = await openDashboard(browser());
     const wid = s.server.window.window_uuid;
     const frame = s.frame(wid);
@@ -70,13 +70,19 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: window frames", () => {
     await eventually(() => textOf(s.app(wid).locator("#out"))).toBe("ready");
     await eventually(() => classOf(frame)).toContain("focused");
 
+    // A fatal report_error crashes the window: the frame says so and stays until closed.
+    await s.app(wid).locator("#crash").click();
+    await eventually(() => textOf(frame.locator(".title"))).toBe("ready main v1 (crashed)");
+    expect(await classOf(frame)).toContain("crashed");
+    expect((await s.window(wid)).status).toBe("crashed");
+
     await frame.locator("button.close").click();
     await eventually(() => frame.count()).toBe(0);
-    expect((await s.window(wid)).status).toBe("closed");
+    expect((await s.window(wid)).status).toBe("crashed"); // terminal: the frame just goes
     expect(s.errors).toEqual([]);
   });
 
-  it("re-opening a single-instance view focuses its frame; another view opens a second one", async () => {
+  it("re-opening a single-instance view focuses its frame; another view opens a second one, closed by ×", async () => {
     const s = await openDashboard(browser());
     const main = s.server.window.window_uuid;
     await eventually(() => textOf(s.frame(main).locator(".title"))).toBe("ready main v1");
@@ -114,6 +120,10 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: window frames", () => {
     expect(await cssOf(s.frame(main), "z-index")).toBe(String(z.main));
 
     await screenshot(s.page, "dev-dashboard-frames");
+
+    await note.locator("button.close").click();
+    await eventually(() => note.count()).toBe(0);
+    expect((await s.window(noteWid)).status).toBe("closed");
     expect(s.errors).toEqual([]);
   });
 });

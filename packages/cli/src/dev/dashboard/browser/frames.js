@@ -318,6 +318,8 @@ async function restoreFrame(wid) {
 }
 
 async function closeFrame(wid) {
+  // A crashed window is already terminal on the harness (not live: DELETE would be not_found).
+  if (frames.get(wid)?.status === "crashed") return removeFrame(wid);
   const out = await closeWindow(wid);
   if (out.ok) removeFrame(wid);
   else
