@@ -15,6 +15,9 @@ export interface DevBanner {
   executa_source: "discovery" | "--executa";
   storage: string;
   llm: string;
+  /** Present when the manifest grants `web.*` / `credentials.*`. */
+  web?: string;
+  credentials?: string;
   recording: string | null;
   /** `manifest.dev.fixtures`: the globs, where sessions are recorded, the recordings they match. */
   fixtures: { globs: string[]; record_dir: string; files: string[] };
@@ -44,6 +47,8 @@ export async function devBanner(server: DevServer): Promise<DevBanner> {
     executa_source: server.executas.source,
     storage: "legacy (in-memory runtime_state)",
     llm: server.llmLabel,
+    ...(hostApiGrants(server, "web") ? { web: server.webLabel } : {}),
+    ...(hostApiGrants(server, "credentials") ? { credentials: server.credentialsLabel } : {}),
     recording: server.recordPath ?? null,
     fixtures: {
       globs: [...server.fixtures.globs],
@@ -75,6 +80,8 @@ export function formatBanner(banner: DevBanner, style: Style, cwd: string): stri
   }
   lines.push(`  Storage    ${banner.storage}`);
   lines.push(`  LLM        ${banner.llm}`);
+  if (banner.web !== undefined) lines.push(`  Web        ${banner.web}`);
+  if (banner.credentials !== undefined) lines.push(`  Accounts   ${banner.credentials}`);
   lines.push(`  Recording  ${banner.recording === null ? "off" : rel(banner.recording)}`);
   const { globs, files } = banner.fixtures;
   if (globs.length > 0) {
@@ -86,4 +93,9 @@ export function formatBanner(banner: DevBanner, style: Style, cwd: string): stri
   for (const warning of banner.warnings) lines.push(style.dim(`  ${warning}`));
   lines.push(style.dim("  Ctrl-C stops the harness and its executas."));
   return lines.join("\n") + "\n";
+}
+
+function hostApiGrants(server: DevServer, ns: "web" | "credentials"): boolean {
+  const grant = server.app.manifest.ui?.host_api?.[ns];
+  return Array.isArray(grant) && grant.length > 0;
 }

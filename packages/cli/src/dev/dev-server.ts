@@ -91,6 +91,9 @@ export interface DevServer {
   readonly window: DevWindowLink;
   readonly storage: "legacy";
   readonly llmLabel: string;
+  /** `web.*` and `credentials.*` as the banner prints them. */
+  readonly webLabel: string;
+  readonly credentialsLabel: string;
   readonly recordPath: string | undefined;
   /** `manifest.dev.fixtures`: the recordings listed and replayable on `/dev/api/fixtures`. */
   readonly fixtures: DevFixtures;
@@ -361,12 +364,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       panel.attach(res);
       return;
     }
-    if (await fixtureRoute(req, res, p, fixtureDeps)) return;
     if (p === "/dev/api/events" && method === "POST") {
       const event = await publishSimulatedEvent(dispatcher, userId, await readJsonBody(req));
       sendJson(res, 202, { event });
       return;
     }
+    if (await fixtureRoute(req, res, p, fixtureDeps)) return;
     if (p === "/dev/api/report" && method === "POST") {
       const report = await readJsonBody(req);
       for (const listener of reportListeners) listener(report);
@@ -548,6 +551,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     window: { window_uuid: bootWid, view: bootView ?? "", url: windowUrl(bootWid, opened.token) },
     storage: "legacy",
     llmLabel: devServices.llmLabel,
+    webLabel: devServices.webLabel,
+    credentialsLabel: devServices.credentialsLabel,
     recordPath,
     fixtures,
     executaStates,

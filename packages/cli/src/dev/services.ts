@@ -33,6 +33,9 @@ export interface DevServices {
   router: ReverseRpcRouter;
   /** As the banner prints it: `mock (synthetic)`, `mock (fixtures/llm.jsonl)`, `off`. */
   llmLabel: string;
+  /** As the banner prints them: where `web.search` answers come from, the configured accounts. */
+  webLabel: string;
+  credentialsLabel: string;
   /** Stops the loopback blob server behind `files.*` and `web.image_fetch`, if it started. */
   close(): Promise<void>;
 }
@@ -90,5 +93,17 @@ export async function buildDevServices(options: {
       : options.mockLlmFixture !== undefined
         ? `mock (${options.mockLlmFixture})`
         : "mock (synthetic)";
-  return { services, router, llmLabel, close: () => blob.close() };
+  const webLines =
+    (fixture?.forMethod("web/search").length ?? 0) +
+    (fixture?.forMethod("web/image_search").length ?? 0);
+  const webLabel =
+    webLines > 0
+      ? `fetch live (SSRF-guarded); search from ${options.mockLlmFixture} (${webLines === 1 ? "1 web line" : `${webLines} web lines`})`
+      : 'fetch live (SSRF-guarded); search needs {"ns":"web"} lines in a --mock-llm file';
+  const accounts = Object.entries(options.credentials ?? {});
+  const credentialsLabel =
+    accounts.length === 0
+      ? "none (manifest.dev.credentials)"
+      : accounts.map(([provider, list]) => `${provider} (${list.length})`).join(", ");
+  return { services, router, llmLabel, webLabel, credentialsLabel, close: () => blob.close() };
 }

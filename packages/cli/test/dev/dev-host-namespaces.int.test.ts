@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AnnaAppEvent } from "@anna-ai/app-schema";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { createStyle } from "../../src/cli/style.js";
+import { devBanner, formatBanner } from "../../src/dev/banner.js";
 import { DevLaunchError } from "../../src/dev/load-app.js";
 import { rpc, startHarness, tokenOf } from "./helpers.js";
 
@@ -141,6 +143,21 @@ describe("anna-app dev: web.*, credentials.*, apps.*", () => {
     ).toMatchObject({
       ok: false,
       error: { code: "permission_denied" },
+    });
+  });
+
+  it("shows where web answers and which accounts come from in the banner", async () => {
+    const app = writeApp({ credentials: CREDENTIALS });
+    const withFixture = await startHarness(app, { mockLlm: app.fixture });
+    const text = formatBanner(await devBanner(withFixture), createStyle(false), app.dir);
+    expect(text).toContain(
+      `  Web        fetch live (SSRF-guarded); search from ${app.fixture} (1 web line)\n`,
+    );
+    expect(text).toContain("  Accounts   google (1)\n");
+    const bare = await devBanner(await startHarness(writeApp({})));
+    expect(bare).toMatchObject({
+      web: expect.stringContaining('search needs {"ns":"web"} lines in a --mock-llm file'),
+      credentials: "none (manifest.dev.credentials)",
     });
   });
 
