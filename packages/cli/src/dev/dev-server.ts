@@ -364,12 +364,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       panel.attach(res);
       return;
     }
+    if (await fixtureRoute(req, res, p, fixtureDeps)) return;
     if (p === "/dev/api/events" && method === "POST") {
       const event = await publishSimulatedEvent(dispatcher, userId, await readJsonBody(req));
       sendJson(res, 202, { event });
       return;
     }
-    if (await fixtureRoute(req, res, p, fixtureDeps)) return;
     if (p === "/dev/api/report" && method === "POST") {
       const report = await readJsonBody(req);
       for (const listener of reportListeners) listener(report);
