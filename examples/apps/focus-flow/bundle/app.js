@@ -8,6 +8,7 @@ import {
   describeError,
   loadState,
   openHistory,
+  shareSession,
   showRemaining,
   startFocus,
   summarize,
@@ -61,6 +62,8 @@ async function mainView() {
   let { log, active } = state;
   let ticker;
   let shownMinute;
+  /** The last finished session and the day's stats, for "Share to chat". */
+  let finished = null;
 
   const minutes = await defaultMinutes(anna);
   $("minutes").value = String(minutes);
@@ -124,6 +127,8 @@ async function mainView() {
         renderLog($("log"), log);
         $("summary").textContent = `Today: ${done.stats.summary}`;
         $("message").textContent = done.message;
+        finished = done;
+        $("share").hidden = false;
       } finally {
         idle();
       }
@@ -133,6 +138,7 @@ async function mainView() {
   $("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
     void act($("start"), async () => {
+      $("share").hidden = true;
       const { session, message } = await startFocus(anna, toolId, {
         task: $("task").value,
         minutes: Number($("minutes").value),
@@ -142,6 +148,13 @@ async function mainView() {
     });
   });
   $("finish").addEventListener("click", () => void finish());
+  $("share").addEventListener("click", () => {
+    void act($("share"), async () => {
+      await shareSession(anna, finished.entry, finished.stats);
+      $("share").hidden = true;
+      $("message").textContent = "Shared to the conversation.";
+    });
+  });
   $("minutes").addEventListener("change", () => active === null && idle());
   $("open-history").addEventListener("click", () => {
     void act($("open-history"), () => openHistory(anna, log));

@@ -109,6 +109,18 @@ export async function completeFocus(anna, toolId, session, log, now = new Date()
   return { entry, log: next, stats, message: answer.message };
 }
 
+/** The line a finished session posts to the conversation. */
+export function shareText(entry, stats) {
+  const how = entry.completed ? "Finished" : "Stopped";
+  const minutes = Math.floor(entry.focused_seconds / 60);
+  return `${how} a focus session on “${entry.task}”: ${minutes} of ${entry.minutes} min. Today: ${stats.summary}`;
+}
+
+/** Posts a finished session to the conversation the window belongs to. */
+export async function shareSession(anna, entry, stats) {
+  return anna.chat.write_message({ role: "assistant", content: shareText(entry, stats) });
+}
+
 /** Opens (or refocuses, it is single-instance) the history view with the log as its payload. */
 export async function openHistory(anna, log) {
   return anna.window.open_view({ view: "history", payload: { sessions: log } });

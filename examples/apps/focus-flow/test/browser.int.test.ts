@@ -1,7 +1,7 @@
 // Focus Flow in Chromium under `anna-app dev`: the dashboard opens, the app's sandboxed iframe
 // starts a session on its Python executa and finishes it, the frame title follows, the session
-// survives a reload through storage, a refused start is shown to the user, the history view
-// opens with the log, and the session's
+// survives a reload through storage, a refused start is shown to the user, the session is
+// shared to the chat, the history view opens with the log, and the session's
 // recording passes `anna-app fixture verify`. A screenshot of the dashboard is kept as
 // test-artifacts/focus-flow-dashboard.png.
 //
@@ -73,6 +73,10 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_PYTHON)("Focus Flow in anna-app dev", ()
     await waitForText(app, "#summary", "Today: 1 session");
     await screenshot(page, "focus-flow-dashboard");
 
+    // Share: chat.write_message under the manifest's chat grant.
+    await app.locator("#share").click();
+    await waitForText(app, "#message", "Shared to the conversation.");
+
     // History: window.open_view opens the second view with the log as its entry payload.
     await app.locator("#open-history").click();
     await waitForText(page.frameLocator("iframe").nth(1), "#history li:first-child", TASK);
@@ -93,6 +97,7 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_PYTHON)("Focus Flow in anna-app dev", ()
         "storage.set:allowed",
         "storage.delete:allowed",
         "window.set_title:allowed",
+        "chat.write_message:allowed",
       ]),
     );
     const invoked = server.panel.calls

@@ -14,7 +14,7 @@ import { APP_DIR, HAPPY_PATH, HAVE_PYTHON, MANIFEST, PLUGIN_DIR, TOOL_ID } from 
 
 const USER = "user-7";
 /** The app's bundle tests: tests/bundle/*.spec.js. */
-const APP_TESTS = 16;
+const APP_TESTS = 17;
 
 describe("examples/apps/focus-flow", () => {
   it(
@@ -108,7 +108,7 @@ describe("fixtures/happy-path.jsonl (recorded by test/browser.int.test.ts)", () 
     const report = jsonLine(run) as { ok: boolean; denied: number; calls: { ns: string }[] };
     expect(report).toMatchObject({ ok: true, denied: 0, changed: 0 });
     expect(new Set(report.calls.map((c) => c.ns))).toEqual(
-      new Set(["window", "prefs", "storage", "tools"]),
+      new Set(["window", "prefs", "storage", "tools", "chat"]),
     );
     expect(run.code).toBe(0);
   });

@@ -14,6 +14,7 @@ import {
   LOG_KEY,
   LOG_LIMIT,
   openHistory,
+  shareSession,
   startFocus,
   toolIdFor,
 } from "../../bundle/focus.js";
@@ -238,17 +239,43 @@ describe("preferences and views", () => {
   });
 });
 
+describe("sharing", () => {
+  it("posts the finished session and the day's summary to the conversation", async () => {
+    const harness = await mountBundle({
+      manifest,
+      mocks: { "chat.write_message": () => ({ message_id: "msg-1" }) },
+    });
+
+    await shareSession(
+      harness.runtime,
+      { ...FINISHED, completed: false, focused_seconds: 610 },
+      {
+        summary: "2 sessions · 35 min focused · 1 completed",
+      },
+    );
+
+    expect(harness.calls.lastOf("chat.write_message")).toMatchObject({
+      outcome: "ok",
+      args: {
+        role: "assistant",
+        content:
+          "Stopped a focus session on “Write the report”: 10 of 25 min. Today: 2 sessions · 35 min focused · 1 completed",
+      },
+    });
+  });
+});
+
 describe("what the manifest does not grant", () => {
   it("is denied, and the window says so", async () => {
     const harness = await mountBundle({ manifest });
 
-    const denied = await harness.runtime.chat
-      .write_message({ content: "I focused for 25 minutes" })
+    const denied = await harness.runtime.llm
+      .complete({ messages: [{ role: "user", content: "How did I do today?" }] })
       .catch((e) => e);
 
     expect(denied).toBeInstanceOf(HostApiError);
     expect(denied.code).toBe("permission_denied");
-    expect(describeError(denied)).toMatch(/^Not allowed: chat\.write_message/);
+    expect(describeError(denied)).toMatch(/^Not allowed: llm\.complete/);
     expect(harness.calls.last().outcome).toBe("denied");
     await expect(
       harness.runtime.tools.invoke({ tool_id: "tool-someone-else-00000000", method: "stats" }),
