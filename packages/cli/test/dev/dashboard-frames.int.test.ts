@@ -117,7 +117,7 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: window frames", () => {
     expect(windows.map((w) => w.view).sort()).toEqual(["main", "note"]);
     const z = Object.fromEntries(windows.map((w) => [w.view, w.z_index as number]));
     expect(z.main).toBeGreaterThan(z.note ?? Infinity);
-    expect(await cssOf(s.frame(main), "z-index")).toBe(String(z.main));
+    await eventually(() => cssOf(s.frame(main), "z-index")).toBe(String(z.main));
 
     await screenshot(s.page, "dev-dashboard-frames");
 

@@ -228,11 +228,19 @@ async function patch(frame, body) {
   return out.window;
 }
 
+/** The window a focus PATCH is in flight for: clicks and focus checks do not send it twice. */
+let focusing;
+
 export async function focusFrame(wid) {
   const frame = frames.get(wid);
-  if (!frame || frame.status !== "active" || focusedWid === wid) return;
-  const win = await patch(frame, { focus: true });
-  if (win) applyFocus(wid, win.z_index);
+  if (!frame || frame.status !== "active" || focusedWid === wid || focusing === wid) return;
+  focusing = wid;
+  try {
+    const win = await patch(frame, { focus: true });
+    if (win) applyFocus(wid, win.z_index);
+  } finally {
+    if (focusing === wid) focusing = undefined;
+  }
 }
 
 /**
