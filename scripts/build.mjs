@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The one build: `tsc -b` over every package, then the single-file bundles that keep start-up
-// fast (the plugin SDK, the CLI's executa-dev and validate paths) and the browser SDK. Every
+// fast (the plugin SDK, the CLI's executa-dev, validate and dev paths) and the browser SDK. Every
 // script that needs built code (`prepare`, `build`, `start`, `test`, the benchmarks) runs this.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
@@ -13,6 +13,7 @@ const BUNDLES = [
   "packages/executa-sdk/scripts/bundle.mjs",
   "packages/cli/scripts/bundle-executa-dev.mjs",
   "packages/cli/scripts/bundle-validate.mjs",
+  "packages/cli/scripts/bundle-dev.mjs",
   "packages/app-runtime/scripts/bundle.mjs",
 ];
 

@@ -8,7 +8,7 @@ import { build } from "esbuild";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { englishOnlyZod, sideEffectFreePackages } from "./esbuild-plugins.mjs";
+import { englishOnlyZod, keepCliFramework, sideEffectFreePackages } from "./esbuild-plugins.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // `--outfile <path>` writes elsewhere (the bundle test builds into dist/bundle-test/).
@@ -17,17 +17,6 @@ const outfile =
   flag > 0 && process.argv[flag + 1]
     ? resolve(process.argv[flag + 1])
     : `${root}dist/bundle/executa-dev.js`;
-
-/** `../cli/x.js` from dist/executa-dev/ is `../cli/x.js` from dist/bundle/ too: keep the path. */
-const keepCliFramework = {
-  name: "keep-cli-framework",
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/cli\/[a-z-]+\.js$/ }, (args) => ({
-      path: args.path,
-      external: true,
-    }));
-  },
-};
 
 /** executa dev never uses the app manifest schemas, discovery or the binary install code. */
 const OUR_PACKAGES = /packages[\\/](app-schema|executa-host|jsonrpc)[\\/]dist[\\/]/;

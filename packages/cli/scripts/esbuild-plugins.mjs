@@ -1,5 +1,5 @@
 // esbuild plugins shared by the CLI's single-file bundles (bundle-executa-dev.mjs,
-// bundle-validate.mjs).
+// bundle-validate.mjs, bundle-dev.mjs).
 import { dirname } from "node:path";
 
 /**
@@ -40,3 +40,18 @@ export function sideEffectFreePackages(packages) {
     },
   };
 }
+
+/**
+ * The CLI framework (`src/cli/*`) stays outside a bundle, so a class main() checks with
+ * instanceof (ExitError) is the same one. `../cli/x.js` from dist/<command>/ is `../cli/x.js` from
+ * dist/bundle/ too: the path is kept as it is.
+ */
+export const keepCliFramework = {
+  name: "keep-cli-framework",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/cli\/[a-z-]+\.js$/ }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+  },
+};

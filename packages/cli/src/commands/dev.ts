@@ -117,9 +117,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   if (flags.record !== undefined && flags["no-record"] === true) {
     throw usageError("use either --record or --no-record, not both", NAME);
   }
-  const { startDevServer } = await import("../dev/dev-server.js");
-  const { DevLaunchError } = await import("../dev/load-app.js");
-  const { devBanner, formatBanner } = await import("../dev/banner.js");
+  const { loadDevHarness } = await import("../dev/load-harness.js");
+  const { startDevServer, DevLaunchError, devBanner, formatBanner } = await loadDevHarness();
   const resolve = (value: unknown) =>
     typeof value === "string" ? path.resolve(io.cwd, value) : undefined;
   let server;
