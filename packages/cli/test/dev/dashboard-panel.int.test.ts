@@ -75,7 +75,7 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: developer panel", () =>
     expect(s.errors).toEqual([]);
   });
 
-  it("shows a denied call as a denied row with its payload, and drops forged messages", async () => {
+  it("shows denied and failed calls as their rows with the payload, and drops forged messages", async () => {
     const s = await openDashboard(browser());
     const wid = s.server.window.window_uuid;
     await eventually(() => textOf(s.frame(wid).locator(".title"))).toBe("ready main v1");
@@ -95,6 +95,14 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: developer panel", () =>
       outcome: "denied",
       error: { code: "permission_denied" },
     });
+
+    // A handler's refusal is an error row: runtime_state over its 256 KiB cap.
+    await s.app(wid).locator("#big").click();
+    await eventually(() => textOf(s.app(wid).locator("#out"))).toBe("refused state_too_large");
+    const error = s.page.locator('#calls details.error[data-call="storage.set"] summary');
+    await eventually(() => textOf(error)).toMatch(
+      /^storage\.set error [\d.]+ ms → state_too_large: /,
+    );
 
     // The app's iframe posting as another window.
     await s.app(wid).locator("#forge").click();

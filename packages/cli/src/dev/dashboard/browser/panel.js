@@ -11,8 +11,10 @@ const $ = (id) => document.getElementById(id);
 const SUMMARY_MAX_CHARS = 200;
 
 const brief = (value) => (typeof value === "string" ? value : JSON.stringify(value));
-const cut = (text) =>
-  text.length > SUMMARY_MAX_CHARS ? text.slice(0, SUMMARY_MAX_CHARS - 1) + "…" : text;
+/** Arguments in a summary are cut here, before the answer. */
+const ARGS_MAX_CHARS = 80;
+const cut = (text, max = SUMMARY_MAX_CHARS) =>
+  text.length > max ? text.slice(0, max - 1) + "…" : text;
 
 /**
  * Prepends a row: a one-line summary that expands, on click, to the full detail as JSON.
@@ -33,11 +35,13 @@ function addRow(log, outcome, summary, detail) {
 
 /** One Host API call as the harness logged it (dev-panel.ts `CallEntry`). */
 export function logCall(entry) {
-  const tail =
+  const head = `${entry.ns}.${entry.method} ${entry.outcome} ${entry.ms} ms`;
+  const args = cut(brief(entry.args), ARGS_MAX_CHARS);
+  // A refusal's code comes first: long arguments must not push it out of the summary.
+  const summary =
     entry.outcome === "allowed"
-      ? brief(entry.result)
-      : (entry.error?.code ?? "") + ": " + (entry.error?.message ?? "");
-  const summary = `${entry.ns}.${entry.method} ${entry.outcome} ${entry.ms} ms ${brief(entry.args)} → ${tail}`;
+      ? `${head} ${args} → ${brief(entry.result)}`
+      : `${head} → ${entry.error?.code}: ${entry.error?.message} · ${args}`;
   const row = addRow($("calls"), entry.outcome, summary, entry);
   row.dataset.call = entry.ns + "." + entry.method;
 }
