@@ -330,6 +330,11 @@ export {
 } from "./router/limits.js";
 export type { RouterLimits } from "./router/limits.js";
 export { REVERSE_METHODS } from "./router/method-table.js";
+export {
+  OAUTH_CREDENTIAL_ALIASES,
+  credentialsClaim,
+  providersForCredentials,
+} from "./router/credential-providers.js";
 export type { MethodSpec } from "./router/method-table.js";
 export { namedInvokeId } from "./router/correlation.js";
 export { DEFAULT_STORAGE_SCOPE, allowedScopes } from "./router/storage-scope.js";

@@ -3,6 +3,7 @@
 // narrows the set to the families named, `--no-grant` withdraws one.
 import {
   GRANT_FAMILIES,
+  WEB_GRANT_ALL,
   createStaticGrantPolicy,
   type GrantByFamily,
   type GrantFamily,
@@ -46,6 +47,10 @@ export function parseGrantFlags(flags: FlagValues): DevGrants {
     image: { generate: true, edit: true },
     upload: {},
     embeddings: {},
+    // The dev grant `anna-app dev` seeds too: search, fetch, advanced and the image methods.
+    web: WEB_GRANT_ALL,
+    // The token's providers are the declared OAuth credentials' (R66); nothing to narrow here.
+    credentials: {},
   };
   const grants: Partial<GrantByFamily> = {};
   for (const family of granted) (grants as Record<string, unknown>)[family] = all[family];

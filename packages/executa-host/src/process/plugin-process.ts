@@ -421,6 +421,7 @@ export class PluginProcess {
         protocolVersion: handshake.protocolVersion,
         pluginCapabilities: handshake.pluginCapabilities,
         hostCapabilities: manifest.host_capabilities ?? [],
+        credentialNames: (manifest.credentials ?? []).map((c) => c.name),
       });
     } catch (error) {
       const rpcError = this.startError(instance, error);

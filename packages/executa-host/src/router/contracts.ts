@@ -17,6 +17,11 @@ export interface PluginSessionInfo {
   pluginCapabilities: Readonly<Record<string, unknown>>;
   /** `host_capabilities` from the describe manifest (missing = none declared). */
   hostCapabilities: readonly string[];
+  /**
+   * `credentials[].name` from the describe manifest: the ones that map to an OAuth provider
+   * unlock `credentials/*` (R66). Missing = none declared.
+   */
+  credentialNames?: readonly string[];
 }
 
 /** One invoke about to be sent to the plugin. */
@@ -33,7 +38,8 @@ export interface RouterSession {
   /**
    * Prepare per-invoke state (budgets, correlation) and return the extra `context` fields to send
    * with the invoke: the per-invoke tokens (`sampling_token`, `storage_token`, `image_token`,
-   * `upload_token`, …) for every family that is negotiated, declared and granted.
+   * `upload_token`, `credentials_token`, …) for every family that is negotiated, declared and
+   * granted.
    */
   beginInvoke(start: InvokeStart): Promise<Record<string, string>>;
   /** The invoke finished (any outcome). Later reverse calls naming it get UNKNOWN_INVOKE_CONTEXT. */

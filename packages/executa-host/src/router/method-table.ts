@@ -2,11 +2,13 @@
 // which capability strings unlock it (H13, T13) and which service method answers it.
 import {
   AGENT_ERRORS,
+  CREDENTIALS_ERRORS,
   EMBEDDINGS_ERRORS,
   IMAGE_ERRORS,
   SAMPLING_ERRORS,
   STORAGE_ERRORS,
   UPLOAD_ERRORS,
+  WEB_ERRORS,
 } from "@anna-ai/app-schema/errors";
 import type { CatalogEntry } from "@anna-ai/app-schema/errors";
 import { REVERSE_METHOD_REQUIREMENTS, isReverseMethod } from "@anna-ai/app-schema";
@@ -71,6 +73,20 @@ export const FAMILY_CODES: Readonly<Record<GrantFamily, FamilyCodes>> = {
     invalidRequest: EMBEDDINGS_ERRORS.INVALID_REQUEST,
     upstream: EMBEDDINGS_ERRORS.PROVIDER_ERROR,
   },
+  // R157 gives only the range; the names are app-schema's (decisions.md, "app-schema: web codes").
+  web: {
+    gate: WEB_ERRORS.NOT_NEGOTIATED,
+    notGranted: WEB_ERRORS.NOT_GRANTED,
+    invalidRequest: WEB_ERRORS.INVALID_REQUEST,
+    upstream: WEB_ERRORS.PROVIDER_ERROR,
+  },
+  // R69: a missing token (no OAuth credential declared, or withheld) is -32061 like a refusal.
+  credentials: {
+    gate: CREDENTIALS_ERRORS.NOT_GRANTED,
+    notGranted: CREDENTIALS_ERRORS.NOT_GRANTED,
+    invalidRequest: CREDENTIALS_ERRORS.INVALID_REQUEST,
+    upstream: CREDENTIALS_ERRORS.UPSTREAM,
+  },
 };
 
 export interface MethodSpec {
@@ -79,7 +95,10 @@ export interface MethodSpec {
   family: GrantFamily;
   /** Whose grant (and token) it needs: `agent/complete` rides on the sampling grant (R31, R37). */
   grantFamily: GrantFamily;
-  /** `host_capabilities` strings that unlock it; any one is enough. The first is the canonical one. */
+  /**
+   * `host_capabilities` strings that unlock it; any one is enough. The first is the canonical
+   * one. Empty: no declaration is needed (`credentials/*`, R66).
+   */
   hostCapabilities: readonly string[];
   /** Keys of the plugin's initialize capabilities that announce the client (advisory, see gates). */
   pluginCapabilities: readonly string[];
@@ -114,6 +133,12 @@ const SERVED: Readonly<
   "image/edit": { service: "image", serviceMethod: "edit" },
   "host/uploadFile": { service: "upload", serviceMethod: "inline" },
   "embeddings/create": { service: "embeddings", serviceMethod: "create" },
+  "web/search": { service: "web", serviceMethod: "search" },
+  "web/fetch": { service: "web", serviceMethod: "fetch" },
+  "web/image_search": { service: "web", serviceMethod: "imageSearch" },
+  "web/image_fetch": { service: "web", serviceMethod: "imageFetch" },
+  "credentials/listAccounts": { service: "credentials", serviceMethod: "listAccounts" },
+  "credentials/getToken": { service: "credentials", serviceMethod: "getToken" },
 };
 
 function isGrantFamily(family: string): family is GrantFamily {
@@ -144,8 +169,8 @@ export const REVERSE_METHODS: ReadonlyMap<string, MethodSpec> = new Map(
 );
 
 /**
- * The refusal for a documented reverse method this router does not serve (`credentials/*`,
- * `web/*`): the family's gate code, as if the capability were missing. Undefined otherwise.
+ * The refusal for a documented reverse method this router does not serve (none today; kept so
+ * a method app-schema adds later is refused with its family's gate code, not -32601).
  */
 export function unservedMethodEntry(method: string): CatalogEntry | undefined {
   if (REVERSE_METHODS.has(method) || !isReverseMethod(method)) return undefined;

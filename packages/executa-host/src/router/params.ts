@@ -11,6 +11,8 @@ import {
   AgentSessionListParamsSchema,
   AgentSessionRefreshParamsSchema,
   AgentSessionRunParamsSchema,
+  CredentialsGetTokenParamsSchema,
+  CredentialsListAccountsParamsSchema,
   EmbeddingsCreateParamsSchema,
   FilesDeleteParamsSchema,
   FilesDownloadUrlParamsSchema,
@@ -25,6 +27,10 @@ import {
   StorageGetParamsSchema,
   StorageListParamsSchema,
   StorageSetParamsSchema,
+  WebFetchParamsSchema,
+  WebImageFetchParamsSchema,
+  WebImageSearchParamsSchema,
+  WebSearchParamsSchema,
   normalizeSamplingParams,
 } from "@anna-ai/app-schema";
 import type { SamplingCreateMessageParams } from "@anna-ai/app-schema";
@@ -74,6 +80,13 @@ const SCHEMAS: ReadonlyMap<string, ParamsSchema> = new Map<string, ParamsSchema>
   ["image/edit", ImageEditParamsSchema],
   ["host/uploadFile", HostUploadParamsSchema],
   ["embeddings/create", EmbeddingsCreateParamsSchema],
+  // Shapes only; the caps (urls 1–10, max_chars ≤ 8 000, …) are the web service's (R153, R157).
+  ["web/search", WebSearchParamsSchema],
+  ["web/fetch", WebFetchParamsSchema],
+  ["web/image_search", WebImageSearchParamsSchema],
+  ["web/image_fetch", WebImageFetchParamsSchema],
+  ["credentials/listAccounts", CredentialsListAccountsParamsSchema],
+  ["credentials/getToken", CredentialsGetTokenParamsSchema],
 ]);
 
 function fail(message: string): never {

@@ -20,6 +20,7 @@ import type {
   RouterSessionFactory,
 } from "./contracts.js";
 import { correlate, progressInvokeId } from "./correlation.js";
+import { credentialsClaim, providersForCredentials } from "./credential-providers.js";
 import { InvokeBudget } from "./invoke-budget.js";
 import type { Reservation } from "./invoke-budget.js";
 import type { RouterLimits } from "./limits.js";
@@ -57,8 +58,9 @@ export interface ReverseRpcRouterOptions {
   now?: () => number;
 }
 
-/** The token fields beginInvoke adds to `context` (H9, T11). */
-export type InvokeTokenField = "sampling_token" | "storage_token" | "image_token" | "upload_token";
+/** The token fields beginInvoke adds to `context` (H9, T11, R66). */
+export type InvokeTokenField =
+  "sampling_token" | "storage_token" | "image_token" | "upload_token" | "credentials_token";
 
 export class ReverseRpcRouter implements RouterSessionFactory {
   readonly #options: ReverseRpcRouterOptions;
@@ -135,8 +137,8 @@ class InvokeState {
 const INVOKE_FINISHED = new Error("the invoke finished");
 const PROCESS_GONE = new Error("plugin process is gone");
 
-/** Which token a family's services forward. */
-const FAMILY_TOKEN: Readonly<Record<GrantFamily, InvokeTokenField>> = {
+/** Which token a family's services forward; web has none (the grant is checked per call, L11415). */
+const FAMILY_TOKEN: Readonly<Partial<Record<GrantFamily, InvokeTokenField>>> = {
   sampling: "sampling_token",
   agent: "sampling_token",
   embeddings: "sampling_token",
@@ -144,6 +146,7 @@ const FAMILY_TOKEN: Readonly<Record<GrantFamily, InvokeTokenField>> = {
   files: "storage_token",
   image: "image_token",
   upload: "upload_token",
+  credentials: "credentials_token",
 };
 
 class ReverseRpcSession implements RouterSession {
@@ -159,6 +162,8 @@ class ReverseRpcSession implements RouterSession {
   readonly #warned = new Set<string>();
   /** Computed on the first invoke (gates 1–2 only), see #openFamilies. */
   #families: readonly GrantFamily[] | undefined;
+  /** OAuth providers the declared credential names map to (R66); fixed for the process. */
+  readonly #declaredProviders: readonly string[];
   #disposed = false;
 
   constructor(info: PluginSessionInfo, options: ReverseRpcRouterOptions, limits: RouterLimits) {
@@ -167,6 +172,7 @@ class ReverseRpcSession implements RouterSession {
     this.#limits = limits;
     this.#logger = options.logger ?? NULL_LOGGER;
     this.#now = options.now ?? Date.now;
+    this.#declaredProviders = providersForCredentials(info.credentialNames ?? []);
   }
 
   // ── invokes ────────────────────────────────────────────────────────────────────────────
@@ -311,6 +317,14 @@ class ReverseRpcSession implements RouterSession {
         },
       });
     }
+    const claim = this.#credentialsClaim(grants);
+    if (claim.length > 0) {
+      tokens.credentials_token = await issuer.mint({
+        ...binding,
+        audience: TOKEN_AUDIENCES.credentials,
+        extra: { providers: claim },
+      });
+    }
     if (grants.upload) {
       tokens.upload_token = await issuer.mint({
         ...binding,
@@ -328,6 +342,12 @@ class ReverseRpcSession implements RouterSession {
     return tokens;
   }
 
+  /** The `providers` claim of this invoke's credentials token; empty = no token (R66). */
+  #credentialsClaim(grants: Partial<GrantByFamily>): string[] {
+    if (grants.credentials === undefined) return [];
+    return credentialsClaim(this.#declaredProviders, grants.credentials.providers);
+  }
+
   // ── gates 1 and 2 (H13) ────────────────────────────────────────────────────────────────
 
   #gateProblem(spec: MethodSpec): string | undefined {
@@ -342,7 +362,13 @@ class ReverseRpcSession implements RouterSession {
     if (protocolVersion !== "2.0") {
       return `executa ${toolId} did not negotiate protocol v2 (its initialize failed or was answered with -32601), so ${spec.method} is unavailable; answer initialize with protocolVersion "2.0"`;
     }
-    if (!spec.hostCapabilities.some((cap) => hostCapabilities.includes(cap))) {
+    if (spec.family === "credentials" && this.#declaredProviders.length === 0) {
+      return `executa ${toolId} declares no credential that maps to an OAuth provider, so the host mints no credentials_token and ${spec.method} is unavailable; declare one in the manifest's credentials[] (e.g. GOOGLE_ACCESS_TOKEN for google, TWITTER_ACCESS_TOKEN for twitter)`;
+    }
+    if (
+      spec.hostCapabilities.length > 0 &&
+      !spec.hostCapabilities.some((cap) => hostCapabilities.includes(cap))
+    ) {
       const cap = spec.hostCapabilities[0] ?? "";
       return `executa ${toolId} did not declare host_capabilities['${cap}']; add "${cap}" to host_capabilities in its describe manifest to use ${spec.method}`;
     }
@@ -392,11 +418,14 @@ class ReverseRpcSession implements RouterSession {
     const gateProblem = this.#gateProblem(spec);
     if (gateProblem !== undefined) throw catalogError(codes.gate, gateProblem);
     this.#warnIfUnannounced(spec);
-    const grant = invoke.grants[spec.grantFamily];
+    let grant = invoke.grants[spec.grantFamily];
+    if (spec.family === "credentials") grant = this.#credentialsGrant(invoke);
     if (grant === undefined || !this.#grantCovers(spec, grant)) {
       throw catalogError(
         codes.notGranted,
-        `user has not granted ${describeFamily(spec)} to executa ${this.#info.toolId}; the user can enable it for this tool in Anna Admin`,
+        spec.family === "credentials"
+          ? `this invoke of executa ${this.#info.toolId} carries no credentials_token covering its declared providers (${this.#declaredProviders.join(", ")}); the host withheld it, so ${spec.method} cannot reach the user's accounts`
+          : `user has not granted ${describeFamily(spec)} to executa ${this.#info.toolId}; the user can enable it for this tool in Anna Admin`,
       );
     }
 
@@ -418,6 +447,10 @@ class ReverseRpcSession implements RouterSession {
     }
 
     const reservation = this.#reserve(spec, checked, grant, invoke);
+    // A plugin's web call is the twin, never an app's, even when an app started the invoke: the
+    // web service picks the plugin budgets (8 000 chars/page, 256 KiB, R157) and `tool` scope by
+    // the absence of `app`.
+    const app = spec.family === "web" ? undefined : invoke.start.app;
     const ctx: ServiceContext = {
       userId: this.#info.userId,
       toolId: this.#info.toolId,
@@ -427,10 +460,8 @@ class ReverseRpcSession implements RouterSession {
       deadlineMs: invoke.start.deadlineMs,
       signal: invoke.signalFor(signal),
       grant,
-      ...(invoke.start.app ? { app: invoke.start.app } : {}),
-      ...(invoke.tokens[FAMILY_TOKEN[spec.grantFamily]] !== undefined
-        ? { token: invoke.tokens[FAMILY_TOKEN[spec.grantFamily]] as string }
-        : {}),
+      ...(app ? { app } : {}),
+      ...tokenOf(invoke, spec.grantFamily),
     };
 
     let result: unknown;
@@ -478,6 +509,15 @@ class ReverseRpcSession implements RouterSession {
           { reason: "NO_ACTIVE_INVOKE" },
         );
     }
+  }
+
+  /**
+   * What a credentials call may reach: `{enabled, providers: <claim>}` as the service reads it,
+   * or undefined when this invoke has no token (grant withheld, or no declared provider left).
+   */
+  #credentialsGrant(invoke: InvokeState): GrantByFamily["credentials"] | undefined {
+    const providers = this.#credentialsClaim(invoke.grants);
+    return providers.length === 0 ? undefined : { enabled: true, providers };
   }
 
   #grantCovers(spec: MethodSpec, grant: GrantByFamily[GrantFamily]): boolean {
@@ -608,6 +648,12 @@ class ReverseRpcSession implements RouterSession {
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
+
+function tokenOf(invoke: InvokeState, family: GrantFamily): { token?: string } {
+  const field = FAMILY_TOKEN[family];
+  const token = field === undefined ? undefined : invoke.tokens[field];
+  return token === undefined ? {} : { token };
 }
 
 function describeFamily(spec: MethodSpec): string {

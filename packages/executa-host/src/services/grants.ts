@@ -2,10 +2,21 @@
 // under `UserExecuta.custom_config.*_grant`; offline tools configure them directly. Every limit
 // is optional: the router fills in the spec defaults and caps grants at the host limits.
 import type { StorageScope } from "@anna-ai/app-schema";
+import type { CredentialsGrant } from "./credentials-service.js";
+import type { WebGrant } from "./web-service.js";
+import { WEB_GRANT_ALL } from "./web-service.js";
 
 /** The reverse-RPC families with a user grant (`files/*` has its own gate, T13). */
 export type GrantFamily =
-  "sampling" | "agent" | "storage" | "files" | "image" | "upload" | "embeddings";
+  | "sampling"
+  | "agent"
+  | "storage"
+  | "files"
+  | "image"
+  | "upload"
+  | "embeddings"
+  | "web"
+  | "credentials";
 
 export const GRANT_FAMILIES: readonly GrantFamily[] = [
   "sampling",
@@ -15,6 +26,8 @@ export const GRANT_FAMILIES: readonly GrantFamily[] = [
   "image",
   "upload",
   "embeddings",
+  "web",
+  "credentials",
 ];
 
 /** `sampling_grant {enabled, maxCalls, maxTokensTotal}` (L1874–L1884, R29). */
@@ -77,6 +90,14 @@ export interface GrantByFamily {
   image: ImageGrant;
   upload: UploadGrant;
   embeddings: EmbeddingsGrant;
+  /** `UserExecuta.custom_config.web_grant` (R157); the web service checks its flags. */
+  web: WebGrant;
+  /**
+   * Production has no user grant here: the host mints `credentials_token` whenever a declared
+   * credential maps to an OAuth provider (R66). The policy can still withhold it (no token,
+   * -32061) or narrow `providers`; an empty or missing list means every declared provider.
+   */
+  credentials: CredentialsGrant;
 }
 
 export type Grant = GrantByFamily[GrantFamily];
@@ -112,5 +133,7 @@ export function createAllowAllGrantPolicy(): GrantPolicy {
     image: { generate: true, edit: true },
     upload: {},
     embeddings: {},
+    web: WEB_GRANT_ALL,
+    credentials: {},
   });
 }

@@ -22,9 +22,9 @@ export interface HostServices {
   upload: UploadService;
   embeddings: EmbeddingsService;
   /**
-   * `web.*` and `credentials.*`: served to apps through the dispatcher. Optional because the
-   * reverse-RPC router does not route `web/*` and `credentials/*` to plugins yet (they answer
-   * their family's NOT_NEGOTIATED code there, docs/decisions.md).
+   * `web.*`/`credentials.*` for apps (dispatcher) and `web/*`/`credentials/*` for plugins
+   * (router). Optional: a host without them answers the family's gate code (web -32527,
+   * credentials -32061) and mints no `credentials_token`.
    */
   web?: WebService;
   credentials?: CredentialsService;

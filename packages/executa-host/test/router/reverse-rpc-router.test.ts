@@ -1,7 +1,7 @@
 import { RpcError } from "@anna-ai/jsonrpc";
 import { describe, expect, it } from "vitest";
 import { ReverseRpcRouter } from "../../src/router/reverse-rpc-router.js";
-import { createStaticGrantPolicy } from "../../src/services/grants.js";
+import { createAllowAllGrantPolicy, createStaticGrantPolicy } from "../../src/services/grants.js";
 import { createRecordingServices } from "../../src/services/recording-services.js";
 import { catalogError } from "../../src/services/service-error.js";
 import { REVERSE_METHOD_REQUIREMENTS } from "@anna-ai/app-schema";
@@ -590,10 +590,14 @@ describe("dispatch (step 7)", () => {
 });
 
 describe("method table", () => {
-  it("answers documented methods this host does not serve with their family's gate code", async () => {
-    const { session } = harness();
-    await session.beginInvoke(invokeStart("inv-1"));
-    const error = await session
+  it("answers web/* without a web service with the web gate code, naming the host", async () => {
+    const { web: _web, ...withoutWeb } = createRecordingServices();
+    const bare = new ReverseRpcRouter({
+      services: withoutWeb,
+      grants: createAllowAllGrantPolicy(),
+    }).attach(sessionInfo({ hostCapabilities: ["web.search"] }));
+    await bare.beginInvoke(invokeStart("inv-1"));
+    const error = await bare
       .handleRequest("web/search", { query: "x" }, NEVER)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
@@ -603,9 +607,8 @@ describe("method table", () => {
     expect((error as RpcError).message).toBe("web/search is not available on this host");
   });
 
-  it("serves every documented method of the seven families, with the catalog's gate codes", () => {
+  it("serves every documented method of the nine families, with the catalog's gate codes", () => {
     for (const [method, requirement] of Object.entries(REVERSE_METHOD_REQUIREMENTS)) {
-      if (requirement.family === "credentials" || requirement.family === "web") continue;
       const spec = REVERSE_METHODS.get(method);
       expect(spec, method).toBeDefined();
       if (!spec) continue;
