@@ -46,6 +46,16 @@ export interface DevFlags {
   /** Serve this bundle folder instead of the fixture's (the live-reload copy). */
   bundleDir?: string;
   watch: boolean;
+  /** `modules`: ANNA_CLI_NO_BUNDLE=1, the CLI's modules one by one instead of its bundle. */
+  loader?: "bundle" | "modules";
+}
+
+/**
+ * The CLI on the bundle this run built (`npm run bench:app-dev` builds first), even if another
+ * build on the machine makes it look stale meanwhile; or on its modules, for comparison.
+ */
+function loaderEnv(loader: DevFlags["loader"]): Record<string, string> {
+  return loader === "modules" ? { ANNA_CLI_NO_BUNDLE: "1" } : { ANNA_CLI_BUNDLE: "1" };
 }
 
 export function devArgs(flags: DevFlags): string[] {
@@ -64,17 +74,20 @@ export function devArgs(flags: DevFlags): string[] {
 }
 
 export function startDev(flags: DevFlags): Promise<Started> {
-  return startAndFetch(devArgs(flags));
+  return startAndFetch(devArgs(flags), loaderEnv(flags.loader));
 }
 
 export function startBareServer(): Promise<Started> {
-  return startAndFetch(["-e", BARE_SERVER]);
+  return startAndFetch(["-e", BARE_SERVER], {});
 }
 
-async function startAndFetch(args: readonly string[]): Promise<Started> {
+async function startAndFetch(
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<Started> {
   const started = performance.now();
   const child = spawn(process.execPath, args, {
-    env: { ...minimalEnv(), NO_COLOR: "1" },
+    env: { ...minimalEnv(), NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stop = () => stopChild(child);

@@ -58,10 +58,11 @@ interface StartSamples {
   version: number[];
   devBanner: number[];
   dev: number[];
+  devModules: number[];
 }
 
 async function measureStart(): Promise<StartSamples> {
-  const out: StartSamples = { bare: [], version: [], devBanner: [], dev: [] };
+  const out: StartSamples = { bare: [], version: [], devBanner: [], dev: [], devModules: [] };
   const steps = [
     async () => {
       const bare = await startBareServer();
@@ -79,10 +80,15 @@ async function measureStart(): Promise<StartSamples> {
       out.devBanner.push(dev.bannerMs);
       out.dev.push(dev.readyMs);
     },
+    async () => {
+      const dev = await startDev({ watch: false, loader: "modules" });
+      await dev.stop();
+      out.devModules.push(dev.readyMs);
+    },
   ];
   // Warm the file cache once, unmeasured.
   for (const step of steps) await step();
-  out.bare.length = out.version.length = out.devBanner.length = out.dev.length = 0;
+  for (const samples of Object.values(out)) samples.length = 0;
   for (let round = 0; round < startRounds; round++) {
     // Rotate the order, so none always runs first on a cooler machine.
     for (let i = 0; i < steps.length; i++) await steps[(round + i) % steps.length]!();
@@ -191,6 +197,7 @@ async function main(): Promise<void> {
     version: summarize(start.version),
     devBanner: summarize(start.devBanner),
     dev: summarize(start.dev),
+    devModules: summarize(start.devModules),
     reload: summarize(reload.reload),
     fsWatch: summarize(reload.fsWatch),
     renavigate: summarize(reload.renavigate),
@@ -208,6 +215,14 @@ async function main(): Promise<void> {
       target: `≤ ${START_TARGET_MS} ms`,
       verdict: verdict(s.dev.median <= START_TARGET_MS),
     },
+    ...info(
+      "start_ready_modules_ms",
+      "  info: same, CLI modules (no bundle)",
+      "with its bundle",
+      s.dev,
+      s.devModules,
+      "bundle",
+    ),
     {
       figure: "start_banner_ms",
       label: "  info: start → banner line (ms)",
