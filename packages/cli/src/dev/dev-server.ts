@@ -235,6 +235,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }));
 
   let origin = "";
+  /** The same page opened as `localhost`, which the origin guard also accepts. */
+  let localhostOrigin = "";
   const bundleOptions = (): BundleServerOptions => ({
     bundleDir: app.bundleDir,
     manifest: app.manifest,
@@ -313,6 +315,21 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       }
       return;
     }
+    // Everything past the bundle and the SDK is the dashboard's: a request that names another
+    // origin — the app's sandboxed iframe (`null`), or any site open in the same browser — gets
+    // 403, whatever its method or content type (a text/plain POST needs no CORS preflight).
+    // Clients without an Origin header (curl, tests, scripts) are the developer's own. The page
+    // may be open as localhost too; a DNS-rebound name is not accepted.
+    const from = req.headers.origin;
+    if (from !== undefined && from !== origin && from !== localhostOrigin) {
+      sendError(
+        res,
+        403,
+        "forbidden_origin",
+        `${method} ${p} is answered for the dashboard (${origin}), not for ${from}`,
+      );
+      return;
+    }
     if (p === `${API}/rpc` && method === "POST") return rpc(req, res);
     if (p === `${API}/events/stream` && method === "GET") return eventStream(res);
     if (p === `${API}/windows`) {
@@ -364,12 +381,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       panel.attach(res);
       return;
     }
-    if (await fixtureRoute(req, res, p, fixtureDeps)) return;
     if (p === "/dev/api/events" && method === "POST") {
       const event = await publishSimulatedEvent(dispatcher, userId, await readJsonBody(req));
       sendJson(res, 202, { event });
       return;
     }
+    if (await fixtureRoute(req, res, p, fixtureDeps)) return;
     if (p === "/dev/api/report" && method === "POST") {
       const report = await readJsonBody(req);
       for (const listener of reportListeners) listener(report);
@@ -446,7 +463,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const fixtureDeps = {
     projectDir: app.projectDir,
-    origin: () => origin,
     fixtures,
     recordPath,
     bootWindow: () => bootWid,
@@ -506,6 +522,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const port = (server.address() as AddressInfo).port;
   origin = `http://${DEV_HOST}:${port}`;
+  localhostOrigin = `http://localhost:${port}`;
 
   const bootView =
     options.view ?? views.find((_, i) => app.manifest.ui?.views[i]?.default) ?? views[0];

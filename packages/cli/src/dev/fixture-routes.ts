@@ -2,9 +2,8 @@
 //   GET  /dev/api/fixtures         → {globs, record_dir, recording, files: [{file, bytes, modified}]}
 //   POST /dev/api/fixtures/replay  {file, window_uuid?} → a LiveReplayReport
 // `file` must be a name the list holds (no path of the caller's making is read); the window is the
-// boot window unless `window_uuid` names another live one. A replay acts for the developer, so
-// only the dashboard's own origin may ask: a page elsewhere in the browser, or the app's sandboxed
-// iframe (origin `null`), gets 403 even with a body that needs no CORS preflight.
+// boot window unless `window_uuid` names another live one. A replay acts for the developer; the
+// server's origin guard (dev-server.ts) answers 403 to the app's iframe and to other sites.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { CallResult } from "@anna-ai/app-core";
@@ -20,8 +19,6 @@ const MAX_ISSUES_IN_REFUSAL = 20;
 
 export interface FixtureRouteDeps {
   projectDir: string;
-  /** The dashboard's origin (`http://127.0.0.1:<port>`). */
-  origin(): string;
   fixtures: DevFixtures;
   recordPath: string | undefined;
   bootWindow(): string;
@@ -58,16 +55,6 @@ export async function fixtureRoute(
     return true;
   }
   if (pathname !== FIXTURE_REPLAY_ROUTE || method !== "POST") return false;
-  const from = req.headers.origin;
-  if (from !== undefined && from !== deps.origin()) {
-    fail(
-      res,
-      403,
-      "forbidden_origin",
-      `a replay is asked from the dashboard (${deps.origin()}), not from ${from}`,
-    );
-    return true;
-  }
   const body = await readJsonBody(req);
   const { file, window_uuid: wanted } = (typeof body === "object" && body !== null ? body : {}) as {
     file?: unknown;

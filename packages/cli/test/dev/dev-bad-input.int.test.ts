@@ -8,7 +8,15 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/dev/http-util.js";
 import type { DevServer } from "../../src/dev/dev-server.js";
-import { rawGet, rpc, scaffoldTestApp, SLUG, startHarness, tokenOf } from "./helpers.js";
+import {
+  rawGet,
+  rawRequest,
+  rpc,
+  scaffoldTestApp,
+  SLUG,
+  startHarness,
+  tokenOf,
+} from "./helpers.js";
 
 /** The panel's entry for the last call, as the dashboard shows it. */
 function lastPanelRow(server: DevServer): { call: string; outcome: string; code?: string } {
@@ -179,6 +187,45 @@ describe("anna-app dev: bad input is refused, logged, and contained", () => {
       });
     }
     expect((await rawGet(server, `${bundle}/logic.js`)).status).toBe(200);
+    await stillServes(server);
+  });
+
+  it("the windows and /dev routes asked by another origin (the app's null-origin iframe, another site): 403 forbidden_origin; the dashboard's origin and header-less clients are served", async () => {
+    const server = await startHarness(await scaffoldTestApp());
+    const wid = server.window.window_uuid;
+    const windows = "/api/v1/anna-apps/runtime/windows";
+    const own = server.url.replace(/\/$/, "");
+    const hostile = ["null", "http://evil.example", `http://attacker.test:${server.port}`];
+    for (const from of hostile) {
+      for (const [method, route, body] of [
+        ["POST", windows, { view: "main" }],
+        ["GET", `${windows}/${wid}`, undefined],
+        ["PATCH", `${windows}/${wid}`, { title: "pwned" }],
+        ["DELETE", `${windows}/${wid}`, undefined],
+        [
+          "POST",
+          "/api/v1/anna-apps/runtime/rpc",
+          { id: 1, window_uuid: wid, ns: "window", method: "heartbeat" },
+        ],
+        ["POST", "/dev/api/events", { kind: "entry_payload", payload: {} }],
+      ] as const) {
+        const res = await rawRequest(server, method, route, { origin: from }, body);
+        expect({ from, method, route, status: res.status, body: res.body }).toMatchObject({
+          status: 403,
+          body: expect.stringContaining("forbidden_origin"),
+        });
+      }
+    }
+    // Nothing happened: the window is still open under its own title.
+    const listed = await rawRequest(server, "GET", windows, { origin: own });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContain(wid);
+    expect(listed.body).not.toContain("pwned");
+    expect(
+      (await rawRequest(server, "GET", windows, { origin: own.replace("127.0.0.1", "localhost") }))
+        .status,
+    ).toBe(200);
+    expect((await rawRequest(server, "GET", `${windows}/${wid}`)).status).toBe(200);
     await stillServes(server);
   });
 });

@@ -200,7 +200,7 @@ describe("anna-app dev: live replay of a recording", () => {
     }
     expect((await postJson(server, "/dev/api/fixtures/replay", { nope: 1 })).status).toBe(400);
     // Only the dashboard may ask: not the app's sandboxed iframe (origin null), not another site.
-    for (const origin of ["null", "http://evil.example", `http://localhost:${server.port}`]) {
+    for (const origin of ["null", "http://evil.example", `http://localhost:${server.port + 1}`]) {
       const res = await postJson(
         server,
         "/dev/api/fixtures/replay",

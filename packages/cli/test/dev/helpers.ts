@@ -60,6 +60,38 @@ export function rawGet(
   });
 }
 
+/** Any request, with the headers (an `Origin` fetch would not let a test forge) sent as given. */
+export function rawRequest(
+  server: DevServer,
+  method: string,
+  rawPath: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        path: rawPath,
+        method,
+        headers: text === undefined ? headers : { "content-type": "text/plain", ...headers },
+      },
+      (res) => {
+        let out = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (out += chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: out }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(text);
+  });
+}
+
 /** One Host API call through the rpc endpoint, as the dashboard bridge makes it. */
 export async function rpc(
   server: DevServer,
