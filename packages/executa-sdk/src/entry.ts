@@ -59,4 +59,10 @@ export const {
   UPLOAD_TIMEOUT_MS,
   EmbeddingsClient,
   EMBEDDINGS_TIMEOUT_MS,
+  WebClient,
+  WebError,
+  WEB_TIMEOUT_MS,
+  CredentialsClient,
+  CredentialsError,
+  CREDENTIALS_TIMEOUT_MS,
 } = sdk;

@@ -4,7 +4,15 @@
 
 /** The reverse-RPC families a plugin can call. `files` shares the storage codes. */
 export type HostFamily =
-  "sampling" | "storage" | "files" | "agent" | "image" | "upload" | "embeddings";
+  | "sampling"
+  | "storage"
+  | "files"
+  | "agent"
+  | "image"
+  | "upload"
+  | "embeddings"
+  | "web"
+  | "credentials";
 
 export interface HostCallErrorInit {
   code: number;
@@ -79,6 +87,22 @@ export class EmbeddingsError extends HostCallError {
   }
 }
 
+/** `web/*` (-32521…-32528, R157). */
+export class WebError extends HostCallError {
+  constructor(message: string, init: HostCallErrorInit) {
+    super(message, init);
+    this.name = "WebError";
+  }
+}
+
+/** `credentials/*` (-32061…-32064, R69). */
+export class CredentialsError extends HostCallError {
+  constructor(message: string, init: HostCallErrorInit) {
+    super(message, init);
+    this.name = "CredentialsError";
+  }
+}
+
 const ERROR_CLASS: Record<
   HostFamily,
   new (message: string, init: HostCallErrorInit) => HostCallError
@@ -90,6 +114,8 @@ const ERROR_CLASS: Record<
   image: ImageError,
   upload: UploadError,
   embeddings: EmbeddingsError,
+  web: WebError,
+  credentials: CredentialsError,
 };
 
 /** Builds the family's error class; used by the reverse channel and the clients' pre-checks. */

@@ -34,12 +34,14 @@ export type { LogLevel, StderrLoggerOptions } from "./logger.js";
 export { randomHexId } from "./runtime.js";
 export {
   AgentError,
+  CredentialsError,
   EmbeddingsError,
   HostCallError,
   ImageError,
   SamplingError,
   StorageError,
   UploadError,
+  WebError,
 } from "./errors.js";
 export type { HostCallErrorInit, HostFamily } from "./errors.js";
 // Re-exported so plugins throw the class the runtime (possibly bundled) recognises.
@@ -95,3 +97,22 @@ export type {
 } from "./reverse/data-clients.js";
 export { EmbeddingsClient, EMBEDDINGS_TIMEOUT_MS } from "./reverse/llm-clients.js";
 export type { EmbeddingsOptions, EmbeddingsResult } from "./reverse/llm-clients.js";
+export {
+  CREDENTIALS_TIMEOUT_MS,
+  CredentialsClient,
+  WEB_TIMEOUT_MS,
+  WebClient,
+} from "./reverse/web-clients.js";
+export type {
+  AccessToken,
+  CredentialAccount,
+  WebFetchOptions,
+  WebFetchResult,
+  WebImageFetchOptions,
+  WebImageFetchResult,
+  WebImageSearchOptions,
+  WebImageSearchResult,
+  WebPage,
+  WebSearchOptions,
+  WebSearchResult,
+} from "./reverse/web-clients.js";

@@ -13,6 +13,7 @@ import {
   ImageClient,
   SamplingClient,
 } from "./reverse/llm-clients.js";
+import { CredentialsClient, WebClient } from "./reverse/web-clients.js";
 
 /** `executa/progress` types the host keeps; anything else is coerced to "progress" (T29). */
 export type ProgressType = "progress" | "tool_update";
@@ -51,6 +52,13 @@ export interface ToolContext {
   readonly image: ImageClient;
   readonly upload: HostUploadClient;
   readonly embeddings: EmbeddingsClient;
+  /** `web/*`: search and page fetch on the user's behalf (R157). */
+  readonly web: WebClient;
+  /**
+   * `credentials/*`: the user's connected accounts and short-lived tokens (R67–R68). Named
+   * `accounts` because `credentials` is the invoke's credential map.
+   */
+  readonly accounts: CredentialsClient;
 }
 
 export interface InvokeContextInit {
@@ -193,6 +201,14 @@ export class InvokeContext implements ToolContext, InvokeBinding {
 
   get embeddings(): EmbeddingsClient {
     return this.client("embeddings", EmbeddingsClient);
+  }
+
+  get web(): WebClient {
+    return this.client("web", WebClient);
+  }
+
+  get accounts(): CredentialsClient {
+    return this.client("accounts", CredentialsClient);
   }
 
   /** Aborts `signal` (shutdown, closed connection). */

@@ -57,6 +57,9 @@ const NOT_NEGOTIATED: Record<HostFamily, EntryPick> = {
   image: (c) => c.IMAGE_ERRORS.NOT_GRANTED,
   upload: (c) => c.UPLOAD_ERRORS.NOT_GRANTED,
   embeddings: (c) => c.EMBEDDINGS_ERRORS.NOT_NEGOTIATED,
+  web: (c) => c.WEB_ERRORS.NOT_NEGOTIATED,
+  // No token without a v2 host (R66): the code the host would send for a missing one.
+  credentials: (c) => c.CREDENTIALS_ERRORS.NOT_GRANTED,
 };
 
 /** Local timeouts use the family's TIMEOUT entry; families without one use the host's. */
@@ -68,6 +71,9 @@ const TIMEOUT: Record<HostFamily, EntryPick> = {
   image: (c) => c.IMAGE_ERRORS.TIMEOUT,
   upload: (c) => c.UPLOAD_ERRORS.TIMEOUT,
   embeddings: (c) => c.EMBEDDINGS_ERRORS.TIMEOUT,
+  web: (c) => c.WEB_ERRORS.TIMEOUT,
+  // -32064 is exactly the SDK-local await timeout (R69).
+  credentials: (c) => c.CREDENTIALS_ERRORS.TIMEOUT,
 };
 
 /** Code used for local failures that have no catalog entry (abort, closed connection). */
