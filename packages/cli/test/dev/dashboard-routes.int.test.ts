@@ -79,4 +79,19 @@ describe("anna-app dev dashboard routes", () => {
       await send(`${server.url}dev/api/events`, "POST", { kind: "tool_job", payload: {} }),
     ).toMatchObject({ status: 400, body: { error: { code: "invalid_arg" } } });
   });
+
+  it("opens a view with any JSON entry_payload, and a re-open without one keeps it", async () => {
+    const server = await startHarness(copyFixtureApp(FRAMES_APP));
+    const windows = `${server.url}${API}/windows`;
+    const first = await send(windows, "POST", { view: "main", payload: "write" });
+    expect(first.body).toMatchObject({
+      reused: true,
+      window: { entry_payload: "write" },
+    });
+    const again = await send(windows, "POST", { view: "main" });
+    expect(again.body).toMatchObject({
+      reused: true,
+      window: { entry_payload: "write" },
+    });
+  });
 });
