@@ -2,8 +2,7 @@
 // and local refusals, against the in-memory host.
 import { RpcError } from "@anna-ai/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
-import type {
-  HostCallError} from "../../src/index.js";
+import type { HostCallError } from "../../src/index.js";
 import {
   CredentialsClient,
   CredentialsError,
