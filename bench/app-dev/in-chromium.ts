@@ -40,6 +40,19 @@ const PARENT_SCRIPT = `if (window.top === window) {
   });
 }`;
 
+/**
+ * Diagnosis: the dashboard's panel stream (`/dev/stream`) is never opened, so no call row is
+ * rendered. Done in the page rather than with `page.route`: intercepting requests would send
+ * every fetch of the page through Playwright and slow the very round trip being measured.
+ */
+const NO_PANEL_SCRIPT = `if (window.top === window) {
+  const RealEventSource = window.EventSource;
+  window.EventSource = function (url, init) {
+    if (String(url).endsWith("/dev/stream")) return Object.assign(new EventTarget(), { close() {} });
+    return new RealEventSource(url, init);
+  };
+}`;
+
 /** Re-navigates the app iframe from the dashboard; evaluates to the wall-clock ms it did so. */
 const RENAVIGATE = `(() => {
   const iframe = document.querySelector("iframe");
@@ -89,7 +102,7 @@ export async function openChromiumSession(options: SessionOptions = {}): Promise
     });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(PARENT_SCRIPT);
-    if (options.withoutPanel === true) await page.route("**/dev/stream", (route) => route.abort());
+    if (options.withoutPanel === true) await page.addInitScript(NO_PANEL_SCRIPT);
     const stamps = new StampWatcher(page);
     const ready = waitForConsole(page, (text) => text === "bench-ready");
     await page.goto(harness.banner.dashboard);
