@@ -65,8 +65,11 @@ export async function pythonPlan(input: PythonInput, ctx: DetectContext): Promis
     warnings.push(
       `pyproject.toml requires-python "${tooNew.wanted}" is above the installed Python ${tooNew.installed}; starting with ${python.name} anyway`,
     );
-  } else if (uv === undefined && explicit === undefined) {
-    warnings.push(`uv not found on PATH; starting with ${python.name} directly`);
+  } else if (uv === undefined && explicit === undefined && project?.hasDependencies === true) {
+    // A stdlib-only plugin needs nothing from uv: python3 is the whole runtime, so no warning.
+    warnings.push(
+      `pyproject.toml declares dependencies and uv is not on PATH; starting with ${python.name} directly, so they must be importable there (or install uv)`,
+    );
   }
 
   if (script !== undefined) {

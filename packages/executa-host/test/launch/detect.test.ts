@@ -46,7 +46,8 @@ describe("detectLaunchSpec — executa.json", () => {
     expect(spec.type).toBe("python");
     expect(spec.command).toEqual(["python3", path.join(dir, "bom_plugin.py")]);
     expect(spec.env.PYTHONUNBUFFERED).toBe("1");
-    expect(spec.warnings.join(" ")).toContain("uv not found on PATH");
+    // No pyproject dependencies: python3 alone runs it, and there is nothing to warn about.
+    expect(spec.warnings).toEqual([]);
   });
 
   it("names the file and the field when tool_id is missing", async () => {
@@ -138,10 +139,11 @@ describe("detectLaunchSpec — Python", () => {
       "python",
       path.join(dir, "main.py"),
     ]);
-    expect((await detectLaunchSpec(dir, NO_UV)).command).toEqual([
-      "python3",
-      path.join(dir, "main.py"),
-    ]);
+    const noUv = await detectLaunchSpec(dir, NO_UV);
+    expect(noUv.command).toEqual(["python3", path.join(dir, "main.py")]);
+    expect(noUv.warnings.join(" ")).toContain(
+      "pyproject.toml declares dependencies and uv is not on PATH",
+    );
   });
 
   it("runs the first script when the tool_id is not a [project.scripts] key", async () => {
