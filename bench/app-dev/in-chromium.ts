@@ -98,7 +98,9 @@ export async function openChromiumSession(options: SessionOptions = {}): Promise
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+      // As a developer's browser runs, except the sandbox (root in CI) and the GPU (headless);
+      // not --disable-dev-shm-usage, which moves Mojo's shared memory from /dev/shm to /tmp.
+      args: ["--no-sandbox", "--disable-gpu"],
     });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(PARENT_SCRIPT);
