@@ -39,7 +39,7 @@ export const kitchenSinkPlugin = definePlugin({
     display_name: "Kitchen Sink",
     version: "0.1.0",
     description:
-      "Exercises every host capability once: sampling, storage, files, agent, image, upload, embeddings, progress.",
+      "Exercises every host capability once: sampling, storage, files, agent, image, upload, embeddings, web, connected accounts, progress.",
     author: "Anna examples",
     icon: "🧪",
     category: "developer",
@@ -52,6 +52,8 @@ export const kitchenSinkPlugin = definePlugin({
       "llm.image",
       "host.upload",
       "llm.embed",
+      "web.search",
+      "web.fetch",
     ],
     credentials: [
       {
@@ -59,6 +61,16 @@ export const kitchenSinkPlugin = definePlugin({
         display_name: "Kitchen token",
         description: "Optional. Reported (redacted) by `credentials_check`.",
         required: false,
+      },
+      {
+        // Maps to the `google` OAuth provider, so each invoke carries a credentials_token that
+        // opens credentials/* for google accounts (R66).
+        name: "GOOGLE_ACCESS_TOKEN",
+        display_name: "Google account",
+        description:
+          "Optional. `account_token` reads connected Google accounts through credentials/*.",
+        required: false,
+        sensitive: true,
       },
     ],
   },
@@ -194,6 +206,48 @@ export const kitchenSinkPlugin = definePlugin({
       description: "Return a large report (default 1 MiB); it travels through file transport.",
       parameters: { bytes: p.integer({ default: BIG_REPORT_BYTES }) },
       handler: ({ bytes }) => ({ size: bytes, report: "r".repeat(bytes) }),
+    },
+    read_page: {
+      description:
+        "Fetch one or more pages through the host (web/fetch) and report what came back per page.",
+      parameters: {
+        urls: p.array(p.string(), { description: "1 to 10 URLs." }),
+        max_chars: p.integer({ default: 2000 }),
+      },
+      timeout: 90,
+      handler: async ({ urls, max_chars }, ctx) => {
+        const result = await ctx.web.fetch(urls, { maxChars: max_chars, format: "text" });
+        // One broken page never fails the batch: report each page's own outcome.
+        return {
+          pages: result.pages.map((page) => ({
+            url: page.url,
+            ok: page.ok,
+            title: page.title ?? null,
+            content: page.content ?? null,
+            truncated: page.truncated ?? false,
+            error: page.error ?? null,
+          })),
+        };
+      },
+    },
+    account_token: {
+      description:
+        "List the user's connected accounts of a provider and get a short-lived token for one (credentials/*).",
+      parameters: {
+        provider: p.string({ default: "google" }),
+        account: p.string({ required: false, description: "account_id; omit for the default." }),
+      },
+      handler: async ({ provider, account }, ctx) => {
+        const accounts = await ctx.accounts.listAccounts(provider);
+        const token = await ctx.accounts.getToken(provider, { accountId: account ?? null });
+        // The token itself never leaves the plugin: only a redacted preview does.
+        return {
+          accounts: accounts.map((a) => ({ account_id: a.account_id, is_default: a.is_default })),
+          account_id: token.account_id,
+          expires_at: token.expires_at,
+          preview: redact(token.access_token),
+        };
+      },
     },
     credentials_check: {
       description:

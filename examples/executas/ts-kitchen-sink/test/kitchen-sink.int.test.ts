@@ -51,7 +51,7 @@ function requests(plugin: RawPlugin, method?: string): Frame[] {
 }
 
 describe("ts-kitchen-sink", () => {
-  it("declares every capability and ten tools", async () => {
+  it("declares every capability and twelve tools", async () => {
     const plugin = start();
     const init = await plugin.request("initialize", { protocolVersion: "2.0" }, 0);
     expect(Object.keys((init.result as { capabilities: object }).capabilities).sort()).toEqual(
@@ -71,6 +71,8 @@ describe("ts-kitchen-sink", () => {
       "embed",
       "long_task",
       "big_report",
+      "read_page",
+      "account_token",
       "credentials_check",
     ]);
     expect(manifest.host_capabilities).toEqual([
@@ -81,7 +83,86 @@ describe("ts-kitchen-sink", () => {
       "llm.image",
       "host.upload",
       "llm.embed",
+      "web.search",
+      "web.fetch",
     ]);
+  });
+
+  it("read_page sends web/fetch and reports each page's own outcome", async () => {
+    const plugin = start();
+    plugin.onRequest("web/fetch", (params) => ({
+      pages: (params as { urls: string[] }).urls.map((url, i) =>
+        i === 0
+          ? { url, ok: true, title: "A", content: "hello", truncated: false }
+          : { url, ok: false, error: "SSRF_BLOCKED" },
+      ),
+      quota_consumed: 0,
+    }));
+    const result = await invoke(plugin, "read_page", {
+      urls: ["https://a.example/", "http://10.0.0.1/"],
+      max_chars: 100,
+    });
+    expect(result).toMatchObject({
+      success: true,
+      data: {
+        pages: [
+          { url: "https://a.example/", ok: true, title: "A", content: "hello" },
+          { url: "http://10.0.0.1/", ok: false, error: "SSRF_BLOCKED", content: null },
+        ],
+      },
+    });
+    expect(requests(plugin, "web/fetch")[0]?.params).toMatchObject({
+      urls: ["https://a.example/", "http://10.0.0.1/"],
+      max_chars: 100,
+      format: "text",
+      context: { invoke_id: "inv-read_page" },
+    });
+  });
+
+  it("account_token lists accounts, gets a token and returns only a redacted preview", async () => {
+    const plugin = start();
+    plugin.onRequest("credentials/listAccounts", () => ({
+      accounts: [
+        {
+          account_id: "g1",
+          email: null,
+          label: null,
+          is_default: true,
+          status: "active",
+          scopes: [],
+        },
+        {
+          account_id: "g2",
+          email: null,
+          label: null,
+          is_default: false,
+          status: "active",
+          scopes: [],
+        },
+      ],
+    }));
+    plugin.onRequest("credentials/getToken", (params) => ({
+      access_token: "ya29.secret-token-7777",
+      account_id: (params as { account_id?: string }).account_id ?? "g1",
+      expires_at: "2030-01-01T00:00:00.000Z",
+    }));
+    const result = await invoke(plugin, "account_token", { account: "g2" });
+    expect(result).toMatchObject({
+      success: true,
+      data: {
+        accounts: [
+          { account_id: "g1", is_default: true },
+          { account_id: "g2", is_default: false },
+        ],
+        account_id: "g2",
+        preview: "ya29…7777",
+      },
+    });
+    expect(JSON.stringify(result)).not.toContain("secret-token");
+    expect(requests(plugin, "credentials/getToken")[0]?.params).toMatchObject({
+      provider: "google",
+      account_id: "g2",
+    });
   });
 
   it("asks sampling for a JSON Schema answer with a json_object fallback and parses it", async () => {
