@@ -207,6 +207,21 @@ export const kitchenSinkPlugin = definePlugin({
       parameters: { bytes: p.integer({ default: BIG_REPORT_BYTES }) },
       handler: ({ bytes }) => ({ size: bytes, report: "r".repeat(bytes) }),
     },
+    search_web: {
+      description: "Search the web through the host (web/search) and list title, URL and snippet.",
+      parameters: {
+        query: p.string({ description: "What to search for." }),
+        max_results: p.integer({ default: 5 }),
+      },
+      timeout: 90,
+      handler: async ({ query, max_results }, ctx) => {
+        const found = await ctx.web.search(query, { maxResults: max_results });
+        return {
+          provider_tier: found.provider_tier,
+          results: found.results.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet })),
+        };
+      },
+    },
     read_page: {
       description:
         "Fetch one or more pages through the host (web/fetch) and report what came back per page.",

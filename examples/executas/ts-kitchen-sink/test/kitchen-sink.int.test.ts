@@ -51,7 +51,7 @@ function requests(plugin: RawPlugin, method?: string): Frame[] {
 }
 
 describe("ts-kitchen-sink", () => {
-  it("declares every capability and twelve tools", async () => {
+  it("declares every capability and thirteen tools", async () => {
     const plugin = start();
     const init = await plugin.request("initialize", { protocolVersion: "2.0" }, 0);
     expect(Object.keys((init.result as { capabilities: object }).capabilities).sort()).toEqual(
@@ -71,6 +71,7 @@ describe("ts-kitchen-sink", () => {
       "embed",
       "long_task",
       "big_report",
+      "search_web",
       "read_page",
       "account_token",
       "credentials_check",
@@ -86,6 +87,27 @@ describe("ts-kitchen-sink", () => {
       "web.search",
       "web.fetch",
     ]);
+  });
+
+  it("search_web sends web/search and lists title, URL and snippet", async () => {
+    const plugin = start();
+    plugin.onRequest("web/search", () => ({
+      results: [{ title: "T", url: "https://t.example/", snippet: "s", score: 0.9 }],
+      provider_tier: "basic",
+      quota_consumed: 0,
+    }));
+    const result = await invoke(plugin, "search_web", { query: "tides", max_results: 2 });
+    expect(result).toMatchObject({
+      success: true,
+      data: {
+        provider_tier: "basic",
+        results: [{ title: "T", url: "https://t.example/", snippet: "s" }],
+      },
+    });
+    expect(requests(plugin, "web/search")[0]?.params).toMatchObject({
+      query: "tides",
+      max_results: 2,
+    });
   });
 
   it("read_page sends web/fetch and reports each page's own outcome", async () => {

@@ -15,11 +15,13 @@ export const spec: CommandSpec = {
   summary: "Run one Tool plugin in isolation: REPL or one-shot describe/health/invoke",
   description:
     "Starts the plugin exactly as the Anna Agent does (initialize, describe, invoke, shutdown) and " +
-    "answers its reverse calls (sampling, storage, files, agent, image, upload, embeddings) with " +
+    "answers its reverse calls (sampling, storage, files, agent, image, upload, embeddings, web, " +
+    "credentials) with " +
     "offline services. Without --describe, --health or --invoke it opens a REPL (describe, health, " +
     "invoke <tool> [json-args], tools, trace on|off, restart, quit; piped input works line by " +
     "line). With --json, --invoke prints one line: the tool's data, or the error object. Defaults: " +
-    "storage in memory, embeddings synthetic, sampling/agent/image/upload off. Exit codes: 0 " +
+    "storage in memory, embeddings synthetic, web fetch live (SSRF-guarded) and search off, no " +
+    "connected accounts, sampling/agent/image/upload off. Exit codes: 0 " +
     "success, 1 the invoke failed (success:false or a JSON-RPC error), 2 usage, launch or fixture error; " +
     "Ctrl-C shuts the plugin down and exits 130.",
   flags: [
@@ -90,6 +92,9 @@ export const spec: CommandSpec = {
     "anna-app executa dev --dir ./my-plugin --no-sampling --no-agent --no-image --no-upload --no-embeddings",
     "anna-app executa dev --dir ./my-plugin --mock-agent agent.jsonl --mock-image image.jsonl --mock-upload upload.jsonl",
     "anna-app executa dev --dir ./my-plugin --mock-embeddings embeddings.jsonl",
+    "anna-app executa dev --dir ./my-plugin --mock-web web.jsonl  # web/search from the file, web/fetch live",
+    "anna-app executa dev --dir ./my-plugin --no-web  # web/* gets -32527",
+    "anna-app executa dev --dir ./my-plugin --account google=work,email=me@work.example --account google=home,default,token=ya29.dev",
     "anna-app executa dev --dir ./my-plugin --storage mock --mock-storage storage.jsonl",
     "anna-app executa dev --dir ./my-plugin --storage off",
     "anna-app executa dev --dir ./my-plugin --storage memory --storage-scopes tool",

@@ -13,6 +13,7 @@ export const FIXTURE_FLAGS = {
   image: "mock-image",
   upload: "mock-upload",
   embeddings: "mock-embeddings",
+  web: "mock-web",
 } as const;
 
 export type FixtureFamily = keyof typeof FIXTURE_FLAGS;

@@ -106,19 +106,40 @@ export const SERVICE_FLAGS: readonly FlagDef[] = [
     description: "Answer embeddings/create from a mock-answer file, synthetic vectors otherwise",
   },
   {
+    name: "no-web",
+    type: "boolean",
+    description: "web/* fails with -32527 (no web service on this host)",
+  },
+  {
+    name: "mock-web",
+    type: "string",
+    value: "<fixture.jsonl>",
+    description:
+      'Answer web/search and web/image_search from {"ns":"web"} lines; web/fetch and web/image_fetch always go out for real, SSRF-guarded',
+  },
+  {
+    name: "account",
+    type: "string",
+    multiple: true,
+    value: "<provider>=<id>[,…]",
+    description:
+      "A connected account for credentials/* (fields: email=, label=, token=, status=, default); the plugin must declare a credential of that OAuth provider",
+  },
+  {
     name: "grant",
     type: "string",
     multiple: true,
     value: "<family>",
     description:
-      "Simulate the user's grants: only the named families are granted (sampling, agent, storage, files, image, upload, embeddings; default all)",
+      "Simulate the user's grants: only the named families are granted (sampling, agent, storage, files, image, upload, embeddings, web, credentials; default all)",
   },
   {
     name: "no-grant",
     type: "string",
     multiple: true,
     value: "<family>",
-    description: "Simulate a withdrawn grant: the family's calls fail with its NOT_GRANTED code",
+    description:
+      "Simulate a withdrawn grant: the family's calls fail with its NOT_GRANTED code (credentials: no credentials_token, -32061)",
   },
   {
     name: "app-slug",

@@ -12,10 +12,12 @@ import {
   createMockFilesService,
   createMockStorageService,
   createOfflineAgentService,
+  createOfflineCredentialsService,
   createOfflineEmbeddingsService,
   createOfflineImageService,
   createOfflineSamplingService,
   createOfflineUploadService,
+  createOfflineWebService,
   type HostServices,
   type MockFixture,
   type RouterProgressListener,
@@ -24,6 +26,7 @@ import {
 import type { FlagValues } from "../cli/args.js";
 import { EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
+import { parseAccountFlags } from "./account-flags.js";
 import { backgroundDevTokenIssuer } from "./dev-tokens.js";
 import { loadFixtures } from "./fixtures.js";
 import { parseGrantFlags } from "./grant-flags.js";
@@ -42,6 +45,8 @@ export const BANNER_FAMILIES = [
   "image",
   "upload",
   "embeddings",
+  "web",
+  "credentials",
 ] as const;
 export type BannerFamily = (typeof BANNER_FAMILIES)[number];
 
@@ -68,6 +73,7 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
   const storageMode = storageModeOf(flags);
   checkConflicts(flags);
   const grants = parseGrantFlags(flags);
+  const accounts = parseAccountFlags(flags.account);
   const fixtures = await loadFixtures(flags, io.cwd);
 
   const blob = lazyBlobServer(() => new LoopbackBlobServer());
@@ -153,7 +159,39 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
         ? mockLabel("mock-embeddings")
         : "synthetic";
 
-  const services: HostServices = { sampling, agent, storage, files, image, upload, embeddings };
+  // Web: fetch is always real and SSRF-guarded (loopback included: the policy cannot be turned
+  // off, L11389); search answers only from a --mock-web file, there is no provider offline.
+  const web =
+    flags["no-web"] === true
+      ? undefined
+      : createOfflineWebService({
+          ...(fixtures.web ? { fixture: fixtures.web } : {}),
+          fixtureHint: `a line {"ns":"web","method":"search","result":{"results":[…]}} in a --mock-web <fixture.jsonl> file`,
+          files,
+        });
+  summary.web =
+    web === undefined
+      ? "off"
+      : `fetch live (SSRF-guarded), search ${fixtures.web ? mockLabel("mock-web") : "off"}`;
+
+  const credentials = createOfflineCredentialsService({ accounts });
+  const providers = Object.entries(accounts);
+  summary.credentials =
+    providers.length === 0
+      ? "no accounts"
+      : providers.map(([provider, list]) => `${provider} (${list.length})`).join(", ");
+
+  const services: HostServices = {
+    sampling,
+    agent,
+    storage,
+    files,
+    image,
+    upload,
+    embeddings,
+    credentials,
+    ...(web === undefined ? {} : { web }),
+  };
   const notGranted = GRANT_FAMILIES.filter((f) => !grants.granted.has(f));
   let progress: RouterProgressListener | undefined;
   const router = new ReverseRpcRouter({
@@ -200,6 +238,7 @@ function checkConflicts(flags: FlagValues): void {
     ["no-image", "mock-image"],
     ["no-upload", "mock-upload"],
     ["no-embeddings", "mock-embeddings"],
+    ["no-web", "mock-web"],
   ];
   for (const [off, mock] of pairs) {
     if (flags[off] !== undefined && flags[mock] !== undefined) {
