@@ -18,7 +18,10 @@ export function parseAccountFlags(value: FlagValues[string]): OfflineCredentials
     for (const extra of extras) applyExtra(account, extra, raw);
     const list = (out[provider] ??= []);
     if (list.some((a) => a.account_id === accountId)) {
-      throw usageError(`--account ${raw}: ${provider} account ${accountId} is given twice`, COMMAND);
+      throw usageError(
+        `--account ${raw}: ${provider} account ${accountId} is given twice`,
+        COMMAND,
+      );
     }
     list.push(account);
   }
