@@ -1,5 +1,4 @@
-// esbuild plugins shared by the CLI's single-file bundles (bundle-executa-dev.mjs,
-// bundle-validate.mjs, bundle-dev.mjs).
+// esbuild plugins of the CLI's single-file bundles (cli-bundle.mjs).
 import { dirname } from "node:path";
 
 /**
