@@ -1,6 +1,6 @@
 // Which OAuth providers a plugin's declared credential names unlock for `credentials/*` (R66,
 // L9688, L9700): the platform maps names through `find_providers_for_credential` when it mints
-// `credentials_token`. The aliases are the Reference's first-class OAuth providers (L9712–L9714);
+// `credentials_token`. The aliases are the Reference's first-class OAuth providers (L9710–L9712);
 // API-key providers (GitHub, Notion, Slack) have no account dimension and unlock nothing.
 
 /** OAuth provider id → the credential names that map to it. */
