@@ -9,11 +9,12 @@
 //      target p50 ≤ 2 ms.
 //   3. Live reload: a bundle file saved → the new document's first script runs, vs the `fs.watch`
 //      event alone: target ≤ 200 ms.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { formatNumber, formatSummary, renderTable } from "../host/format.js";
+import { jsonOutputPath, writeJsonFile } from "../host/json-file.js";
 import { percentile, summarize, type Summary } from "../host/stats.js";
 import { CLI, REPO, startBareServer, startDev, timeExit } from "./harness.js";
 import {
@@ -48,10 +49,7 @@ const rpcRounds = Number(values["rpc-rounds"] ?? (smoke ? 1 : 5));
 const calls = Number(values.calls ?? (smoke ? 20 : 1000));
 const warmupCalls = Math.max(5, Math.round(calls / 5));
 const reloads = Number(values.reloads ?? (smoke ? 1 : 10));
-const jsonPath =
-  values.json === true || values.out !== undefined
-    ? resolve(values.out ?? DEFAULT_JSON_PATH)
-    : undefined;
+const jsonPath = jsonOutputPath(values, DEFAULT_JSON_PATH);
 
 interface StartSamples {
   bare: number[];
@@ -316,26 +314,17 @@ async function main(): Promise<void> {
         .join(" ")}\n`,
   );
   if (jsonPath !== undefined) {
-    mkdirSync(dirname(jsonPath), { recursive: true });
-    writeFileSync(
-      jsonPath,
-      JSON.stringify(
-        {
-          generatedAt: new Date().toISOString(),
-          machine: {
-            node: process.version,
-            cpus: cpus().length,
-            loadAtStart: load,
-            loadAtEnd: loadavg(),
-          },
-          rounds: { start: startRounds, rpc: rpcRounds, calls, reloads, smoke },
-          figures: figures.map((f) => ({ ...f, baselineSummary: f.baselineSummary ?? null })),
-        },
-        null,
-        2,
-      ) + "\n",
-    );
-    process.stdout.write(`wrote ${jsonPath}\n`);
+    writeJsonFile(jsonPath, {
+      generatedAt: new Date().toISOString(),
+      machine: {
+        node: process.version,
+        cpus: cpus().length,
+        loadAtStart: load,
+        loadAtEnd: loadavg(),
+      },
+      rounds: { start: startRounds, rpc: rpcRounds, calls, reloads, smoke },
+      figures: figures.map((f) => ({ ...f, baselineSummary: f.baselineSummary ?? null })),
+    });
   }
 }
 

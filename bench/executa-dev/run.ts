@@ -6,12 +6,13 @@
 //   2. REPL throughput for 1,000 piped invokes vs the host library driven directly with the same
 //      router and services: target ≥ 0.8×.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { formatNumber, formatSummary, renderTable } from "../host/format.js";
+import { jsonOutputPath, writeJsonFile } from "../host/json-file.js";
 import { summarize, type Summary } from "../host/stats.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -43,10 +44,7 @@ const oneShotRounds = Number(values.rounds ?? DEFAULT_ONE_SHOT_ROUNDS);
 const throughputRounds = Number(values["throughput-rounds"] ?? DEFAULT_THROUGHPUT_ROUNDS);
 const invokes = Number(values.invokes ?? DEFAULT_INVOKES);
 /** `--json` writes the figures to bench/results/executa-dev.json (not committed), `--out` elsewhere. */
-const jsonPath =
-  values.json === true || values.out !== undefined
-    ? resolve(values.out ?? DEFAULT_JSON_PATH)
-    : undefined;
+const jsonPath = jsonOutputPath(values, DEFAULT_JSON_PATH);
 
 /**
  * Child env without colour, so the REPL output is plain and cheap to scan, and with the CLI on
@@ -320,26 +318,17 @@ async function main(): Promise<void> {
         .join(" ")}\n`,
   );
   if (jsonPath !== undefined) {
-    mkdirSync(dirname(jsonPath), { recursive: true });
-    writeFileSync(
-      jsonPath,
-      JSON.stringify(
-        {
-          generatedAt: new Date().toISOString(),
-          machine: { node: process.version, cpus: cpus().length, loadAtStart: load },
-          cliLoader: { atStart: loaderAtStart, atEnd: loaderAtEnd },
-          rounds: { oneShot: oneShotRounds, throughput: throughputRounds, invokes },
-          figures,
-          info: {
-            hostNoRouter: summaryJson(hostBareS),
-            oneShotCpuMs: { bare: summaryJson(bareCpuS), cli: summaryJson(cliCpuS) },
-          },
-        },
-        null,
-        2,
-      ) + "\n",
-    );
-    process.stdout.write(`wrote ${jsonPath}\n`);
+    writeJsonFile(jsonPath, {
+      generatedAt: new Date().toISOString(),
+      machine: { node: process.version, cpus: cpus().length, loadAtStart: load },
+      cliLoader: { atStart: loaderAtStart, atEnd: loaderAtEnd },
+      rounds: { oneShot: oneShotRounds, throughput: throughputRounds, invokes },
+      figures,
+      info: {
+        hostNoRouter: summaryJson(hostBareS),
+        oneShotCpuMs: { bare: summaryJson(bareCpuS), cli: summaryJson(cliCpuS) },
+      },
+    });
   }
 }
 

@@ -13,6 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { formatNumber, formatSummary, renderTable } from "../host/format.js";
+import { jsonOutputPath, writeJsonFile } from "../host/json-file.js";
 import { summarize, type Summary } from "../host/stats.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -35,10 +36,7 @@ const { values } = parseArgs({
   },
 });
 const rounds = Number(values.rounds ?? DEFAULT_ROUNDS);
-const jsonPath =
-  values.json === true || values.out !== undefined
-    ? resolve(values.out ?? DEFAULT_JSON_PATH)
-    : undefined;
+const jsonPath = jsonOutputPath(values, DEFAULT_JSON_PATH);
 
 const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
 delete childEnv.FORCE_COLOR;
@@ -281,25 +279,17 @@ async function main(): Promise<void> {
       ].join("\n"),
     );
     if (jsonPath !== undefined) {
-      mkdirSync(dirname(jsonPath), { recursive: true });
-      writeFileSync(
-        jsonPath,
-        JSON.stringify(
-          {
-            date: new Date().toISOString(),
-            rounds,
-            implementation,
-            cpus: cpus().length,
-            loadavg: loadavg(),
-            bundleBytes,
-            cases: Object.fromEntries(summaries),
-            targetMs: VALIDATE_TARGET_MS,
-            pass,
-          },
-          null,
-          2,
-        ) + "\n",
-      );
+      writeJsonFile(jsonPath, {
+        date: new Date().toISOString(),
+        rounds,
+        implementation,
+        cpus: cpus().length,
+        loadavg: loadavg(),
+        bundleBytes,
+        cases: Object.fromEntries(summaries),
+        targetMs: VALIDATE_TARGET_MS,
+        pass,
+      });
     }
   } finally {
     if (values.keep === true) process.stderr.write(`kept ${root}\n`);
