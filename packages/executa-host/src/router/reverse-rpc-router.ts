@@ -374,6 +374,7 @@ class ReverseRpcSession implements RouterSession {
     }
     if (
       this.#options.strictPluginCapabilities &&
+      spec.pluginCapabilities.length > 0 &&
       Object.keys(pluginCapabilities).length > 0 &&
       !spec.pluginCapabilities.some((key) => key in pluginCapabilities)
     ) {

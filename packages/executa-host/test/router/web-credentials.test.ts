@@ -104,6 +104,22 @@ describe("web/* gates and codes", () => {
     expect(call?.ctx.token).toBeUndefined();
   });
 
+  it("has no initialize key to check, so strict mode does not close web or credentials", async () => {
+    const { session } = harness(
+      { strictPluginCapabilities: true },
+      {
+        hostCapabilities: WEB_CAPS,
+        credentialNames: GOOGLE,
+        pluginCapabilities: { sampling: {} },
+      },
+    );
+    await session.beginInvoke(invokeStart("inv-1"));
+    await expect(session.handleRequest("web/search", { query: "x" }, NEVER)).resolves.toBeDefined();
+    await expect(
+      session.handleRequest("credentials/listAccounts", { provider: "google" }, NEVER),
+    ).resolves.toEqual({ accounts: [] });
+  });
+
   it("refuses a params shape with -32524 and a failing service with -32523", async () => {
     const { session } = harness({}, { hostCapabilities: WEB_CAPS });
     await session.beginInvoke(invokeStart("inv-1"));
