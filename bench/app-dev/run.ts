@@ -157,10 +157,6 @@ interface Figure {
   verdict: "PASS" | "MISS" | "";
 }
 
-function verdict(pass: boolean): "PASS" | "MISS" {
-  return pass ? "PASS" : "MISS";
-}
-
 function versus(ours: Summary, base: Summary | undefined, name: string): string {
   if (base === undefined || !Number.isFinite(base.median)) return "";
   const diff = ours.median - base.median;
@@ -203,97 +199,77 @@ async function main(): Promise<void> {
   const p50 = (name: TripName) => summarize(trips.get(name)?.p50 ?? []);
   const p99 = (name: TripName) => summarize(trips.get(name)?.p99 ?? []);
   const figures: Figure[] = [
-    {
+    row({
       figure: "start_ready_ms",
       label: "start → dashboard 200 (ms)",
-      baseline: "bare node:http server",
-      baselineSummary: s.bare,
+      baseline: { name: "bare node:http server", short: "bare server", summary: s.bare },
       ours: s.dev,
-      comparison: versus(s.dev, s.bare, "bare server"),
-      target: `≤ ${START_TARGET_MS} ms`,
-      verdict: verdict(s.dev.median <= START_TARGET_MS),
-    },
-    ...info(
-      "start_ready_modules_ms",
-      "  info: same, CLI modules (no bundle)",
-      "with its bundle",
-      s.dev,
-      s.devModules,
-      "bundle",
-    ),
-    {
+      targetMs: START_TARGET_MS,
+    }),
+    row({
+      figure: "start_ready_modules_ms",
+      label: "  info: same, CLI modules (no bundle)",
+      baseline: { name: "with its bundle", short: "bundle", summary: s.dev },
+      ours: s.devModules,
+    }),
+    row({
       figure: "start_banner_ms",
       label: "  info: start → banner line (ms)",
-      baseline: "anna-app --version (spawn → exit)",
-      baselineSummary: s.version,
+      baseline: {
+        name: "anna-app --version (spawn → exit)",
+        short: "--version",
+        summary: s.version,
+      },
       ours: s.devBanner,
-      comparison: versus(s.devBanner, s.version, "--version"),
-      target: "",
-      verdict: "",
-    },
-    {
+    }),
+    row({
       figure: "heartbeat_p50_ms",
       label: "iframe window.heartbeat p50 (ms)",
-      baseline: "fetch floor",
-      baselineSummary: p50("fetch"),
+      baseline: { name: "fetch floor", short: "floor", summary: p50("fetch") },
       ours: p50("heartbeat"),
-      comparison: versus(p50("heartbeat"), p50("fetch"), "floor"),
-      target: `≤ ${RPC_P50_TARGET_MS} ms`,
-      verdict: verdict(p50("heartbeat").median <= RPC_P50_TARGET_MS),
-    },
-    ...info(
-      "heartbeat_p99_ms",
-      "  info: heartbeat p99 (ms)",
-      "fetch floor p99",
-      p99("fetch"),
-      p99("heartbeat"),
-      "floor",
-    ),
-    ...info(
-      "storage_get_p50_ms",
-      "  info: storage.get p50 (ms)",
-      "fetch floor",
-      p50("fetch"),
-      p50("storage.get"),
-      "floor",
-    ),
-    ...info("echo_p50_ms", "  info: postMessage echo p50 (ms)", "", undefined, p50("echo"), ""),
-    ...info(
-      "node_rpc_p50_ms",
-      "  info: from Node, rpc p50 (ms)",
-      "from Node, floor route",
-      p50("node floor"),
-      p50("node rpc"),
-      "floor",
-    ),
+      targetMs: RPC_P50_TARGET_MS,
+    }),
+    row({
+      figure: "heartbeat_p99_ms",
+      label: "  info: heartbeat p99 (ms)",
+      baseline: { name: "fetch floor p99", short: "floor", summary: p99("fetch") },
+      ours: p99("heartbeat"),
+    }),
+    row({
+      figure: "storage_get_p50_ms",
+      label: "  info: storage.get p50 (ms)",
+      baseline: { name: "fetch floor", short: "floor", summary: p50("fetch") },
+      ours: p50("storage.get"),
+    }),
+    row({ figure: "echo_p50_ms", label: "  info: postMessage echo p50 (ms)", ours: p50("echo") }),
+    row({
+      figure: "node_rpc_p50_ms",
+      label: "  info: from Node, rpc p50 (ms)",
+      baseline: { name: "from Node, floor route", short: "floor", summary: p50("node floor") },
+      ours: p50("node rpc"),
+    }),
     ...(diagnose === undefined
       ? []
-      : info(
-          "heartbeat_no_panel_p50_ms",
-          "  diag: heartbeat, panel stream blocked",
-          "heartbeat",
-          p50("heartbeat"),
-          p50("heartbeat, no panel"),
-          "with panel",
-        )),
-    {
+      : [
+          row({
+            figure: "heartbeat_no_panel_p50_ms",
+            label: "  diag: heartbeat, panel stream blocked",
+            baseline: { name: "heartbeat", short: "with panel", summary: p50("heartbeat") },
+            ours: p50("heartbeat, no panel"),
+          }),
+        ]),
+    row({
       figure: "live_reload_ms",
       label: "live reload: save → new script (ms)",
-      baseline: "fs.watch event",
-      baselineSummary: s.fsWatch,
+      baseline: { name: "fs.watch event", short: "fs.watch", summary: s.fsWatch },
       ours: s.reload,
-      comparison: versus(s.reload, s.fsWatch, "fs.watch"),
-      target: `≤ ${RELOAD_TARGET_MS} ms`,
-      verdict: verdict(s.reload.median <= RELOAD_TARGET_MS),
-    },
-    ...info(
-      "renavigate_ms",
-      "  info: iframe re-navigation alone (ms)",
-      "",
-      undefined,
-      s.renavigate,
-      "",
-    ),
+      targetMs: RELOAD_TARGET_MS,
+    }),
+    row({
+      figure: "renavigate_ms",
+      label: "  info: iframe re-navigation alone (ms)",
+      ours: s.renavigate,
+    }),
   ];
 
   const rows = figures.map((f) => [
@@ -328,27 +304,27 @@ async function main(): Promise<void> {
   }
 }
 
-/** An information row: no target, compared with `baselineName` when there is one. */
-function info(
-  figure: string,
-  label: string,
-  baseline: string,
-  baselineSummary: Summary | undefined,
-  ours: Summary,
-  baselineName: string,
-): Figure[] {
-  return [
-    {
-      figure,
-      label,
-      baseline,
-      baselineSummary,
-      ours,
-      comparison: versus(ours, baselineSummary, baselineName),
-      target: "",
-      verdict: "",
-    },
-  ];
+interface RowSpec {
+  figure: string;
+  label: string;
+  /** `name` heads the baseline column, `short` names it in the comparison. */
+  baseline?: { name: string; short: string; summary: Summary };
+  ours: Summary;
+  /** The issue's target for our median; an information row has none. */
+  targetMs?: number;
+}
+
+function row({ figure, label, baseline, ours, targetMs }: RowSpec): Figure {
+  return {
+    figure,
+    label,
+    baseline: baseline?.name ?? "",
+    baselineSummary: baseline?.summary,
+    ours,
+    comparison: baseline === undefined ? "" : versus(ours, baseline.summary, baseline.short),
+    target: targetMs === undefined ? "" : `≤ ${targetMs} ms`,
+    verdict: targetMs === undefined ? "" : ours.median <= targetMs ? "PASS" : "MISS",
+  };
 }
 
 await main();
