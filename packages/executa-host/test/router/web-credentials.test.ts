@@ -3,11 +3,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CREDENTIALS_ERRORS, WEB_ERRORS } from "@anna-ai/app-schema/errors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { ReverseRpcRouter } from "../../src/router/reverse-rpc-router.js";
 import type { PluginSessionInfo } from "../../src/router/contracts.js";
 import { createStaticGrantPolicy, type GrantByFamily } from "../../src/services/grants.js";
 import { createOfflineCredentialsService } from "../../src/services/offline/credentials-offline.js";
+import { LoopbackBlobServer } from "../../src/services/offline/blob-server.js";
+import { createMemoryFilesService } from "../../src/services/offline/files-memory.js";
+import { solidPng } from "../../src/services/offline/image-png.js";
 import { createOfflineWebService } from "../../src/services/offline/web-offline.js";
 import { createRecordingServices } from "../../src/services/recording-services.js";
 import { WEB_GRANT_ALL } from "../../src/services/web-service.js";
@@ -153,8 +156,15 @@ describe("web/fetch plugin budgets (R157) against a loopback server", () => {
   let base = "";
   // 8 000 four-byte characters: 32 000 UTF-8 bytes per page after the 8 000-char cap.
   const page = "🦊".repeat(9_000);
+  const png = solidPng(4, 3, { r: 200, g: 10, b: 10 });
   beforeAll(async () => {
-    server = createServer((_req, res) => {
+    server = createServer((req, res) => {
+      if (req.url === "/fox.png") {
+        // A lying content type: the image is recognised by its bytes.
+        res.writeHead(200, { "content-type": "application/octet-stream" });
+        res.end(png);
+        return;
+      }
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
       res.end(page);
     });
@@ -188,6 +198,43 @@ describe("web/fetch plugin budgets (R157) against a loopback server", () => {
       "WEB_INVALID_REQUEST",
       /'max_chars' must be an integer from 1 to 8000/,
     );
+  });
+
+  it("image_fetch stores the image in the plugin's tool scope, even for an invoke from an app", async () => {
+    const blobServer = new LoopbackBlobServer();
+    await blobServer.start();
+    onTestFinished(() => blobServer.close());
+    const files = createMemoryFilesService({ blobServer });
+    const session = new ReverseRpcRouter({
+      services: { web: createOfflineWebService({ allowLoopback: true, files }), files },
+      grants: createStaticGrantPolicy({ web: WEB_GRANT_ALL }),
+    }).attach(sessionInfo({ hostCapabilities: ["web.image_fetch"] }));
+    await session.beginInvoke(
+      invokeStart("inv-1", { app: { appId: "app-1", appScopeGranted: true } }),
+    );
+    const stored = (await session.handleRequest(
+      "web/image_fetch",
+      { url: `${base}/fox.png` },
+      NEVER,
+    )) as { path: string; get_url: string; mime_type: string; bytes_size: number };
+    expect(stored).toMatchObject({ mime_type: "image/png", bytes_size: png.length });
+    expect(stored.path).toMatch(/^web\/images\/[0-9a-f]{32}\.png$/);
+    const got = await fetch(stored.get_url);
+    expect(Buffer.from(await got.arrayBuffer()).equals(png)).toBe(true);
+    const listed = await files.list(
+      { scope: "tool", prefix: "web/" },
+      {
+        userId: "user-1",
+        toolId: "tool-a",
+        invokeId: "inv-1",
+        pluginName: "plugin-a",
+        tool: "do-it",
+        deadlineMs: Date.now() + 60_000,
+        signal: NEVER,
+        grant: {},
+      },
+    );
+    expect(listed.items.map((i) => i.path)).toEqual([stored.path]);
   });
 
   it("lets the web_grant's flags through to the service: image_fetch stays off by default", async () => {
