@@ -136,6 +136,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       llm: flags["no-llm"] === true ? "off" : "mock",
       ...opt("mockLlm", resolve(flags["mock-llm"])),
       record: flags["no-record"] === true ? false : (resolve(flags.record) ?? undefined),
+      cwd: io.cwd,
     });
   } catch (error) {
     if (error instanceof DevLaunchError)

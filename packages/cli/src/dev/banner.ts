@@ -60,7 +60,7 @@ export async function devBanner(server: DevServer): Promise<DevBanner> {
 }
 
 export function formatBanner(banner: DevBanner, style: Style, cwd: string): string {
-  const rel = (file: string) => path.relative(cwd, file) || ".";
+  const rel = relativeTo(cwd);
   const lines = [
     `${style.bold("anna-app dev")} — ${banner.app.name} (${banner.app.slug})`,
     `  Dashboard  ${style.bold(banner.dashboard)}`,
@@ -93,6 +93,11 @@ export function formatBanner(banner: DevBanner, style: Style, cwd: string): stri
   for (const warning of banner.warnings) lines.push(style.dim(`  ${warning}`));
   lines.push(style.dim("  Ctrl-C stops the harness and its executas."));
   return lines.join("\n") + "\n";
+}
+
+/** A path as the banner shows it: relative to `cwd` (`.` for the cwd itself). */
+export function relativeTo(cwd: string): (file: string) => string {
+  return (file) => path.relative(cwd, file) || ".";
 }
 
 function hostApiGrants(server: DevServer, ns: "web" | "credentials"): boolean {

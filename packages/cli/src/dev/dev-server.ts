@@ -19,6 +19,7 @@ import {
 import { DEFAULT_DEV_USER_ID } from "@anna-ai/app-schema";
 import { ExecutaHost, MockFixtureError, WEB_GRANT_ALL } from "@anna-ai/executa-host";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
+import { relativeTo } from "./banner.js";
 import { serveBundleFile, type BundleServerOptions } from "./bundle-files.js";
 import { dashboardAsset, dashboardBootState, dashboardHtml } from "./dashboard-page.js";
 import { publishSimulatedEvent } from "./dashboard/simulate-event.js";
@@ -70,6 +71,11 @@ export interface DevServerOptions {
   clock?: Clock;
   /** Tests only: `web.fetch` may reach 127.0.0.1 (the SSRF guard blocks loopback otherwise). */
   allowLoopbackFetch?: boolean;
+  /**
+   * The developer's working directory: the labels (`llmLabel`, `webLabel`) show the `--mock-llm`
+   * file relative to it, like the banner's other paths. Default: the path as given.
+   */
+  cwd?: string;
 }
 
 export interface DevWindowLink {
@@ -147,6 +153,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     ...(options.mockLlm === undefined ? {} : { mockLlmFixture: options.mockLlm }),
     credentials: devCredentials(dev),
     ...(options.allowLoopbackFetch === true ? { allowLoopbackFetch: true } : {}),
+    ...(options.cwd === undefined ? {} : { showPath: relativeTo(options.cwd) }),
   }).catch(mockLlmLaunchError);
   const sdk = readSdk(options.sdkPath);
 

@@ -47,6 +47,8 @@ export async function buildDevServices(options: {
   credentials?: OfflineCredentialsConfig;
   /** Tests only: let `web.fetch` reach 127.0.0.1 (the SSRF guard blocks loopback otherwise). */
   allowLoopbackFetch?: boolean;
+  /** How the labels show the fixture's path (the banner: relative to the cwd); default as given. */
+  showPath?: (file: string) => string;
 }): Promise<DevServices> {
   const fixture =
     options.mockLlmFixture === undefined
@@ -87,18 +89,22 @@ export async function buildDevServices(options: {
     grants: createAllowAllGrantPolicy(),
     tokens: backgroundDevTokenIssuer(),
   });
+  const shownFixture =
+    options.mockLlmFixture === undefined
+      ? undefined
+      : (options.showPath ?? ((file: string) => file))(options.mockLlmFixture);
   const llmLabel =
     options.llm === "off"
       ? "off (--no-llm)"
-      : options.mockLlmFixture !== undefined
-        ? `mock (${options.mockLlmFixture})`
+      : shownFixture !== undefined
+        ? `mock (${shownFixture})`
         : "mock (synthetic)";
   const webLines =
     (fixture?.forMethod("web/search").length ?? 0) +
     (fixture?.forMethod("web/image_search").length ?? 0);
   const webLabel =
     webLines > 0
-      ? `fetch live (SSRF-guarded); search from ${options.mockLlmFixture} (${webLines === 1 ? "1 web line" : `${webLines} web lines`})`
+      ? `fetch live (SSRF-guarded); search from ${shownFixture} (${webLines === 1 ? "1 web line" : `${webLines} web lines`})`
       : 'fetch live (SSRF-guarded); search needs {"ns":"web"} lines in a --mock-llm file';
   const accounts = Object.entries(options.credentials ?? {});
   const credentialsLabel =

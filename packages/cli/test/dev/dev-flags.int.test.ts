@@ -102,7 +102,8 @@ describe("anna-app dev flags (CLI process)", () => {
       },
       executa_source: "--executa",
       executas: [{ tool_id: app.toolId }, { tool_id: "tool-alt-00000001" }],
-      llm: expect.stringContaining("llm.jsonl"),
+      // Relative to the cwd, like the banner's other paths (was the absolute path).
+      llm: "mock (llm.jsonl)",
     });
     expect(await fileText(opened)).toBe(banner.dashboard);
 
