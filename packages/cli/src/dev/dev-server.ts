@@ -2,7 +2,7 @@
 // (rpc, windows, SSE), the bundle, the SDK and the dashboard, over app-core's dispatcher and an
 // ExecutaHost whose plugins spawn on their first `tools.invoke` (Reference L11563–11585, A5, A8).
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -11,10 +11,9 @@ import {
   createDispatcher,
   type CallResult,
   type Clock,
-  createFileRecorder,
   WindowTokenIssuer,
   type Dispatcher,
-  type Recorder,
+  isHostApiError,
 } from "@anna-ai/app-core";
 import { DEFAULT_DEV_USER_ID } from "@anna-ai/app-schema";
 import { ExecutaHost, MockFixtureError, WEB_GRANT_ALL } from "@anna-ai/executa-host";
@@ -34,6 +33,7 @@ import { resolveDevExecutas, type DevExecutas } from "./executas.js";
 import { HttpError, readJsonBody, sendError, sendJson } from "./http-util.js";
 import { DevLaunchError, loadDevApp, type DevApp } from "./load-app.js";
 import { buildDevServices, type DevLlmMode } from "./services.js";
+import { createSessionRecorder } from "./session-recorder.js";
 import { watchBundle, watchExecutas, type Watcher } from "./watch.js";
 
 export const DEV_DEFAULT_PORT = 5180;
@@ -148,6 +148,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const userId = options.userId ?? String(dev?.user_id ?? DEFAULT_DEV_USER_ID);
   const installedApps = devInstalledApps(dev);
   const executas = await resolveDevExecutas(app, options.executa ?? []);
+  // Before the services: a missing SDK must not leave them running.
+  const sdk = readSdk(options.sdkPath);
   const devServices = await buildDevServices({
     llm: options.llm ?? "mock",
     ...(options.mockLlm === undefined ? {} : { mockLlmFixture: options.mockLlm }),
@@ -155,7 +157,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     ...(options.allowLoopbackFetch === true ? { allowLoopbackFetch: true } : {}),
     ...(options.cwd === undefined ? {} : { showPath: relativeTo(options.cwd) }),
   }).catch(mockLlmLaunchError);
-  const sdk = readSdk(options.sdkPath);
 
   const fixtures = devFixtures(app.projectDir, dev?.fixtures ?? []);
   const recordPath =
@@ -169,19 +170,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
               `dev-session-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`,
             ),
         );
-  let recorder: Recorder | undefined;
-  if (recordPath !== undefined) {
-    mkdirSync(path.dirname(recordPath), { recursive: true });
-    recorder = createFileRecorder(recordPath, {
-      meta: {
-        app_id: app.slug,
-        user_id: userId,
-        // Relative to the project: recordings are committed, a machine's path has no place there.
-        manifest: path.relative(app.projectDir, app.manifestPath) || app.manifestPath,
-        source: "anna-app dev",
-      },
-    });
-  }
+  const recorder =
+    recordPath === undefined
+      ? undefined
+      : createSessionRecorder(recordPath, {
+          app_id: app.slug,
+          user_id: userId,
+          // Relative to the project: recordings are committed, a machine's path has no place there.
+          manifest: path.relative(app.projectDir, app.manifestPath) || app.manifestPath,
+          source: "anna-app dev",
+        });
 
   // Shared with the mocks' token check, so a mocked call is authenticated like a real one.
   const tokenSecret = randomBytes(32);
@@ -526,10 +524,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     await devServices.close();
     throw error;
   });
-  const keepalive = setInterval(() => {
-    for (const client of sseClients) client.write(": keepalive\n\n");
-  }, SSE_KEEPALIVE_MS);
-  keepalive.unref();
 
   const port = (server.address() as AddressInfo).port;
   origin = `http://${DEV_HOST}:${port}`;
@@ -537,11 +531,35 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const bootView =
     options.view ?? views.find((_, i) => app.manifest.ui?.views[i]?.default) ?? views[0];
-  const opened = await dispatcher.openWindow(bootView, { userId });
-  const bootWid = String(opened.window.window_uuid);
-  if (dev?.seed_storage) {
-    await dispatcher.patchWindow(bootWid, { runtime_state_patch: dev.seed_storage }, userId);
+  let opened: Awaited<ReturnType<Dispatcher["openWindow"]>>;
+  try {
+    opened = await dispatcher.openWindow(bootView, { userId });
+    if (dev?.seed_storage) {
+      const wid = String(opened.window.window_uuid);
+      await dispatcher
+        .patchWindow(wid, { runtime_state_patch: dev.seed_storage }, userId)
+        .catch((error: unknown) => {
+          if (!isHostApiError(error)) throw error;
+          throw new DevLaunchError(`manifest.dev.seed_storage: ${error.message}`, {
+            cause: error,
+          });
+        });
+    }
+  } catch (error) {
+    // Half-started: stop listening and stop the services, so the process can exit with the error.
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    dispatcher.close();
+    await host.close();
+    await devServices.close();
+    throw error;
   }
+  const bootWid = String(opened.window.window_uuid);
+  recorder?.start();
+  const keepalive = setInterval(() => {
+    for (const client of sseClients) client.write(": keepalive\n\n");
+  }, SSE_KEEPALIVE_MS);
+  keepalive.unref();
 
   const watchers: Watcher[] = [];
   if (options.watch !== false) {
