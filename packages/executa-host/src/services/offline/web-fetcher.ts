@@ -5,7 +5,7 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import type { Readable } from "node:stream";
+import { pipeline, type Readable } from "node:stream";
 import { pinnedLookup, SsrfBlockedError, type SsrfPolicy } from "./web-ssrf.js";
 
 /** Redirect hops followed before `TOO_MANY_REDIRECTS` (R154: ≤ 5). */
@@ -73,13 +73,14 @@ export async function guardedFetch(
       const response = await send(target.url, target.address, options.accept, signal);
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode ?? 0) && typeof location === "string") {
-        response.resume();
+        // Close, not drain: a redirect's body is unused and may never end.
+        response.destroy();
         next = location;
         continue;
       }
       const status = response.statusCode ?? 0;
       if (status < 200 || status > 299) {
-        response.resume();
+        response.destroy();
         throw new WebItemError(
           `HTTP_${status}`,
           `${current.href} answered HTTP ${status}`,
@@ -155,18 +156,27 @@ function send(
   });
 }
 
+/**
+ * The body, decompressed. `pipeline`, not `pipe`: when the deadline destroys the response
+ * mid-body, the decompressor must fail too, or the read waits forever for its end.
+ */
 function decoded(response: IncomingMessage): Readable {
-  switch ((response.headers["content-encoding"] ?? "").trim().toLowerCase()) {
-    case "gzip":
-    case "x-gzip":
-      return response.pipe(createGunzip());
-    case "deflate":
-      return response.pipe(createInflate());
-    case "br":
-      return response.pipe(createBrotliDecompress());
-    default:
-      return response;
-  }
+  const decompressor = (() => {
+    switch ((response.headers["content-encoding"] ?? "").trim().toLowerCase()) {
+      case "gzip":
+      case "x-gzip":
+        return createGunzip();
+      case "deflate":
+        return createInflate();
+      case "br":
+        return createBrotliDecompress();
+      default:
+        return undefined;
+    }
+  })();
+  if (decompressor === undefined) return response;
+  // The error reaches the reader through the decompressor; the callback only keeps it handled.
+  return pipeline(response, decompressor, () => {});
 }
 
 async function readCapped(

@@ -7,7 +7,9 @@ import { onTestFinished } from "vitest";
 export type Route =
   | { status?: number; type?: string; body: string | Buffer; headers?: Record<string, string> }
   | { redirect: string; status?: number }
-  | { hang: true };
+  | { hang: true }
+  /** Write the answer yourself (a body that trickles, never ends, …); closed with the server. */
+  | { handle: (res: ServerResponse) => void };
 
 export interface WebTestServer {
   /** `http://127.0.0.1:<port>` */
@@ -28,6 +30,9 @@ export async function startWebServer(routes: Record<string, Route>): Promise<Web
       res.writeHead(404, { "content-type": "text/plain" }).end("no such page");
     } else if ("hang" in route) {
       hanging.add(res);
+    } else if ("handle" in route) {
+      hanging.add(res);
+      route.handle(res);
     } else if ("redirect" in route) {
       res.writeHead(route.status ?? 302, { location: route.redirect }).end();
     } else {
