@@ -7,34 +7,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { transformSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fencedBlocks, guideCommand, readGuide } from "../guide-doc.js";
 import { REPO, jsonLine, runCli } from "./helpers.js";
 
-const GUIDE = readFileSync(path.join(REPO, "docs/executa-dev.md"), "utf8");
+const GUIDE = readGuide("executa-dev.md");
 const work = mkdtempSync(path.join(tmpdir(), "executa-dev-guide-"));
 const project = path.join(work, "notes-digest");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The fenced blocks of a language, in order. */
-function blocks(lang: string): string[] {
-  return [...GUIDE.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map(
-    (m) => m[1] as string,
-  );
-}
-
-/** The argv of the guide's first `anna-app …` command containing `needle`. */
-function guideCommand(needle: string): string[] {
-  const line = blocks("bash")
-    .flatMap((b) => b.replace(/\\\n\s*/g, "").split("\n"))
-    .find((l) => l.startsWith("anna-app ") && l.includes(needle));
-  if (line === undefined) throw new Error(`the guide has no command with ${needle}`);
-  const argv = [...line.replace(/\s+#.*$/, "").matchAll(/'([^']*)'|(\S+)/g)].map(
-    (m) => (m[1] ?? m[2]) as string,
-  );
-  return argv.slice(1);
-}
-
 beforeAll(async () => {
-  const init = await runCli(guideCommand("executa init"), { cwd: work });
+  const init = await runCli(guideCommand(GUIDE, "executa init"), { cwd: work });
   expect(init.code, init.stderr).toBe(0);
   // `npm install`: the SDK from this checkout.
   mkdirSync(path.join(project, "node_modules/@anna-ai"), { recursive: true });
@@ -43,7 +25,7 @@ beforeAll(async () => {
     path.join(project, "node_modules/@anna-ai/executa-sdk"),
   );
   // Section 3: declare the capabilities and add the `digest` tool, as the guide shows.
-  const ts = blocks("ts");
+  const ts = fencedBlocks(GUIDE, "ts");
   const capabilities = ts.find((b) => b.includes("host_capabilities"));
   const tool = ts.find((b) => b.includes("digest: {"));
   if (capabilities === undefined || tool === undefined) throw new Error("guide code not found");
@@ -62,21 +44,26 @@ beforeAll(async () => {
   writeFileSync(path.join(project, "dist/main.js"), js);
   // Section 4: the fixture.
   mkdirSync(path.join(project, "fixtures"));
-  writeFileSync(path.join(project, "fixtures/sampling.jsonl"), blocks("jsonl")[0] as string);
+  writeFileSync(
+    path.join(project, "fixtures/sampling.jsonl"),
+    fencedBlocks(GUIDE, "jsonl")[0] as string,
+  );
 });
 
 describe("the executa dev guide", () => {
   it("hello works right after init", async () => {
-    const r = await runCli([...guideCommand("--invoke hello"), "--json"], { cwd: project });
+    const r = await runCli([...guideCommand(GUIDE, "--invoke hello"), "--json"], { cwd: project });
     expect(jsonLine(r)).toEqual({ message: "Hello, Ada!", greeting_source: "default" });
   });
 
   it("digest fails with sampling_disabled until sampling is mocked, then samples and stores", async () => {
     const [off, on] = await Promise.all([
-      runCli(guideCommand('--invoke digest --args \'{"note":"remember to buy milk'), {
+      runCli(guideCommand(GUIDE, '--invoke digest --args \'{"note":"remember to buy milk'), {
         cwd: project,
       }),
-      runCli(guideCommand("--mock-sampling fixtures/sampling.jsonl --json"), { cwd: project }),
+      runCli(guideCommand(GUIDE, "--mock-sampling fixtures/sampling.jsonl --json"), {
+        cwd: project,
+      }),
     ]);
     expect(off.code).toBe(1);
     expect(jsonLine(off)).toEqual({ success: false, error: "sampling_disabled" });

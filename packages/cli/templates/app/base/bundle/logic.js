@@ -1,5 +1,5 @@
-// The bundle's pure logic: no DOM and no SDK, so tests/bundle.test.js runs it under plain vitest.
-// app.js wires these functions to the page and to the host.
+// The bundle's logic: no DOM and no SDK import, so tests run it under plain vitest. The Host API
+// calls take the runtime as an argument: app.js passes the iframe's, a test passes mountBundle's.
 
 /** The app.json `bundled_executas` handle of the executa this bundle calls. */
 export const HANDLE = "{{handle}}";
@@ -42,4 +42,22 @@ export function visitsLabel(count) {
 export function nameToGreet(raw) {
   const name = String(raw ?? "").trim();
   return name === "" ? "there" : name;
+}
+
+/** Counts this visit in storage: reads the stored count, stores it plus one, returns the new count. */
+export async function countVisit(anna) {
+  const count = visitsFrom(await anna.storage.get({ key: VISITS_KEY })) + 1;
+  await anna.storage.set({ key: VISITS_KEY, value: count });
+  return count;
+}
+
+/** Greets `name` through the bundled executa's `hello` tool; returns the greeting. */
+export async function greet(anna, toolId, name) {
+  // `method` names the tool: ad-hoc minted tool_ids need it (Host API, tools.invoke).
+  const answer = await anna.tools.invoke({
+    tool_id: toolId,
+    method: "hello",
+    args: { name: nameToGreet(name) },
+  });
+  return greetingFrom(answer);
 }

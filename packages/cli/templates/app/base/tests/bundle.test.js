@@ -55,11 +55,12 @@ describe("nameToGreet", () => {
   });
 });
 
-// The place for whole-bundle tests. `mountBundle` from "@anna-ai/cli/test" (add @anna-ai/cli to
-// devDependencies) mounts manifest.json with the bundled executa behind the same dispatcher as
-// `anna-app dev`, so these can call the Host API for real:
-//   const h = await mountBundle({ manifest: "./manifest.json", bundle: "./bundle" });
-//   await h.call("storage", "set", { key: "visits", value: 1 });
+// The place for tests of the Host API calls (greet, countVisit): `mountBundle` from
+// "@anna-ai/cli/test" (add @anna-ai/cli to devDependencies) hands them a runtime gated by
+// manifest.json's `ui.host_api`, with `storage` in memory and `tools.invoke` answered by your
+// mock (it runs no executa). docs/app-dev.md of the platform repository shows one:
+//   const h = await mountBundle({ manifest: "./manifest.json", mocks: { "tools.invoke": … } });
+//   expect(await countVisit(h.runtime)).toBe(1);
 describe("the bundle through mountBundle", () => {
   it.todo("greets through tools.invoke under the required:bundled:{{handle}} grant");
   it.todo("counts visits in storage across mounts");
