@@ -21,7 +21,12 @@ import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
 import { relativeTo } from "./banner.js";
 import { serveBundleFile, type BundleServerOptions } from "./bundle-files.js";
 import { dashboardAsset, dashboardBootState, dashboardHtml } from "./dashboard-page.js";
-import { publishSimulatedEvent } from "./dashboard/simulate-event.js";
+import {
+  isPageKind,
+  publishSimulatedEvent,
+  recordPageEvent,
+  type PageEvent,
+} from "./dashboard/simulate-event.js";
 import { parseWindowPatch, windowsRest } from "./dashboard/window-patch.js";
 import { devCredentials } from "./dev-credentials.js";
 import { devInstalledApps } from "./dev-installed-apps.js";
@@ -391,7 +396,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return;
     }
     if (p === "/dev/api/events" && method === "POST") {
-      const event = await publishSimulatedEvent(dispatcher, userId, await readJsonBody(req));
+      const body = await readJsonBody(req);
+      if (isPageKind(body)) {
+        sendJson(res, 200, { page_event: await recordPageEvent(pageEventDeps, body) });
+        return;
+      }
+      const event = await publishSimulatedEvent(dispatcher, userId, body);
       sendJson(res, 202, { event });
       return;
     }
@@ -469,6 +479,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     });
     return answer;
   }
+
+  const pageEventDeps = {
+    dispatcher,
+    userId,
+    record: (event: PageEvent) => recorder?.event(event),
+  };
 
   const fixtureDeps = {
     projectDir: app.projectDir,

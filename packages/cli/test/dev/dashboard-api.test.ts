@@ -132,7 +132,7 @@ describe("simulated events", () => {
       [
         { kind: "entry_payload", window_uuid: wid },
         400,
-        /cannot be simulated through the harness; use one of tool_job/,
+        /cannot be simulated; use one of entry_payload, auth\.refresh, tool_job/,
       ],
       [{ kind: "title_changed", window_uuid: wid }, 400, /cannot be simulated/],
       [{ kind: "tool_job", payload: { job_id: "j" } }, 400, /^tool_job event: \/payload\/state/],

@@ -1,6 +1,8 @@
 // The dashboard's routes over HTTP on 127.0.0.1: its assets, the windows PATCH (focus, a refused
 // body, a closed window) answering statuses instead of 500s, and the simulate route publishing on
-// the event stream.
+// the event stream; page-local simulated events recorded in the session.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { copyFixtureApp, startHarness } from "./helpers.js";
 import { FRAMES_APP } from "./dashboard-session.js";
@@ -78,6 +80,60 @@ describe("anna-app dev dashboard routes", () => {
     expect(
       await send(`${server.url}dev/api/events`, "POST", { kind: "tool_job", payload: {} }),
     ).toMatchObject({ status: 400, body: { error: { code: "invalid_arg" } } });
+  });
+
+  it("records a page-local entry_payload and auth.refresh in the session (the token is not written) and answers what the page posts", async () => {
+    const app = copyFixtureApp(FRAMES_APP);
+    const record = path.join(app.dir, "session.jsonl");
+    const server = await startHarness(app, { record });
+    const wid = server.window.window_uuid;
+    const events = `${server.url}dev/api/events`;
+    const entry = await send(events, "POST", {
+      kind: "entry_payload",
+      window_uuid: wid,
+      payload: ["any", "json"],
+    });
+    expect(entry).toEqual({
+      status: 200,
+      body: { page_event: { name: "entry_payload", window_uuid: wid, payload: ["any", "json"] } },
+    });
+    const refresh = await send(events, "POST", { kind: "auth.refresh", window_uuid: wid });
+    const minted = (refresh.body.page_event as { payload: { token: string } }).payload.token;
+    expect(refresh.body.page_event).toMatchObject({
+      name: "auth.refresh",
+      payload: { token: expect.any(String), expires_in: 120 },
+    });
+    // The minted token is a real one for the window.
+    const ok = await fetch(`${server.url}${API}/rpc`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-Anna-App-Token": minted },
+      body: JSON.stringify({ id: 2, window_uuid: wid, ns: "window", method: "heartbeat" }),
+    });
+    expect(await ok.json()).toMatchObject({ ok: true });
+    expect(
+      await send(events, "POST", { kind: "entry_payload", window_uuid: "gone" }),
+    ).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+
+    const lines = readFileSync(record, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const recorded = lines.filter(
+      (l) => l.kind === "event" && (l.name === "entry_payload" || l.name === "auth.refresh"),
+    );
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        name: "entry_payload",
+        window_uuid: wid,
+        payload: ["any", "json"],
+      }),
+      expect.objectContaining({
+        name: "auth.refresh",
+        window_uuid: wid,
+        payload: { expires_in: 120 },
+      }),
+    ]);
+    expect(readFileSync(record, "utf8")).not.toContain(minted);
   });
 
   it("opens a view with any JSON entry_payload, and a re-open without one keeps it", async () => {

@@ -1,7 +1,10 @@
 // The developer panel's simulated events: which kinds the form offers, how each reaches the app,
-// and the harness side of `POST /dev/api/events` — the event built with the real envelope,
-// checked against app-schema's AnnaAppEvent union, then published through the dispatcher (so it
-// is recorded, streamed to every tab and relayed to the iframes like a real one).
+// and the harness side of `POST /dev/api/events`. An AnnaAppEvent kind is built with the real
+// envelope, checked against app-schema's AnnaAppEvent union, then published through the
+// dispatcher (so it is recorded, streamed to every tab and relayed to the iframes like a real
+// one). A page-local kind (`entry_payload`, `auth.refresh`) is posted to the iframe by the page,
+// which asks the harness first: the harness records it (A10: every event of a session) and, for
+// `auth.refresh`, mints the token.
 import { makeEvent, type Dispatcher } from "@anna-ai/app-core";
 import { parseAnnaAppEvent, type AnnaAppEvent, type AnnaAppEventKind } from "@anna-ai/app-schema";
 import { HttpError } from "../http-util.js";
@@ -12,9 +15,9 @@ export interface SimulatedKind {
   /** `window` kinds need a target window; `app` kinds may go to every window of the app. */
   scope: "window" | "app";
   /**
-   * `page`: posted to the iframe by the dashboard (`{type: "anna-app/event", name, payload}`);
-   * `mint`: the same, with a token the harness mints (`auth.refresh`, L6292); `harness`: through
-   * `POST /dev/api/events`.
+   * `page`: posted to the iframe by the dashboard (`{type: "anna-app/event", name, payload}`)
+   * after the harness recorded it; `mint`: the same, with a token the harness mints
+   * (`auth.refresh`, L6292); `harness`: published by the harness on the event stream.
    */
   delivery: "page" | "mint" | "harness";
   /** Whether the payload must be a JSON object (every AnnaAppEvent payload is). */
@@ -34,7 +37,8 @@ export const SIMULATED_KINDS: readonly SimulatedKind[] = Object.freeze([
     scope: "window",
     delivery: "page",
     object: false,
-    template: { mode: "deep_focus" },
+    // Neutral: what an app's entry_payload means is the app's own (A6).
+    template: {},
   },
   { kind: "auth.refresh", scope: "window", delivery: "mint", object: true, template: {} },
   {
@@ -84,6 +88,74 @@ export const SIMULATED_KINDS: readonly SimulatedKind[] = Object.freeze([
 const HARNESS_KINDS = new Map(
   SIMULATED_KINDS.filter((k) => k.delivery === "harness").map((k) => [k.kind, k]),
 );
+const PAGE_KINDS = new Map(
+  SIMULATED_KINDS.filter((k) => k.delivery !== "harness").map((k) => [k.kind, k]),
+);
+
+/** Whether `POST /dev/api/events` names a kind the page delivers (see recordPageEvent). */
+export function isPageKind(body: unknown): boolean {
+  const kind = asRequest(body).kind;
+  return typeof kind === "string" && PAGE_KINDS.has(kind);
+}
+
+/** A page-local event as the harness recorded it, with what the page posts to the iframe. */
+export interface PageEvent {
+  name: string;
+  window_uuid: string;
+  payload: unknown;
+}
+
+export interface PageEventDeps {
+  dispatcher: Dispatcher;
+  userId: string;
+  /** The session recording's `event` line (absent with `--no-record`). */
+  record(event: PageEvent): void;
+}
+
+/**
+ * `POST /dev/api/events` for `entry_payload` / `auth.refresh` `{kind, window_uuid, payload}`:
+ * the window must be live; the event is recorded and returned for the page to post. An
+ * `auth.refresh` carries a token minted now; the recording keeps only its `expires_in` (tokens
+ * are never written).
+ */
+export async function recordPageEvent(deps: PageEventDeps, body: unknown): Promise<PageEvent> {
+  const request = asRequest(body);
+  const spec = PAGE_KINDS.get(String(request.kind));
+  if (spec === undefined)
+    throw bad(400, "invalid_arg", `${String(request.kind)} is not a page-local kind`);
+  const wid = request.window_uuid;
+  if (typeof wid !== "string") {
+    throw bad(400, "invalid_arg", `${spec.kind} is about one window: name its window_uuid`);
+  }
+  await liveWindow(deps.dispatcher, wid);
+  if (spec.delivery === "mint") {
+    const { token, expires_in } = await deps.dispatcher.mintToken(wid, deps.userId);
+    deps.record({ name: spec.kind, window_uuid: wid, payload: { expires_in } });
+    return { name: spec.kind, window_uuid: wid, payload: { token, expires_in } };
+  }
+  // entry_payload is any JSON (A6); absent is `{}`, as the form starts.
+  const event = { name: spec.kind, window_uuid: wid, payload: request.payload ?? {} };
+  deps.record(event);
+  return event;
+}
+
+function asRequest(body: unknown): Record<string, unknown> {
+  return typeof body === "object" && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : {};
+}
+
+/** The window, when it is live (active or minimised); 404 naming it otherwise. */
+async function liveWindow(
+  dispatcher: Dispatcher,
+  wid: string,
+): Promise<NonNullable<Awaited<ReturnType<Dispatcher["getWindow"]>>>> {
+  const win = await dispatcher.getWindow(wid);
+  if (win === undefined || (win.status !== "active" && win.status !== "minimized")) {
+    throw bad(404, "not_found", `no live window ${wid}: open it (or pick another) first`);
+  }
+  return win;
+}
 
 function bad(status: number, code: string, message: string): HttpError {
   return new HttpError(status, code, message);
@@ -99,17 +171,14 @@ export async function publishSimulatedEvent(
   userId: string,
   body: unknown,
 ): Promise<AnnaAppEvent> {
-  const request =
-    typeof body === "object" && body !== null && !Array.isArray(body)
-      ? (body as Record<string, unknown>)
-      : {};
+  const request = asRequest(body);
   const kind = request.kind;
   const spec = typeof kind === "string" ? HARNESS_KINDS.get(kind) : undefined;
   if (spec === undefined) {
     throw bad(
       400,
       "invalid_arg",
-      `kind ${JSON.stringify(kind)} cannot be simulated through the harness; use one of ${[...HARNESS_KINDS.keys()].join(", ")}`,
+      `kind ${JSON.stringify(kind)} cannot be simulated; use one of ${[...PAGE_KINDS.keys(), ...HARNESS_KINDS.keys()].join(", ")}`,
     );
   }
   const wid = request.window_uuid ?? null;
@@ -125,10 +194,7 @@ export async function publishSimulatedEvent(
   }
   let subject: Parameters<typeof makeEvent>[1] = { appId: dispatcher.appId };
   if (wid !== null) {
-    const win = await dispatcher.getWindow(wid);
-    if (win === undefined || (win.status !== "active" && win.status !== "minimized")) {
-      throw bad(404, "not_found", `no live window ${wid}: open it (or pick another) first`);
-    }
+    const win = await liveWindow(dispatcher, wid);
     subject = {
       windowUuid: wid,
       appId: dispatcher.appId,

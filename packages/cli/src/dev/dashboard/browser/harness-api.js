@@ -38,6 +38,9 @@ export const patchWindow = (wid, patch) =>
 export const closeWindow = (wid) =>
   call(WINDOWS + "/" + encodeURIComponent(wid), { method: "DELETE" });
 
-/** POST /dev/api/events: the harness validates and publishes an AnnaAppEvent. */
+/**
+ * POST /dev/api/events: the harness validates and publishes an AnnaAppEvent (`{event}`), or
+ * records a page-local one and answers what to post (`{page_event: {name, window_uuid, payload}}`).
+ */
 export const publishEvent = (kind, windowUuid, payload) =>
   call("/dev/api/events", json("POST", { kind, window_uuid: windowUuid, payload }));

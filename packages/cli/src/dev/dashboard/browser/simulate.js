@@ -2,12 +2,12 @@
 // as you type). AnnaAppEvent kinds go through the harness (POST /dev/api/events: validated
 // against the kind's schema, published on the event stream, recorded, relayed like any event);
 // the page-local `entry_payload` and `auth.refresh` are posted to the iframe by this page
-// (docs/app-runtime.md part 2). The kinds, their scope and starting payloads come from the
+// (docs/app-runtime.md part 2) once the harness has recorded them (and minted the token). The kinds, their scope and starting payloads come from the
 // harness (dashboard/simulate-event.ts).
 /* global document, Option -- a browser module: the page's globals */
 import { postNamedEvent } from "./bridge.js";
 import { allFrames, focusedFrame, frameById, onFramesChanged } from "./frames.js";
-import { publishEvent, windowLink } from "./harness-api.js";
+import { publishEvent } from "./harness-api.js";
 import { jsonErrorPosition } from "./json-position.js";
 import { logEvent } from "./panel.js";
 
@@ -97,16 +97,15 @@ async function send(spec, wid, payload, feedback) {
     );
     return;
   }
-  if (spec.delivery === "mint") {
-    const link = await windowLink(wid);
-    if (!link.ok) return feedback(`${link.error.code}: ${link.error.message}`, false);
-    payload = { token: link.token, expires_in: link.expires_in };
-  }
-  postNamedEvent(frame, spec.kind, payload);
+  // The harness records the event (and mints auth.refresh's token) before the page posts it.
+  const out = await publishEvent(spec.kind, wid, payload);
+  if (!out.ok) return feedback(`${out.error.code}: ${out.error.message}`, false);
+  const sent = out.page_event.payload;
+  postNamedEvent(frame, spec.kind, sent);
   logEvent(`simulated ${spec.kind} → ${wid}`, {
     name: spec.kind,
     window_uuid: wid,
-    payload: spec.delivery === "mint" ? { expires_in: payload.expires_in } : payload,
+    payload: spec.delivery === "mint" ? { expires_in: sent.expires_in } : sent,
   });
   feedback(`sent ${spec.kind} to ${wid.slice(0, 8)}`, true);
 }
