@@ -37,6 +37,9 @@ describe("SSRF address ranges", () => {
     "fc00::1",
     "::ffff:10.0.0.1",
     "::ffff:127.0.0.1",
+    "::ffff:a9fe:a9fe", // 169.254.169.254, as the URL parser writes [::ffff:169.254.169.254]
+    "::7f00:1", // IPv4-compatible ::127.0.0.1
+    "::ffff:0:a00:1", // IPv4-translated ::ffff:0:10.0.0.1
     "ff02::1",
   ])("blocks the IPv6 address %s", (address) => {
     expect(isBlockedAddress({ address, family: 6 })).toBe(true);
