@@ -23,6 +23,17 @@ export function isPlainText(mediaType: string): boolean {
   return TEXT_TYPES.some((re) => re.test(mediaType));
 }
 
+/**
+ * The charset an HTML page declares in its first 1 024 bytes (`<meta charset>` or the
+ * `http-equiv` form), for pages whose Content-Type has none — as browsers read them. A page that
+ * could carry this ASCII tag is not UTF-16, so that declaration means UTF-8 (WHATWG HTML).
+ */
+export function htmlMetaCharset(body: Uint8Array): string | undefined {
+  const head = Buffer.from(body.subarray(0, 1024)).toString("latin1");
+  const declared = /<meta\b[^>]*?charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1]?.toLowerCase();
+  return declared?.startsWith("utf-16") === true ? "utf-8" : declared;
+}
+
 export interface Extracted {
   title: string | undefined;
   content: string;

@@ -23,6 +23,7 @@ import type { MockFixture } from "./mock-fixture.js";
 import { fixtureRpcError } from "./sampling-fixture.js";
 import {
   extractHtml,
+  htmlMetaCharset,
   isHtml,
   isPlainText,
   WEB_FETCH_FORMATS,
@@ -311,9 +312,11 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
         accept: "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5",
         signal,
       });
+      const charset =
+        fetched.charset ?? (isHtml(fetched.mediaType) ? htmlMetaCharset(fetched.body) : undefined);
       let text: string;
       try {
-        text = new TextDecoder(fetched.charset ?? "utf-8").decode(fetched.body);
+        text = new TextDecoder(charset ?? "utf-8").decode(fetched.body);
       } catch {
         text = fetched.body.toString("utf8");
       }

@@ -144,6 +144,35 @@ describe("web.fetch", () => {
     ]);
   });
 
+  it("decodes a page by the charset its <meta> declares when the Content-Type names none", async () => {
+    const latin1 = (html: string) => Buffer.from(html, "latin1");
+    const server = await startWebServer({
+      "/meta": {
+        type: "text/html",
+        body: latin1('<meta charset="iso-8859-1"><title>Café</title><p>crème brûlée</p>'),
+      },
+      "/http-equiv": {
+        type: "text/html",
+        body: latin1(
+          '<meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><p>naïve</p>',
+        ),
+      },
+      "/header-wins": {
+        type: "text/html; charset=utf-8",
+        body: '<meta charset="iso-8859-1"><p>日本</p>',
+      },
+    });
+    const out = await web().fetch(
+      { urls: ["/meta", "/http-equiv", "/header-wins"].map(server.url), format: "text" },
+      ctx(),
+    );
+    expect(out.pages.map((p) => [p.title, p.content])).toEqual([
+      ["Café", "crème brûlée"],
+      [undefined, "naïve"],
+      [undefined, "日本"],
+    ]);
+  });
+
   it("holds plugins to 8 000 chars per page (R157)", async () => {
     const service = web();
     await expectCatalogError(
