@@ -1,4 +1,6 @@
-// Small node:http helpers: JSON answers and size-capped JSON bodies.
+// Small node:http helpers: JSON answers and size-capped JSON bodies. A body refused here answers
+// with a Host API code (`invalid_arg`, `value_too_large`), so the rpc endpoint's own refusals reach
+// the app as codes its HostApiError handling knows, like the dispatcher's (docs/decisions.md).
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** Request bodies above this are refused (an rpc envelope is small; uploads go elsewhere). */
@@ -46,7 +48,11 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > MAX_BODY_BYTES) {
-      throw new HttpError(413, "payload_too_large", `body over ${MAX_BODY_BYTES} bytes`);
+      throw new HttpError(
+        413,
+        "value_too_large",
+        `the request body is over ${MAX_BODY_BYTES} bytes; large data goes through files.* uploads`,
+      );
     }
     chunks.push(chunk as Buffer);
   }
@@ -54,6 +60,8 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
   } catch (error) {
-    throw new HttpError(400, "invalid_json", "the body is not JSON", { cause: error });
+    throw new HttpError(400, "invalid_arg", "the request body is not JSON; send a JSON object", {
+      cause: error,
+    });
   }
 }

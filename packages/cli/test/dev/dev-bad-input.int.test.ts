@@ -122,10 +122,12 @@ describe("anna-app dev: bad input is refused, logged, and contained", () => {
       body: JSON.stringify({ pad: "x".repeat(MAX_BODY_BYTES) }),
     });
     expect(tooBig.status).toBe(413);
-    expect(await tooBig.json()).toMatchObject({ error: { code: "payload_too_large" } });
+    expect(await tooBig.json()).toMatchObject({ error: { code: "value_too_large" } });
     const notJson = await fetch(endpoint, { method: "POST", body: "{not json" });
     expect(notJson.status).toBe(400);
-    expect(await notJson.json()).toMatchObject({ error: { code: "invalid_json" } });
+    expect(await notJson.json()).toMatchObject({
+      error: { code: "invalid_arg", message: expect.stringContaining("not JSON") },
+    });
     // Neither reached the dispatcher, so neither is a Host API call in the panel.
     expect(server.panel.calls).toEqual([]);
     await stillServes(server);
