@@ -118,7 +118,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     throw usageError("use either --record or --no-record, not both", NAME);
   }
   const { loadDevHarness } = await import("../dev/load-harness.js");
-  const { startDevServer, DevLaunchError, devBanner, formatBanner } = await loadDevHarness();
+  const { startDevServer, DevLaunchError, devBanner, formatBanner, STDERR_TAIL_LINES } =
+    await loadDevHarness();
   const resolve = (value: unknown) =>
     typeof value === "string" ? path.resolve(io.cwd, value) : undefined;
   let server;
@@ -158,7 +159,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   const follow = (proc: PluginProcess) =>
     proc.on("state", ({ state, reason }) => {
       if (stopping || (state !== "stopped" && state !== "crashed")) return;
-      const tail = proc.stderrTail(10);
+      const tail = proc.stderrTail(STDERR_TAIL_LINES);
       io.stderr.write(
         `executa ${proc.toolId} ${state}${reason === undefined ? "" : `: ${reason}`}\n` +
           tail.map((line) => `  | ${line}\n`).join(""),

@@ -625,7 +625,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     close() {
       closing ??= (async () => {
         clearInterval(keepalive);
-        clearTimeout(executaPush);
         for (const watcher of watchers) watcher.close();
         panel.close();
         for (const client of sseClients) client.end();
@@ -633,6 +632,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         await new Promise<void>((resolve) => server.close(() => resolve()));
         dispatcher.close();
         await host.close();
+        // After the host: its plugins stopping re-arm the panel's executa refresh.
+        clearTimeout(executaPush);
         await devServices.close();
       })();
       return closing;
