@@ -43,12 +43,13 @@ export async function openDashboard(
   };
 }
 
-/** How long the UI gets to show something (a round trip to the harness and back, an app load). */
-export const UI_TIMEOUT_MS = 5_000;
+/** How long the UI may take to show something (a round trip to the harness, an app load): a ceiling
+ * for a loaded 2-core CI box, not an expectation — a passing poll returns as soon as it holds. */
+export const UI_TIMEOUT_MS = 15_000;
 
 /** `expect.poll` with the UI's patience: `await eventually(() => read()).toBe(…)`. */
 export function eventually<T>(read: () => Promise<T> | T) {
-  return expect.poll(read, { timeout: UI_TIMEOUT_MS, interval: 20 });
+  return expect.poll(read, { timeout: UI_TIMEOUT_MS, interval: 50 });
 }
 
 /** The page's `getComputedStyle` (the tests are typed without the DOM library). */
