@@ -80,7 +80,9 @@ export function formatOutcome(tool: string, outcome: InvokeOutcome, style: Style
     return `${style.green("✓")} ${tool} ${style.dim(ms)}\n${colorJson(outcome.data, style)}`;
   }
   if (outcome.kind === "tool_failed") {
-    return `${style.red("✗")} ${tool} failed ${style.dim(ms)}: ${outcome.error}`;
+    const data = failureData(outcome.raw);
+    const detail = data === undefined ? "" : `\n${colorJson(data, style)}`;
+    return `${style.red("✗")} ${tool} failed ${style.dim(ms)}: ${outcome.error}${detail}`;
   }
   const e = outcome.error;
   const errorCode = e.errorCode ? ` ${e.errorCode}` : "";
@@ -92,10 +94,22 @@ export function formatOutcome(tool: string, outcome: InvokeOutcome, style: Style
 export function outcomeJson(outcome: InvokeOutcome): string {
   if (outcome.ok) return JSON.stringify(outcome.data ?? null);
   if (outcome.kind === "tool_failed") {
-    // No duration: the line is a contract, identical for identical runs.
-    return JSON.stringify({ success: false, error: outcome.error });
+    // No duration: the line is a contract, identical for identical runs. `data` is the plugin's
+    // own detail (the SDK puts a host refusal's `{code, errorCode}` there) for scripts to switch on.
+    const data = failureData(outcome.raw);
+    return JSON.stringify({
+      success: false,
+      error: outcome.error,
+      ...(data === undefined ? {} : { data }),
+    });
   }
   return JSON.stringify(outcome.error.toJSON());
+}
+
+/** The `data` a plugin sent beside `success: false`, when it sent any. */
+function failureData(raw: unknown): unknown {
+  const data = (raw as { data?: unknown } | null | undefined)?.data;
+  return data === null ? undefined : data;
 }
 
 function truncate(text: string, max: number): string {

@@ -66,7 +66,11 @@ describe("the executa dev guide", () => {
       }),
     ]);
     expect(off.code).toBe(1);
-    expect(jsonLine(off)).toEqual({ success: false, error: "sampling_disabled" });
+    expect(jsonLine(off)).toEqual({
+      success: false,
+      error: "sampling_disabled",
+      data: { code: -32008, errorCode: "SAMPLING_NOT_NEGOTIATED" },
+    });
     expect(on.code, on.stderr).toBe(0);
     expect(jsonLine(on)).toMatchObject({
       digest: "Buy milk on the way home.",

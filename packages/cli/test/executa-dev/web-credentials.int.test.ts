@@ -89,6 +89,16 @@ describe("executa dev: web/* and credentials/*", () => {
       invoke("read_page", args, "--no-grant", "web", "--trace"),
     ]);
     expect(off.code).toBe(1);
+    // The --json line itself carries the host's code, so a script needs no --trace for it.
+    expect(off.body).toEqual({
+      success: false,
+      error: expect.stringContaining("web"),
+      data: { code: -32527, errorCode: "WEB_NOT_NEGOTIATED" },
+    });
+    expect(withdrawn.body).toMatchObject({
+      success: false,
+      data: { code: -32521, errorCode: "WEB_NOT_GRANTED" },
+    });
     expect(hostError(off.stderr, "web/fetch")).toMatchObject({
       code: -32527,
       data: { errorCode: "WEB_NOT_NEGOTIATED" },
