@@ -35,7 +35,7 @@ import { devFixtures, type DevFixtures } from "./dev-fixtures.js";
 import { fixtureRoute } from "./fixture-routes.js";
 import { DevPanel, outcomeOf } from "./dev-panel.js";
 import { resolveDevExecutas, type DevExecutas } from "./executas.js";
-import { HttpError, readJsonBody, sendError, sendJson } from "./http-util.js";
+import { HttpError, jsonFields, readJsonBody, sendError, sendJson } from "./http-util.js";
 import { DevLaunchError, loadDevApp, type DevApp } from "./load-app.js";
 import { buildDevServices, type DevLlmMode } from "./services.js";
 import { createSessionRecorder } from "./session-recorder.js";
@@ -348,7 +348,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         return;
       }
       if (method === "POST") {
-        const body = asObject(await readJsonBody(req));
+        const body = jsonFields(await readJsonBody(req));
         const view = typeof body.view === "string" ? body.view : undefined;
         // entry_payload is any JSON (a string, a list…); no payload is not `{}`: a single-instance
         // re-open then keeps the window's entry_payload.
@@ -416,7 +416,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 
   async function rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = asObject(await readJsonBody(req));
+    const body = jsonFields(await readJsonBody(req));
     const { id, window_uuid: wid, ns, method } = body;
     if (
       (typeof id !== "string" && typeof id !== "number") ||
@@ -675,10 +675,4 @@ function openSse(res: ServerResponse): void {
 function headerOf(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-function asObject(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }

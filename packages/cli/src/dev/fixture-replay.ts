@@ -6,6 +6,7 @@
 // Events are not re-emitted: the dispatcher emits its own as the calls run.
 import type { CallResult } from "@anna-ai/app-core";
 import { errorCount, type RecordedCall, type Recording } from "../fixture/recording.js";
+import { isJsonObject } from "./http-util.js";
 
 /**
  * Result keys that name this session rather than what the app did (ids, tokens, times): a
@@ -142,7 +143,7 @@ async function replayOne(call: RecordedCall, issue: IssueCall): Promise<Replayed
 
 /** Appends `path: before → after` for every leaf that differs, skipping volatile keys. */
 function diffJson(before: unknown, after: unknown, at: string, out: string[]): void {
-  if (isPlainObject(before) && isPlainObject(after)) {
+  if (isJsonObject(before) && isJsonObject(after)) {
     const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
     for (const key of keys) {
       if (VOLATILE_RESULT_KEYS.has(key)) continue;
@@ -157,10 +158,6 @@ function diffJson(before: unknown, after: unknown, at: string, out: string[]): v
   const a = JSON.stringify(before);
   const b = JSON.stringify(after);
   if (a !== b) out.push(`${at}: ${short(a)} → ${short(b)}`);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function short(json: string | undefined, maxChars = 80): string {

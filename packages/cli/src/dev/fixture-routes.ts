@@ -10,7 +10,7 @@ import type { CallResult } from "@anna-ai/app-core";
 import { FixtureFileError, readRecordingFile } from "../fixture/read-fixture.js";
 import type { DevFixtures } from "./dev-fixtures.js";
 import { replayIntoWindow, ReplayRefused, type LiveReplayReport } from "./fixture-replay.js";
-import { readJsonBody, sendJson } from "./http-util.js";
+import { jsonFields, readJsonBody, sendError, sendJson } from "./http-util.js";
 
 export const FIXTURES_ROUTE = "/dev/api/fixtures";
 export const FIXTURE_REPLAY_ROUTE = "/dev/api/fixtures/replay";
@@ -56,17 +56,19 @@ export async function fixtureRoute(
   }
   if (pathname !== FIXTURE_REPLAY_ROUTE || method !== "POST") return false;
   const body = await readJsonBody(req);
-  const { file, window_uuid: wanted } = (typeof body === "object" && body !== null ? body : {}) as {
-    file?: unknown;
-    window_uuid?: unknown;
-  };
+  const { file, window_uuid: wanted } = jsonFields(body);
   if (typeof file !== "string" || (wanted !== undefined && typeof wanted !== "string")) {
-    fail(res, 400, "invalid_arg", 'the body is {"file": "<a name from GET /dev/api/fixtures>"}');
+    sendError(
+      res,
+      400,
+      "invalid_arg",
+      'the body is {"file": "<a name from GET /dev/api/fixtures>"}',
+    );
     return true;
   }
   const absolute = await deps.fixtures.resolve(file);
   if (absolute === undefined) {
-    fail(
+    sendError(
       res,
       404,
       "not_found",
@@ -77,7 +79,7 @@ export async function fixtureRoute(
   const windowUuid = wanted ?? deps.bootWindow();
   let token = await deps.mintToken(windowUuid);
   if (token === undefined) {
-    fail(res, 404, "not_found", `no live window ${windowUuid} to replay into`);
+    sendError(res, 404, "not_found", `no live window ${windowUuid} to replay into`);
     return true;
   }
   let report: LiveReplayReport;
@@ -92,7 +94,7 @@ export async function fixtureRoute(
     });
   } catch (error) {
     if (error instanceof FixtureFileError) {
-      fail(res, 404, "not_found", `${file}: ${error.message}`);
+      sendError(res, 404, "not_found", `${file}: ${error.message}`);
       return true;
     }
     if (!(error instanceof ReplayRefused)) throw error;
@@ -106,10 +108,6 @@ export async function fixtureRoute(
   deps.onReplay(report);
   sendJson(res, 200, report);
   return true;
-}
-
-function fail(res: ServerResponse, status: number, code: string, message: string): void {
-  sendJson(res, status, { ok: false, error: { code, message } });
 }
 
 function relative(root: string, file: string): string {

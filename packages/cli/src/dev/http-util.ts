@@ -42,6 +42,16 @@ export function sendError(
   sendJson(res, status, { ok: false, error: { code, message } });
 }
 
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A request body's fields: the object itself, or none for any other JSON value. */
+export function jsonFields(value: unknown): Record<string, unknown> {
+  return isJsonObject(value) ? value : {};
+}
+
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -7,7 +7,7 @@
 // `auth.refresh`, mints the token.
 import { makeEvent, type Dispatcher } from "@anna-ai/app-core";
 import { parseAnnaAppEvent, type AnnaAppEvent, type AnnaAppEventKind } from "@anna-ai/app-schema";
-import { HttpError } from "../http-util.js";
+import { HttpError, jsonFields } from "../http-util.js";
 
 export interface SimulatedKind {
   /** The `on()` name for page-local events, the wire `kind` for the rest. */
@@ -94,7 +94,7 @@ const PAGE_KINDS = new Map(
 
 /** Whether `POST /dev/api/events` names a kind the page delivers (see recordPageEvent). */
 export function isPageKind(body: unknown): boolean {
-  const kind = asRequest(body).kind;
+  const kind = jsonFields(body).kind;
   return typeof kind === "string" && PAGE_KINDS.has(kind);
 }
 
@@ -119,7 +119,7 @@ export interface PageEventDeps {
  * are never written).
  */
 export async function recordPageEvent(deps: PageEventDeps, body: unknown): Promise<PageEvent> {
-  const request = asRequest(body);
+  const request = jsonFields(body);
   const spec = PAGE_KINDS.get(String(request.kind));
   if (spec === undefined)
     throw bad(400, "invalid_arg", `${String(request.kind)} is not a page-local kind`);
@@ -137,12 +137,6 @@ export async function recordPageEvent(deps: PageEventDeps, body: unknown): Promi
   const event = { name: spec.kind, window_uuid: wid, payload: request.payload ?? {} };
   deps.record(event);
   return event;
-}
-
-function asRequest(body: unknown): Record<string, unknown> {
-  return typeof body === "object" && body !== null && !Array.isArray(body)
-    ? (body as Record<string, unknown>)
-    : {};
 }
 
 /** The window, when it is live (active or minimised); 404 naming it otherwise. */
@@ -171,7 +165,7 @@ export async function publishSimulatedEvent(
   userId: string,
   body: unknown,
 ): Promise<AnnaAppEvent> {
-  const request = asRequest(body);
+  const request = jsonFields(body);
   const kind = request.kind;
   const spec = typeof kind === "string" ? HARNESS_KINDS.get(kind) : undefined;
   if (spec === undefined) {

@@ -5,7 +5,7 @@
 // oversized runtime_state) become HTTP statuses instead of a 500.
 import { isHostApiError, WINDOW_STATUSES, type WindowPatch } from "@anna-ai/app-core";
 import { WindowGeometrySchema } from "@anna-ai/app-schema";
-import { HttpError } from "../http-util.js";
+import { HttpError, isJsonObject } from "../http-util.js";
 
 export interface ParsedWindowPatch {
   patch: WindowPatch;
@@ -19,12 +19,8 @@ function bad(message: string): HttpError {
   return new HttpError(400, "invalid_arg", message);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 export function parseWindowPatch(body: unknown): ParsedWindowPatch {
-  if (!isPlainObject(body)) throw bad("the PATCH body must be a JSON object");
+  if (!isJsonObject(body)) throw bad("the PATCH body must be a JSON object");
   const unknown = Object.keys(body).filter((key) => !(KEYS as readonly string[]).includes(key));
   if (unknown.length > 0) {
     throw bad(`unknown PATCH field ${unknown.join(", ")}; the fields are ${KEYS.join(", ")}`);
@@ -32,7 +28,7 @@ export function parseWindowPatch(body: unknown): ParsedWindowPatch {
   const patch: WindowPatch = {};
   if (body.geometry !== undefined) {
     const geometry = WindowGeometrySchema.safeParse(body.geometry);
-    if (!geometry.success || !isPlainObject(body.geometry)) {
+    if (!geometry.success || !isJsonObject(body.geometry)) {
       throw bad("geometry must be an object of numbers {x, y, w, h, monitor_w, monitor_h}");
     }
     patch.geometry = geometry.data;
@@ -50,7 +46,7 @@ export function parseWindowPatch(body: unknown): ParsedWindowPatch {
     patch.title = body.title;
   }
   if (body.runtime_state_patch !== undefined) {
-    if (!isPlainObject(body.runtime_state_patch)) {
+    if (!isJsonObject(body.runtime_state_patch)) {
       throw bad("runtime_state_patch must be a JSON object (shallow-merged into runtime_state)");
     }
     patch.runtime_state_patch = body.runtime_state_patch;
