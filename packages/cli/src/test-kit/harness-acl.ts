@@ -6,13 +6,12 @@ import {
   toolAllowed,
   type UiHostApi,
 } from "@anna-ai/app-schema";
-import { resolveBundledRefs } from "../fixture/bundled-refs.js";
+import { resolveBundledRefs, type ExecutaRef } from "../fixture/bundled-refs.js";
 
 /** `tools.*` methods that name one tool in `args.tool_id`. */
 const TOOL_ID_METHODS: ReadonlySet<string> = new Set(["invoke", "invokeAsync"]);
 
 /** The parts of a manifest the gate reads; a test's manifest object may omit any of them. */
-type ExecutaRef = string | { readonly tool_id: string };
 interface GateManifest {
   required_executas: ExecutaRef[];
   optional_executas: ExecutaRef[];
