@@ -1,3 +1,4 @@
+import { HOST_API_METHOD_SPELLINGS } from "@anna-ai/app-schema";
 import { HostApiError, SDK_ERROR_CODES } from "./errors.js";
 
 /** Per-call options, the Reference's `opts?: {timeoutMs}` plus cancellation. */
@@ -12,7 +13,9 @@ export interface CallOptions {
  * Positional forms bundles use (real-world-plugins.md, "Apps": `storage.get(key)`), by
  * `ns.method`: the parameter names the positional values fill, in order. A value after the
  * last name, when it is an object, is the call's options. Names come from the Reference's
- * argument lists; methods not listed here take the object form only.
+ * argument lists, and for `apps.*` from the dispatcher's (docs/decisions.md, "apps.* argument
+ * names"); methods not listed here take the object form only. SDK aliases (`web.imageSearch`)
+ * take their method's forms.
  */
 export const POSITIONAL_PARAMS: Readonly<Record<string, readonly string[]>> = Object.freeze({
   "window.set_title": ["title"],
@@ -43,6 +46,12 @@ export const POSITIONAL_PARAMS: Readonly<Record<string, readonly string[]>> = Ob
   "web.image_fetch": ["url"],
   "credentials.list_accounts": ["provider"],
   "credentials.get_token": ["provider", "account_id"],
+  "apps.search": ["query"],
+  "apps.get": ["app_ref"],
+  "apps.launch": ["app_ref", "view", "payload"],
+  "apps.deck.add": ["app_ref", "position"],
+  "apps.deck.remove": ["app_ref"],
+  "apps.deck.reorder": ["app_ids"],
   "agent.session.history": ["app_session_uuid"],
   "agent.session.delete": ["app_session_uuid"],
   "agent.session.refresh": ["app_session_uuid"],
@@ -81,7 +90,8 @@ export function normaliseArgs(
     if (first.stack !== undefined) args["stack"] = first.stack;
     return { args, opts: optionsFrom(callArgs[1]) };
   }
-  const names = POSITIONAL_PARAMS[`${ns}.${method}`];
+  const canonical = HOST_API_METHOD_SPELLINGS[`${ns}.${method}`] ?? method;
+  const names = POSITIONAL_PARAMS[`${ns}.${canonical}`];
   if (names === undefined) {
     throw new HostApiError(
       SDK_ERROR_CODES.INVALID_ARG,

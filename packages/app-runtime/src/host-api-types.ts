@@ -573,6 +573,31 @@ export interface WebSearchArgs {
   exclude_domains?: string[];
 }
 
+export interface WebImageSearchArgs {
+  query: string;
+  max_results?: number;
+  min_width?: number;
+  min_height?: number;
+  aspect?: "any" | "wide" | "tall" | "square";
+}
+
+export interface WebImageSearchResult {
+  results: Json[];
+  quota_consumed: number;
+  cached?: boolean;
+}
+
+export interface WebImageFetchResult {
+  path: string;
+  get_url: string;
+  mime_type: string;
+  bytes_size: number;
+  sha256: string;
+  source_url: string;
+  final_url: string;
+  quota_consumed: number;
+}
+
 export interface WebNamespace {
   search(
     args: WebSearchArgs,
@@ -587,27 +612,13 @@ export interface WebNamespace {
     opts?: CallOptions,
   ): Promise<{ pages: Json[]; quota_consumed: number }>;
   fetch(urls: string[], opts?: CallOptions): Promise<{ pages: Json[]; quota_consumed: number }>;
-  image_search: Call<
-    {
-      query: string;
-      max_results?: number;
-      min_width?: number;
-      min_height?: number;
-      aspect?: string;
-    },
-    { results: Json[]; quota_consumed: number; cached?: boolean }
-  >;
-  image_fetch: Call<
-    { url: string; max_bytes?: number; purpose?: string },
-    {
-      path: string;
-      get_url: string;
-      mime_type: string;
-      bytes_size: number;
-      sha256: string;
-      [key: string]: unknown;
-    }
-  >;
+  image_search(args: WebImageSearchArgs, opts?: CallOptions): Promise<WebImageSearchResult>;
+  image_search(query: string, opts?: CallOptions): Promise<WebImageSearchResult>;
+  image_fetch(
+    args: { url: string; max_bytes?: number; purpose?: string },
+    opts?: CallOptions,
+  ): Promise<WebImageFetchResult>;
+  image_fetch(url: string, opts?: CallOptions): Promise<WebImageFetchResult>;
   /** SDK aliases (R155, R156). */
   imageSearch: WebNamespace["image_search"];
   imageFetch: WebNamespace["image_fetch"];
@@ -627,18 +638,70 @@ export interface CredentialsNamespace {
   ): Promise<{ access_token: string; account_id: string; expires_at: string }>;
 }
 
-/** The Reference gives no argument shapes for `apps.*` (R158): objects pass through. */
+/** One installed app as `apps.*` answers it (app-core `InstalledApp`). */
+export interface InstalledApp {
+  /** Numeric id on the server; the slug in the dev harness. */
+  app_id: string;
+  slug: string;
+  handle?: string | null;
+  name: string;
+  description?: string | null;
+  icon_url?: string | null;
+  version_id?: string;
+  views: { name: string; title?: string | null; default?: boolean }[];
+}
+
+/** A numeric app id or `@handle/slug` (R158); the dev harness also takes a bare slug. */
+export type AppRef = string | number;
+
+/** Every deck answer: the pinned ids in order and the apps they name. */
+export interface AppsDeck {
+  app_ids: string[];
+  apps: InstalledApp[];
+}
+
+/** A deck mutation's answer; `changed: false` for a no-op (pinning twice, unpinning unpinned). */
+export type AppsDeckChange = AppsDeck & { changed: boolean };
+
+/**
+ * `apps.*` (R158). The Reference names no arguments; these are the dispatcher's
+ * (docs/decisions.md, "apps.* argument names"), and `args.ts` maps the positional forms to them.
+ */
 export interface AppsNamespace {
-  list: OptionalCall<Json, Json>;
-  search: OptionalCall<Json, Json>;
-  get: OptionalCall<Json, Json>;
-  launch: OptionalCall<Json, Json>;
+  list: OptionalCall<Record<string, never>, { apps: InstalledApp[] }>;
+  search(args: { query: string }, opts?: CallOptions): Promise<{ apps: InstalledApp[] }>;
+  search(query: string, opts?: CallOptions): Promise<{ apps: InstalledApp[] }>;
+  get(args: { app_ref: AppRef }, opts?: CallOptions): Promise<{ app: InstalledApp }>;
+  get(appRef: AppRef, opts?: CallOptions): Promise<{ app: InstalledApp }>;
+  /** Opens a window (emits `open_view`): this app's answers the window, `reused` when deduped. */
+  launch(
+    args: { app_ref: AppRef; view?: string; payload?: unknown },
+    opts?: CallOptions,
+  ): Promise<AppsLaunchResult>;
+  launch(
+    appRef: AppRef,
+    view?: string,
+    payload?: unknown,
+    opts?: CallOptions,
+  ): Promise<AppsLaunchResult>;
   deck: {
-    list: OptionalCall<Json, Json>;
-    add: OptionalCall<Json, Json>;
-    remove: OptionalCall<Json, Json>;
-    reorder: OptionalCall<Json, Json>;
+    list: OptionalCall<Record<string, never>, AppsDeck>;
+    add(args: { app_ref: AppRef; position?: number }, opts?: CallOptions): Promise<AppsDeckChange>;
+    add(appRef: AppRef, position?: number, opts?: CallOptions): Promise<AppsDeckChange>;
+    remove(args: { app_ref: AppRef }, opts?: CallOptions): Promise<AppsDeckChange>;
+    remove(appRef: AppRef, opts?: CallOptions): Promise<AppsDeckChange>;
+    /** Exactly the pinned ids, in the new order. */
+    reorder(args: { app_ids: AppRef[] }, opts?: CallOptions): Promise<AppsDeckChange>;
+    reorder(appIds: AppRef[], opts?: CallOptions): Promise<AppsDeckChange>;
   };
+}
+
+/** `apps.launch` of the own app: the window as `window.hello` shows windows. */
+export interface AppsLaunchResult {
+  window_uuid: string;
+  view?: string;
+  reused?: boolean;
+  [key: string]: unknown;
 }
 
 /** Reserved stubs: registered, answer `not_implemented` (R160). */

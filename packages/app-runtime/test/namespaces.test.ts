@@ -1,6 +1,13 @@
 import { HOST_API_METHODS } from "@anna-ai/app-schema";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { type AnnaAppRuntime, connect, HostApiError, HostRpcError } from "../src/index.js";
+import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
+import {
+  type AnnaAppRuntime,
+  type AppsDeckChange,
+  connect,
+  HostApiError,
+  HostRpcError,
+  type InstalledApp,
+} from "../src/index.js";
 import { FakeHost, NO_ANSWER, WINDOW_UUID, WireError, wireEvent } from "./helpers/fake-host.js";
 
 /** A host that answers every call with `{echo: args}` unless a handler says otherwise. */
@@ -190,6 +197,26 @@ describe("namespace proxies", () => {
       expect(host.requests.slice(-2).map((r) => `${r.ns}.${r.method}`)).toEqual([
         "web.image_search",
         "web.image_fetch",
+      ]);
+    });
+  });
+
+  it("type apps.* with the dispatcher's argument names and send the positional forms as them", async () => {
+    const host = echoHost();
+    await withRuntime(host, async (anna) => {
+      // @ts-expect-error -- the dispatcher's name is app_ref
+      void anna.apps.get({ id: "notes" }).catch(() => undefined);
+      expectTypeOf(anna.apps.deck.add).returns.resolves.toEqualTypeOf<AppsDeckChange>();
+      expectTypeOf<Awaited<ReturnType<typeof anna.apps.list>>>().toEqualTypeOf<{
+        apps: InstalledApp[];
+      }>();
+      await anna.apps.launch("@me/notes", "editor", { id: 7 });
+      await anna.apps.deck.reorder(["b", "a"]);
+      await anna.web.imageSearch("tides");
+      expect(host.requests.slice(-3).map((r) => [`${r.ns}.${r.method}`, r.args])).toEqual([
+        ["apps.launch", { app_ref: "@me/notes", view: "editor", payload: { id: 7 } }],
+        ["apps.deck.reorder", { app_ids: ["b", "a"] }],
+        ["web.image_search", { query: "tides" }],
       ]);
     });
   });

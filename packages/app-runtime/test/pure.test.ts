@@ -54,6 +54,34 @@ describe("normaliseArgs", () => {
     expect(normaliseArgs("tools", "list", [null])).toEqual({ args: {}, opts: {} });
   });
 
+  it("maps the apps.* positional forms to the dispatcher's argument names", () => {
+    expect(
+      normaliseArgs("apps", "launch", ["@me/notes", "editor", { id: 7 }, { timeoutMs: 3 }]),
+    ).toEqual({
+      args: { app_ref: "@me/notes", view: "editor", payload: { id: 7 } },
+      opts: { timeoutMs: 3 },
+    });
+    expect(normaliseArgs("apps", "get", [42]).args).toEqual({ app_ref: 42 });
+    expect(normaliseArgs("apps", "search", ["note"]).args).toEqual({ query: "note" });
+    expect(normaliseArgs("apps", "deck.add", ["notes", 0]).args).toEqual({
+      app_ref: "notes",
+      position: 0,
+    });
+    expect(normaliseArgs("apps", "deck.remove", ["notes"]).args).toEqual({ app_ref: "notes" });
+    expect(normaliseArgs("apps", "deck.reorder", [["b", "a"]]).args).toEqual({
+      app_ids: ["b", "a"],
+    });
+  });
+
+  it("gives the SDK aliases their method's positional forms", () => {
+    expect(normaliseArgs("web", "imageSearch", ["tides"])).toEqual(
+      normaliseArgs("web", "image_search", ["tides"]),
+    );
+    expect(normaliseArgs("web", "imageFetch", ["https://a.example/x.png"]).args).toEqual({
+      url: "https://a.example/x.png",
+    });
+  });
+
   it("throws invalid_arg for a positional call without a positional form", () => {
     expect(() => normaliseArgs("files", "upload_init", ["a"])).toThrow(HostApiError);
   });
