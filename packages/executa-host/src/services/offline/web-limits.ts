@@ -40,6 +40,8 @@ export const WEB_FETCH_DEFAULT_TIMEOUT_MS = 15_000;
 /** The SDK's web timeout is 60 s (R101); a page may not outlive the call. */
 export const WEB_FETCH_MAX_TIMEOUT_MS = 60_000;
 export const WEB_URL_MAX_CHARS = 2048;
+/** A page `title` is cut here: `max_chars` bounds only `content`. */
+export const WEB_TITLE_MAX_CHARS = 1000;
 
 export const WEB_SEARCH_DEFAULT_RESULTS = 5;
 export const WEB_SEARCH_DEFAULT_MAX_RESULTS_PER_CALL = 10;

@@ -49,6 +49,7 @@ import {
   WEB_QUERY_MAX_CHARS,
   WEB_SEARCH_DEFAULT_MAX_RESULTS_PER_CALL,
   WEB_SEARCH_DEFAULT_RESULTS,
+  WEB_TITLE_MAX_CHARS,
   WEB_URL_MAX_CHARS,
   type WebBudget,
 } from "./web-limits.js";
@@ -161,7 +162,7 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
       let used = 0;
       const pages = settled.map((page): Item => {
         if (!page.ok || page.content === undefined) return page;
-        const bytes = Buffer.byteLength(page.content);
+        const bytes = Buffer.byteLength(page.content) + Buffer.byteLength(page.title ?? "");
         if (used + bytes > budget.maxResponseBytes) {
           return {
             url: page.url,
@@ -333,14 +334,14 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
           fetched.finalUrl,
         );
       }
-      const chars = [...content];
-      const truncated = chars.length > maxChars;
+      const cut = cutChars(content, maxChars);
+      const truncated = cut.length < content.length;
       return {
         url,
         final_url: fetched.finalUrl,
         ok: true,
-        ...(title === undefined ? {} : { title }),
-        content: truncated ? chars.slice(0, maxChars).join("") : content,
+        ...(title === undefined ? {} : { title: cutChars(title, WEB_TITLE_MAX_CHARS) }),
+        content: cut,
         truncated,
       };
     } catch (error) {
@@ -354,6 +355,12 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
       } as Item;
     }
   }
+}
+
+/** The first `max` code points of `text` (never half a surrogate pair). */
+function cutChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return [...text].slice(0, max).join("");
 }
 
 function requireGrant(

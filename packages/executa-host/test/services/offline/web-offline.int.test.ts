@@ -173,6 +173,28 @@ describe("web.fetch", () => {
     ]);
   });
 
+  it("cuts a page's title and counts it in the response budget", async () => {
+    const huge = (n: number) => `<title>${"T".repeat(n)}</title><p>body</p>`;
+    const server = await startWebServer({
+      "/a": { body: huge(200_000) },
+      "/b": { body: huge(900) },
+    });
+    const out = await web().fetch({ urls: [server.url("/a")] }, ctx(WEB_GRANT_ALL, false));
+    expect(out.pages[0]).toMatchObject({ ok: true, content: "body" });
+    expect(out.pages[0]?.title).toHaveLength(1000);
+    // Six pages of 87 000 content bytes fit 512 KiB; with their 1 000-byte titles the sixth does not.
+    const page = `<title>${"T".repeat(1000)}</title><p>${"x".repeat(87_000)}</p>`;
+    const full = await startWebServer({ "/p": { body: page } });
+    const six = await web().fetch(
+      { urls: Array.from({ length: 6 }, () => full.url("/p")), max_chars: 87_000 },
+      ctx(),
+    );
+    expect(six.pages.map((p) => (p.ok ? "ok" : p.error))).toEqual([
+      ...Array.from({ length: 5 }, () => "ok"),
+      "RESPONSE_BUDGET_EXCEEDED",
+    ]);
+  });
+
   it("holds plugins to 8 000 chars per page (R157)", async () => {
     const service = web();
     await expectCatalogError(
