@@ -2,17 +2,13 @@
 // local timeout/abort/refusal) surfaces as one of these, so plugin code can switch on `code`
 // (numeric, the wire code) or `errorCode` (the symbolic name, H12) without caring where it came from.
 
-/** The reverse-RPC families a plugin can call. `files` shares the storage codes. */
-export type HostFamily =
-  | "sampling"
-  | "storage"
-  | "files"
-  | "agent"
-  | "image"
-  | "upload"
-  | "embeddings"
-  | "web"
-  | "credentials";
+import type { ReverseFamily } from "@anna-ai/app-schema";
+
+/**
+ * The reverse-RPC families a plugin can call: app-schema's, so a new family reaches the SDK's
+ * tables (`ERROR_CLASS`, the channel's) as a type error. `files` shares the storage codes.
+ */
+export type HostFamily = ReverseFamily;
 
 export interface HostCallErrorInit {
   code: number;
