@@ -5,6 +5,14 @@
  * result types. Results are typed as the Reference documents them, loosely where it is vague:
  * hosts add fields, and bundles must not break on them.
  */
+import type {
+  CredentialsGetTokenResult,
+  CredentialsListAccountsResult,
+  WebFetchResult,
+  WebImageFetchResult,
+  WebImageSearchResult,
+  WebSearchResult,
+} from "@anna-ai/app-schema";
 import type { CallOptions } from "./args.js";
 import type { RpcStream } from "./rpc-stream.js";
 
@@ -581,37 +589,14 @@ export interface WebImageSearchArgs {
   aspect?: "any" | "wide" | "tall" | "square";
 }
 
-export interface WebImageSearchResult {
-  results: Json[];
-  quota_consumed: number;
-  cached?: boolean;
-}
-
-export interface WebImageFetchResult {
-  path: string;
-  get_url: string;
-  mime_type: string;
-  bytes_size: number;
-  sha256: string;
-  source_url: string;
-  final_url: string;
-  quota_consumed: number;
-}
-
 export interface WebNamespace {
-  search(
-    args: WebSearchArgs,
-    opts?: CallOptions,
-  ): Promise<{ results: Json[]; provider_tier: string; quota_consumed: number }>;
-  search(
-    query: string,
-    opts?: CallOptions,
-  ): Promise<{ results: Json[]; provider_tier: string; quota_consumed: number }>;
+  search(args: WebSearchArgs, opts?: CallOptions): Promise<WebSearchResult>;
+  search(query: string, opts?: CallOptions): Promise<WebSearchResult>;
   fetch(
     args: { urls: string[]; format?: string; max_chars?: number; timeout_ms?: number },
     opts?: CallOptions,
-  ): Promise<{ pages: Json[]; quota_consumed: number }>;
-  fetch(urls: string[], opts?: CallOptions): Promise<{ pages: Json[]; quota_consumed: number }>;
+  ): Promise<WebFetchResult>;
+  fetch(urls: string[], opts?: CallOptions): Promise<WebFetchResult>;
   image_search(args: WebImageSearchArgs, opts?: CallOptions): Promise<WebImageSearchResult>;
   image_search(query: string, opts?: CallOptions): Promise<WebImageSearchResult>;
   image_fetch(
@@ -625,17 +610,20 @@ export interface WebNamespace {
 }
 
 export interface CredentialsNamespace {
-  list_accounts(args: { provider: string }, opts?: CallOptions): Promise<{ accounts: Json[] }>;
-  list_accounts(provider: string, opts?: CallOptions): Promise<{ accounts: Json[] }>;
+  list_accounts(
+    args: { provider: string },
+    opts?: CallOptions,
+  ): Promise<CredentialsListAccountsResult>;
+  list_accounts(provider: string, opts?: CallOptions): Promise<CredentialsListAccountsResult>;
   get_token(
     args: { provider: string; account_id?: string },
     opts?: CallOptions,
-  ): Promise<{ access_token: string; account_id: string; expires_at: string }>;
+  ): Promise<CredentialsGetTokenResult>;
   get_token(
     provider: string,
     accountId?: string,
     opts?: CallOptions,
-  ): Promise<{ access_token: string; account_id: string; expires_at: string }>;
+  ): Promise<CredentialsGetTokenResult>;
 }
 
 /** One installed app as `apps.*` answers it (app-core `InstalledApp`). */

@@ -118,10 +118,16 @@ export type {
   UploadedFile,
   UploadNamespace,
   ViewMeta,
-  WebImageFetchResult,
   WebImageSearchArgs,
-  WebImageSearchResult,
   WebNamespace,
   WebSearchArgs,
   WindowNamespace,
 } from "./host-api-types.js";
+export type {
+  CredentialsGetTokenResult,
+  CredentialsListAccountsResult,
+  WebFetchResult,
+  WebImageFetchResult,
+  WebImageSearchResult,
+  WebSearchResult,
+} from "@anna-ai/app-schema";
