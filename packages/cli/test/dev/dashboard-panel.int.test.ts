@@ -4,12 +4,13 @@
 // origin or posted as another window are dropped and logged; a bundle edit reloads the window;
 // and the session recording passes `anna-app fixture verify`.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { HAVE_CHROMIUM, openTestPage, screenshot, useBrowser } from "./browser.js";
+import { editManifest } from "./edit-manifest.js";
 import {
   classOf,
   eventually,
@@ -133,6 +134,45 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: developer panel", () =>
     expect(s.errors).toEqual([]);
   });
 
+  it("shows a fixture replay's verdicts in the events log", async () => {
+    const recording = [
+      { t: 0, kind: "meta", format: 1, started_at: "2026-01-01T00:00:00.000Z" },
+      { t: 1, kind: "req", id: "1", ns: "storage", method: "get", args: { key: "absent" } },
+      {
+        t: 2,
+        kind: "res",
+        id: "1",
+        ns: "storage",
+        method: "get",
+        ok: false,
+        error: { code: "permission_denied", message: "recorded" },
+      },
+    ];
+    const s = await openDashboard(browser(), {}, (dir) => {
+      editManifest(dir, (m) => {
+        m.dev = { fixtures: ["fixtures/*.jsonl"] };
+      });
+      mkdirSync(path.join(dir, "fixtures"));
+      writeFileSync(
+        path.join(dir, "fixtures/r.jsonl"),
+        recording.map((line) => JSON.stringify(line)).join("\n") + "\n",
+      );
+    });
+    const wid = s.server.window.window_uuid;
+    await eventually(() => textOf(s.frame(wid).locator(".title"))).toBe("ready main v1");
+    const replay = await fetch(`${s.server.url}dev/api/fixtures/replay`, {
+      method: "POST",
+      body: JSON.stringify({ file: "fixtures/r.jsonl" }),
+    });
+    expect(replay.status).toBe(200);
+    // Recorded as refused, granted now: the one call differs, and the row says so.
+    const row = s.page.locator("#events details.error summary", { hasText: "replayed" });
+    await eventually(() => textOf(row)).toBe(
+      `replayed fixtures/r.jsonl into ${wid.slice(0, 8)}: 0 match, 1 differ, 0 skipped`,
+    );
+    expect(s.errors).toEqual([]);
+  });
+
   it("reloads the window after a bundle edit; the session recording passes fixture verify", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "anna-dev-record-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
@@ -143,6 +183,8 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: developer panel", () =>
     await eventually(() => textOf(title)).toBe("ready main v1");
     await simulate(s, "tool_job", '{"job_id": "job-1", "state": "running"}');
     await eventually(() => textOf(title)).toBe("tool_job job-1 running");
+    await simulate(s, "entry_payload", '"from the panel"');
+    await eventually(() => textOf(title)).toBe('entry_payload "from the panel"');
 
     const appJs = path.join(s.dir, "bundle/app.js");
     writeFileSync(appJs, readFileSync(appJs, "utf8").replace('"v1"', '"v2"'));
@@ -157,6 +199,8 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: developer panel", () =>
       (line) => JSON.parse(line) as { kind: string; name?: string; method?: string },
     );
     expect(names.some((r) => r.kind === "event" && r.name === "tool_job")).toBe(true);
+    // The page-local event is in the recording too (A10), and verify accepts it.
+    expect(names.some((r) => r.kind === "event" && r.name === "entry_payload")).toBe(true);
     expect(names.filter((r) => r.kind === "req" && r.method === "hello")).toHaveLength(2);
     expect(s.errors).toEqual([]);
   });

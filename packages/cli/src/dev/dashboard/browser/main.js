@@ -110,6 +110,14 @@ events.addEventListener("data_model/AnnaAppEvent", (message) => {
 const dev = new EventSource("/dev/stream");
 dev.addEventListener("call", (message) => logCall(JSON.parse(message.data)));
 dev.addEventListener("executas", (message) => renderExecutas(JSON.parse(message.data)));
+dev.addEventListener("fixture_replay", (message) => {
+  const r = JSON.parse(message.data);
+  logEvent(
+    `replayed ${r.file} into ${r.window_uuid.slice(0, 8)}: ${r.matched} match, ${r.differed} differ, ${r.skipped} skipped`,
+    r,
+    r.differed > 0 ? "error" : "allowed",
+  );
+});
 dev.addEventListener("reload", () => {
   for (const frame of allFrames()) void reloadFrame(frame.wid);
   logEvent("bundle changed: reloaded", {});
