@@ -23,11 +23,14 @@ export interface DashboardSession {
   window(wid: string): Promise<Record<string, unknown>>;
 }
 
+/** `prepare` edits the copied app (its manifest, a recording) before the harness starts. */
 export async function openDashboard(
   browser: Browser,
   options: Partial<DevServerOptions> = {},
+  prepare?: (dir: string) => void,
 ): Promise<DashboardSession> {
   const { dir } = copyFixtureApp(FRAMES_APP);
+  prepare?.(dir);
   const server = await startHarness({ dir }, options);
   const { page, errors } = await openTestPage(browser);
   await page.goto(server.url, { waitUntil: "domcontentloaded" });
@@ -66,6 +69,10 @@ export function cssOf(locator: Locator, property: string): Promise<string> {
   );
 }
 
-export const textOf = (locator: Locator): Promise<string | null> => locator.textContent();
+// Both answer at once when nothing matches (null, ""): Playwright's own calls wait up to 30 s
+// for the element, which inside `eventually` turned a missing row into a test timeout instead
+// of the poll's failure naming the expected text.
+export const textOf = async (locator: Locator): Promise<string | null> =>
+  (await locator.count()) === 0 ? null : locator.textContent();
 export const classOf = async (locator: Locator): Promise<string> =>
-  (await locator.getAttribute("class")) ?? "";
+  (await locator.count()) === 0 ? "" : ((await locator.getAttribute("class")) ?? "");
