@@ -4,7 +4,7 @@
 import type { FilesService, StorageGrant } from "@anna-ai/executa-host";
 import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
-import { callService } from "../dispatcher/service-errors.js";
+import { callService, requireService } from "../dispatcher/service-errors.js";
 import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
 import { appServiceContext } from "./service-context.js";
 import { checkKvKey, checkKvPrefix } from "./storage-keys.js";
@@ -18,10 +18,7 @@ function files(ctx: CallContext, owner: string | undefined): FilesService {
   if (owner !== undefined && owner !== ctx.core.appId) {
     throw new HostApiError("not_implemented", "cross-app files are not implemented", { owner });
   }
-  const service = ctx.core.services.files;
-  if (service === undefined)
-    throw new HostApiError("not_implemented", "no files service on this host");
-  return service;
+  return requireService(ctx, "files");
 }
 
 const grant: StorageGrant = {};

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import type { StorageGrant, StorageService } from "@anna-ai/executa-host";
 import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
-import { hostApiErrorFromService } from "../dispatcher/service-errors.js";
+import { callService, requireService } from "../dispatcher/service-errors.js";
 import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
 import { appServiceContext } from "./service-context.js";
 import { checkKvKey, checkKvPrefix } from "./storage-keys.js";
@@ -148,26 +148,13 @@ function legacyMethods(): MethodTable {
 }
 
 function apsMethods(): MethodTable {
-  const service = (ctx: CallContext): StorageService => {
-    const storage = ctx.core.services.storage;
-    if (storage === undefined) {
-      throw new HostApiError("not_implemented", "no storage service on this host");
-    }
-    return storage;
-  };
+  const service = (ctx: CallContext): StorageService => requireService(ctx, "storage");
   const grant: StorageGrant = {};
-  const run = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      throw hostApiErrorFromService(error, what);
-    }
-  };
   return {
     "storage.get": method(GetArgs, async (args, ctx) => {
       const key = checkKvKey(args.key);
       const scope = checkScope(ctx, args.scope, args.owner, "read");
-      return run("storage.get", () =>
+      return callService(ctx, () =>
         service(ctx).get({ key, scope }, appServiceContext(ctx, grant)),
       );
     }),
@@ -183,15 +170,13 @@ function apsMethods(): MethodTable {
         ...(args.tags == null ? {} : { tags: args.tags }),
         ...(args.metadata == null ? {} : { metadata: args.metadata }),
       };
-      return run("storage.set", () => service(ctx).set(params, appServiceContext(ctx, grant)));
+      return callService(ctx, () => service(ctx).set(params, appServiceContext(ctx, grant)));
     }),
     "storage.delete": method(DeleteArgs, async (args, ctx) => {
       const key = checkKvKey(args.key);
       const scope = checkScope(ctx, args.scope, args.owner, "write");
       const params = { key, scope, ...(args.if_match == null ? {} : { if_match: args.if_match }) };
-      return run("storage.delete", () =>
-        service(ctx).delete(params, appServiceContext(ctx, grant)),
-      );
+      return callService(ctx, () => service(ctx).delete(params, appServiceContext(ctx, grant)));
     }),
     "storage.list": method(ListArgs, async (args, ctx) => {
       const prefix = checkKvPrefix(args.prefix);
@@ -202,7 +187,7 @@ function apsMethods(): MethodTable {
         ...(args.cursor == null ? {} : { cursor: args.cursor }),
         limit: args.limit ?? STORAGE_LIST_LIMIT_DEFAULT,
       };
-      return run("storage.list", () => service(ctx).list(params, appServiceContext(ctx, grant)));
+      return callService(ctx, () => service(ctx).list(params, appServiceContext(ctx, grant)));
     }),
   };
 }
