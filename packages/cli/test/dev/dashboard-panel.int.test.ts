@@ -134,6 +134,33 @@ describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: developer panel", () =>
     expect(s.errors).toEqual([]);
   });
 
+  it("an expired window token: the app's SDK refreshes through the page and its call goes on; the recording holds the refresh", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "anna-dev-refresh-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const record = path.join(dir, "session.jsonl");
+    let skewMs = 0;
+    const s = await openDashboard(browser(), { record, clock: () => Date.now() + skewMs });
+    const wid = s.server.window.window_uuid;
+    await eventually(() => textOf(s.frame(wid).locator(".title"))).toBe("ready main v1");
+    // Past the 120 s token: the next call answers invalid_token, the SDK asks the page for a
+    // fresh one (auth.refresh) and retries, so the app sees the ACL's answer instead.
+    skewMs = 10 * 60_000;
+    await s.app(wid).locator("#deny").click();
+    await eventually(() => textOf(s.app(wid).locator("#out"))).toBe("refused permission_denied");
+    expect(
+      s.server.panel.calls.filter((c) => c.method === "list").map((c) => c.error?.code),
+    ).toEqual(["invalid_token", "permission_denied"]);
+    await s.server.close();
+    const text = readFileSync(record, "utf8");
+    const refreshes = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { kind: string; name?: string; payload?: unknown })
+      .filter((r) => r.kind === "event" && r.name === "auth.refresh");
+    expect(refreshes).toEqual([expect.objectContaining({ payload: { expires_in: 120 } })]);
+    expect(s.errors).toEqual([]);
+  });
+
   it("shows a fixture replay's verdicts in the events log", async () => {
     const recording = [
       { t: 0, kind: "meta", format: 1, started_at: "2026-01-01T00:00:00.000Z" },

@@ -1,6 +1,7 @@
 // The parent-page bridge of docs/app-runtime.md part 2: a message is acted on only when it comes
 // from an app iframe's contentWindow and names that iframe's own window; `auth.refresh` is
-// answered here with a freshly minted token; every other call goes to the rpc endpoint and its
+// answered here with a token the harness mints and records (POST /dev/api/events, so the session's
+// recording holds the refresh, A10); every other call goes to the rpc endpoint and its
 // answer back unchanged. Events reach an iframe only after its `window.hello` (A5).
 /* global document, window -- a browser module: the page's globals */
 import {
@@ -9,9 +10,11 @@ import {
   EVENT_MESSAGE_TYPE,
   RPC_RESPONSE_TYPE,
 } from "/static/anna-apps/_sdk/latest/index.js";
-import { RPC, windowLink } from "./harness-api.js";
+import { publishEvent, RPC } from "./harness-api.js";
 import { logDropped } from "./panel.js";
 
+/** What the harness records for a token the page hands out (its `expires_in`, never the token). */
+const BRIDGE_REFRESH_EVENT = "auth.refresh";
 /** Kinds about the app as a whole (no window), relayed to every window of it. */
 const SIBLING_KINDS = new Set(["open_view", "close_view"]);
 
@@ -49,14 +52,16 @@ async function answer(frame, request) {
   const reply = (body) =>
     target?.postMessage({ type: RPC_RESPONSE_TYPE, id: request.id, ...body }, "*");
   if (request.ns === BRIDGE_AUTH_NAMESPACE) {
-    const link = await windowLink(frame.wid);
-    if (link.ok) reply({ ok: true, result: { token: link.token, expires_in: link.expires_in } });
-    else
+    const out = await publishEvent(BRIDGE_REFRESH_EVENT, frame.wid);
+    if (out.ok) {
+      const { token, expires_in } = out.page_event.payload;
+      reply({ ok: true, result: { token, expires_in } });
+    } else
       reply({
         ok: false,
         error: {
           code: "invalid_token",
-          message: `window ${frame.wid} is gone: ${link.error.message}`,
+          message: `window ${frame.wid} is gone: ${out.error.message}`,
         },
       });
     return;
