@@ -1,8 +1,7 @@
 // The harness over HTTP on 127.0.0.1 (port 0) against an app made by `anna-app init`: the rpc
 // envelope (with a real tools.invoke to the bundled Python executa), denials, tokens, the bundle's
 // path checks, headers and CSP, the SDK route, anna-tool-ids.js, SSE and the recording.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseRecording } from "@anna-ai/app-core";
 import { describe, expect, it } from "vitest";
@@ -220,7 +219,8 @@ describe("anna-app dev server", () => {
 
   it("records the session as JSONL that parses without issues and holds no token", async () => {
     const app = await scaffoldTestApp();
-    const record = path.join(mkdtempSync(path.join(tmpdir(), "anna-rec-")), "s.jsonl");
+    // Inside the scaffolded app, which the test removes (a temp dir of its own was left behind).
+    const record = path.join(app.dir, "s.jsonl");
     const server = await startHarness(app, { record });
     const token = tokenOf(server);
     await rpc(server, token, "window", "hello");
@@ -249,7 +249,8 @@ describe("anna-app dev server", () => {
       },
     };
     writeFileSync(manifestPath, JSON.stringify(manifest));
-    const record = path.join(mkdtempSync(path.join(tmpdir(), "anna-rec-")), "s.jsonl");
+    // Inside the scaffolded app, which the test removes (a temp dir of its own was left behind).
+    const record = path.join(app.dir, "s.jsonl");
     const server = await startHarness(app, { record });
     const token = tokenOf(server);
     expect(server.dispatcher.userId).toBe("7");
