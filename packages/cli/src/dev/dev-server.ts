@@ -352,10 +352,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         const view = typeof body.view === "string" ? body.view : undefined;
         // entry_payload is any JSON (a string, a list…); no payload is not `{}`: a single-instance
         // re-open then keeps the window's entry_payload.
-        const opened = await dispatcher.openWindow(view, {
-          userId,
-          ...(body.payload === undefined ? {} : { payload: body.payload }),
-        });
+        const opened = await windowsRest(() =>
+          dispatcher.openWindow(view, {
+            userId,
+            ...(body.payload === undefined ? {} : { payload: body.payload }),
+          }),
+        );
         const wid = String(opened.window.window_uuid);
         sendJson(res, 201, { ...opened, url: windowUrl(wid, opened.token) });
         return;

@@ -136,6 +136,21 @@ describe("anna-app dev dashboard routes", () => {
     expect(readFileSync(record, "utf8")).not.toContain(minted);
   });
 
+  it("refuses to open a view the manifest does not declare with its status and code, not a 500", async () => {
+    const server = await startHarness(copyFixtureApp(FRAMES_APP));
+    const out = await send(`${server.url}${API}/windows`, "POST", { view: "nope" });
+    expect(out).toEqual({
+      status: 400,
+      body: {
+        ok: false,
+        error: {
+          code: "invalid_arg",
+          message: 'no view named "nope" in ui.views (known: main, note)',
+        },
+      },
+    });
+  });
+
   it("opens a view with any JSON entry_payload, and a re-open without one keeps it", async () => {
     const server = await startHarness(copyFixtureApp(FRAMES_APP));
     const windows = `${server.url}${API}/windows`;
