@@ -76,6 +76,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
           router: router.factory,
           env: io.env,
           credentials,
+          secretValues: router.secretValues,
           ...(recordPath !== undefined ? { recordPath } : {}),
         },
         {

@@ -58,6 +58,8 @@ export interface DevRouter {
   hints: string[];
   /** Families withdrawn by --grant/--no-grant, for the banner. */
   notGranted: string[];
+  /** Values a recording must hide wherever they appear: the `--account …,token=` tokens. */
+  secretValues: string[];
   /** Where `executa/progress` notifications go (the router drops them until one is set). */
   onProgress(listener: RouterProgressListener): void;
   /** Stops the loopback blob server if it was started. */
@@ -205,6 +207,9 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
     summary,
     hints,
     notGranted,
+    secretValues: Object.values(accounts).flatMap((list) =>
+      list.flatMap((account) => (account.access_token === undefined ? [] : [account.access_token])),
+    ),
     onProgress: (listener) => (progress = listener),
     close: () => blob.close(),
   };

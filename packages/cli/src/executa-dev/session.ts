@@ -25,6 +25,8 @@ export interface DevSessionOptions {
   credentials: Record<string, string>;
   /** JSONL transcript of every frame (redacted). */
   recordPath?: string;
+  /** More values the transcript hides wherever they appear (connected accounts' tokens). */
+  secretValues?: readonly string[];
 }
 
 export interface DevSessionListeners {
@@ -52,7 +54,10 @@ export class DevSession {
     this.recorder =
       options.recordPath === undefined
         ? undefined
-        : new SessionRecorder(options.recordPath, Object.values(options.credentials));
+        : new SessionRecorder(options.recordPath, [
+            ...Object.values(options.credentials),
+            ...(options.secretValues ?? []),
+          ]);
     const recorder = this.recorder;
     this.unsubscribe.push(
       this.process.on("frame", (e) => {

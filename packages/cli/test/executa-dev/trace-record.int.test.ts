@@ -85,6 +85,30 @@ describe.concurrent("executa dev --trace and --record", () => {
     ).toBe(true);
   });
 
+  it("--record hides an --account token wherever it appears, not only under a token key", async () => {
+    const file = path.join(work, "account.jsonl");
+    const token = "ya29.account-token-7777";
+    const r = await runCli([
+      "executa",
+      "dev",
+      "--dir",
+      KITCHEN,
+      "--account",
+      `google=home,token=${token}`,
+      "--invoke",
+      "remember",
+      "--args",
+      JSON.stringify({ key: "k", value: token }),
+      "--record",
+      file,
+      "--json",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain('"method":"storage/set"');
+    expect(text).not.toContain(token);
+  });
+
   it("--record in the REPL covers restarts and shutdown", async () => {
     const file = path.join(work, "repl.jsonl");
     const r = await runCli(["executa", "dev", "--dir", KITCHEN, "--record", file], {
