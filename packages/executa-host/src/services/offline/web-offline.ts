@@ -273,6 +273,8 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
         // The presigned headers carry the content type the upload was begun with.
         headers: begun.headers,
         body: fetched.body,
+        // A cancelled call stops the store too, instead of leaving the upload running.
+        signal: ctx.signal,
       });
       if (!put.ok) {
         throw catalogError(
