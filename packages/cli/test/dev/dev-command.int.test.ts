@@ -1,53 +1,18 @@
-// `anna-app dev` as a process: the --json banner, Ctrl-C, and launch errors with exit 2.
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+// `anna-app dev` as a process: the --json banner, the text banner's paths, Ctrl-C, and launch
+// errors with exit 2.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { startDevProcess } from "./dev-process.js";
 import { scaffoldTestApp, SLUG } from "./helpers.js";
-
-const CLI = fileURLToPath(new URL("../../bin/anna-app.js", import.meta.url));
-const CLI_TIMEOUT_MS = 10_000;
-
-function runCli(
-  args: string[],
-  cwd: string,
-  onLine?: (line: string, kill: (signal: NodeJS.Signals) => void) => void,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: "pipe" });
-    let stdout = "";
-    let stderr = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`anna-app ${args.join(" ")} did not finish: ${stdout}${stderr}`));
-    }, CLI_TIMEOUT_MS);
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-      const line = stdout.split("\n")[0];
-      if (stdout.includes("\n") && line !== undefined) onLine?.(line, (s) => child.kill(s));
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe("anna-app dev (command)", () => {
   it("prints the banner as one JSON line and exits 130 on Ctrl-C", async () => {
     const app = await scaffoldTestApp();
-    let banner: Record<string, unknown> | undefined;
-    const out = await runCli(
-      ["dev", "--port", "0", "--json", "--no-record", "--no-watch"],
-      app.dir,
-      (line, kill) => {
-        if (banner !== undefined) return;
-        banner = JSON.parse(line) as Record<string, unknown>;
-        kill("SIGINT");
-      },
-    );
-    expect(out.code).toBe(130);
-    expect(banner).toMatchObject({
+    const dev = startDevProcess(["--port", "0", "--json", "--no-record", "--no-watch"], app.dir);
+    const [line] = await dev.waitFor(/^\{.*\}$/m);
+    expect(await dev.stop("SIGINT")).toBe(130);
+    expect(JSON.parse(line)).toMatchObject({
       dashboard: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/),
       app: { slug: SLUG },
       views: ["main"],
@@ -61,10 +26,26 @@ describe("anna-app dev (command)", () => {
     });
   });
 
+  it("shows every path of the text banner relative to the cwd, and exits 143 on SIGTERM", async () => {
+    const app = await scaffoldTestApp();
+    writeFileSync(path.join(app.dir, "llm.jsonl"), "");
+    const dev = startDevProcess(
+      ["--port", "0", "--no-watch", "--mock-llm", "llm.jsonl", "--record", "out/s.jsonl"],
+      app.dir,
+    );
+    await dev.waitFor(/Ctrl-C stops the harness/);
+    expect(await dev.stop("SIGTERM")).toBe(143);
+    const banner = dev.stdout();
+    expect(banner).toContain("  LLM        mock (llm.jsonl)\n");
+    expect(banner).toContain(`  Recording  ${path.join("out", "s.jsonl")}\n`);
+    expect(banner).toMatch(new RegExp(`  Executas   ${app.toolId} \\(python, executas/`));
+    expect(banner).not.toContain(app.dir);
+  });
+
   it("exits 2 with a clear message for --storage aps", async () => {
     const app = await scaffoldTestApp();
-    const out = await runCli(["dev", "--port", "0", "--storage", "aps"], app.dir);
-    expect(out.code).toBe(2);
-    expect(out.stderr).toContain("--storage aps needs a Nexus server");
+    const dev = startDevProcess(["--port", "0", "--storage", "aps"], app.dir);
+    expect(await dev.exited()).toBe(2);
+    expect(dev.stderr()).toContain("--storage aps needs a Nexus server");
   });
 });

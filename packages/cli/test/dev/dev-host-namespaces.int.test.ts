@@ -148,10 +148,14 @@ describe("anna-app dev: web.*, credentials.*, apps.*", () => {
 
   it("shows where web answers and which accounts come from in the banner", async () => {
     const app = writeApp({ credentials: CREDENTIALS });
-    const withFixture = await startHarness(app, { mockLlm: app.fixture });
+    const withFixture = await startHarness(app, { mockLlm: app.fixture, cwd: app.dir });
     const text = formatBanner(await devBanner(withFixture), createStyle(false), app.dir);
+    // The --mock-llm file relative to the cwd, like the banner's other paths.
+    const shown = path.relative(app.dir, app.fixture);
+    expect(shown).not.toMatch(/^\//);
+    expect(text).toContain(`  LLM        mock (${shown})\n`);
     expect(text).toContain(
-      `  Web        fetch live (SSRF-guarded); search from ${app.fixture} (1 web line)\n`,
+      `  Web        fetch live (SSRF-guarded); search from ${shown} (1 web line)\n`,
     );
     expect(text).toContain("  Accounts   google (1)\n");
     const bare = await devBanner(await startHarness(writeApp({})));
