@@ -1,6 +1,7 @@
 // `manifest.dev.mocks` (L4994–L5021): static answers keyed `"ns.method"`. A mock replaces only
-// the handler: the call still needs a valid token for its window and an ACL grant, so a mocked
-// app cannot do in dev what production would refuse. Value shapes (opaque in the spec, X42):
+// the handler: the call still needs a valid token for its window and an ACL grant — for
+// `tools.invoke`/`invokeAsync`, a tool the manifest declares and `host_api.tools` matches (R143)
+// — so a mocked app cannot do in dev what production would refuse. Value shapes (opaque in the spec, X42):
 // `{result}` → ok with it; `{error: {code, message}}` → that error; anything else → ok with the
 // value itself.
 import {
@@ -12,6 +13,8 @@ import {
   type WindowTokenIssuer,
 } from "@anna-ai/app-core";
 import type { AppManifest } from "@anna-ai/app-schema";
+import { createHarnessAcl } from "../test-kit/harness-acl.js";
+import { jsonFields } from "./http-util.js";
 
 export interface DevMocks {
   /** The mocked answer, or undefined when the dispatcher should handle the call. */
@@ -20,14 +23,22 @@ export interface DevMocks {
     wid: string,
     ns: string,
     method: string,
+    args: unknown,
   ): Promise<CallResult | undefined>;
 }
 
-export function createDevMocks(manifest: AppManifest, tokens: WindowTokenIssuer): DevMocks {
+/** `handles`: `bundled:<handle>` handle → dev tool_id, as the dispatcher resolves them. */
+export function createDevMocks(
+  manifest: AppManifest,
+  tokens: WindowTokenIssuer,
+  handles: Readonly<Record<string, string>> = {},
+): DevMocks {
   const mocks = manifest.dev?.mocks ?? {};
   const acl: HostApiAcl = createHostApiAcl(manifest.ui?.host_api);
+  // The tool gate mountBundle shares with the dispatcher, validate and replay (app-schema's).
+  const tools = createHarnessAcl(manifest as unknown as Record<string, unknown>, handles);
   return {
-    async answer(token, wid, ns, method) {
+    async answer(token, wid, ns, method, args) {
       const key = `${ns}.${method}`;
       if (!Object.hasOwn(mocks, key)) return undefined;
       // Auth and ACL failures are the dispatcher's to answer, with its codes.
@@ -38,7 +49,11 @@ export function createDevMocks(manifest: AppManifest, tokens: WindowTokenIssuer)
         if (error instanceof HostApiError) return undefined;
         throw error;
       }
-      if (!acl.check(ns, canonicalMethod(ns, method)).allowed) return undefined;
+      const canonical = canonicalMethod(ns, method);
+      if (!acl.check(ns, canonical).allowed) return undefined;
+      if (ns === "tools" && !tools.allows(ns, canonical, jsonFields(args))) {
+        return undefined;
+      }
       return mockResult(mocks[key]);
     },
   };

@@ -194,6 +194,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       secret: tokenSecret,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     }),
+    executas.handles,
   );
   const host = new ExecutaHost({ router: devServices.router, logger });
   const panel = new DevPanel();
@@ -456,7 +457,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     signal?: AbortSignal,
   ): Promise<CallResult> {
     const started = performance.now();
-    const mocked = await mocks.answer(token, wid, ns, method);
+    const mocked = await mocks.answer(token, wid, ns, method, args);
     if (mocked !== undefined) {
       recorder?.req({ id, ns, method, args, window_uuid: wid });
       recorder?.res({ id, ns, method, ...mocked });

@@ -254,12 +254,20 @@ describe("anna-app dev server", () => {
     const server = await startHarness(app, { record });
     const token = tokenOf(server);
     expect(server.dispatcher.userId).toBe("7");
-    expect((await rpc(server, token, "tools", "invoke", { tool_id: "x" })).body).toEqual({
+    expect(
+      (await rpc(server, token, "tools", "invoke", { tool_id: app.toolId, method: "hello" })).body,
+    ).toEqual({
       id: "c-tools.invoke",
       ok: true,
       result: { pong: true },
     });
-    // Not granted stays denied, a bad token stays invalid: the mock replaces only the handler.
+    // Not granted stays denied — a tool the manifest does not declare too, as in production —
+    // and a bad token stays invalid: the mock replaces only the handler.
+    expect(
+      (await rpc(server, token, "tools", "invoke", { tool_id: "x", method: "hello" })).body,
+    ).toMatchObject({
+      error: { code: "permission_denied" },
+    });
     expect((await rpc(server, token, "storage", "delete", { key: "k" })).body).toMatchObject({
       error: { code: "permission_denied" },
     });
