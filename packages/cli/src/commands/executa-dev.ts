@@ -19,7 +19,8 @@ export const spec: CommandSpec = {
     "credentials) with " +
     "offline services. Without --describe, --health or --invoke it opens a REPL (describe, health, " +
     "invoke <tool> [json-args], tools, trace on|off, restart, quit; piped input works line by " +
-    "line). With --json, --invoke prints one line: the tool's data, or the error object. Defaults: " +
+    "line). With --json, --invoke prints one line: the tool's data, {success:false, error, data?} " +
+    "for a tool failure (data carries a refused host call's code), or the JSON-RPC error. Defaults: " +
     "storage in memory, embeddings synthetic, web fetch live (SSRF-guarded) and search off, no " +
     "connected accounts, sampling/agent/image/upload off. Exit codes: 0 " +
     "success, 1 the invoke failed (success:false or a JSON-RPC error), 2 usage, launch or fixture error; " +
@@ -55,7 +56,8 @@ export const spec: CommandSpec = {
     {
       name: "json",
       type: "boolean",
-      description: "One compact JSON line on stdout: data on success, the error object otherwise",
+      description:
+        "One compact JSON line on stdout: data on success, {success:false, error, data?} for a tool failure, the JSON-RPC error otherwise",
     },
     {
       name: "credential",

@@ -90,7 +90,7 @@ export function formatOutcome(tool: string, outcome: InvokeOutcome, style: Style
   return `${style.red("✗")} ${tool} error ${e.code}${errorCode} ${style.dim(ms)}: ${e.message}${data}`;
 }
 
-/** The single `--json` line: `data` on success, the error object otherwise. */
+/** The single `--json` line: `data` on success, `{success: false, error, data?}`, or the RPC error. */
 export function outcomeJson(outcome: InvokeOutcome): string {
   if (outcome.ok) return JSON.stringify(outcome.data ?? null);
   if (outcome.kind === "tool_failed") {
