@@ -1,13 +1,14 @@
 // The web service's caps (R153–R157). The spec names the response budgets (512 KB App, 256 KB
 // plugin), the plugin's 8 000 chars per page, `urls` 1–10, image search 8/50, image fetch 5/20
-// MiB and redirects ≤ 5; the rest are ours (docs/decisions.md, "web service"). A parameter outside
-// its cap is refused with WEB_INVALID_REQUEST, never clamped.
-import {
+// MiB and redirects ≤ 5; the rest are ours (docs/decisions.md, "web, credentials and apps"). A
+// parameter outside its cap is refused with WEB_INVALID_REQUEST, never clamped.
+import { WEB_PLUGIN_MAX_CHARS_PER_PAGE, WEB_PLUGIN_MAX_RESPONSE_BYTES } from "@anna-ai/app-schema";
+
+// The spec's own numbers live in app-schema (the wire schemas use them); one name each.
+export {
   WEB_FETCH_MAX_URLS,
   WEB_IMAGE_FETCH_DEFAULT_MAX_BYTES,
   WEB_IMAGE_SEARCH_DEFAULT_RESULTS,
-  WEB_PLUGIN_MAX_CHARS_PER_PAGE,
-  WEB_PLUGIN_MAX_RESPONSE_BYTES,
 } from "@anna-ai/app-schema";
 
 export interface WebBudget {
@@ -15,7 +16,7 @@ export interface WebBudget {
   defaultCharsPerPage: number;
   /** Largest `max_chars` accepted. */
   maxCharsPerPage: number;
-  /** UTF-8 bytes of page content one `fetch` answer may carry. */
+  /** UTF-8 bytes of page titles and content one `fetch` answer may carry. */
   maxResponseBytes: number;
 }
 
@@ -33,7 +34,6 @@ export const WEB_PLUGIN_BUDGET: Readonly<WebBudget> = Object.freeze({
   maxResponseBytes: WEB_PLUGIN_MAX_RESPONSE_BYTES,
 });
 
-export const WEB_FETCH_MAX_URLS_PER_CALL = WEB_FETCH_MAX_URLS;
 /** Raw bytes downloaded per page before extraction; more is `TOO_LARGE`. */
 export const WEB_FETCH_MAX_DOWNLOAD_BYTES = 5 * 1024 * 1024;
 export const WEB_FETCH_DEFAULT_TIMEOUT_MS = 15_000;
@@ -48,9 +48,7 @@ export const WEB_SEARCH_DEFAULT_MAX_RESULTS_PER_CALL = 10;
 export const WEB_QUERY_MAX_CHARS = 400;
 export const WEB_DOMAIN_FILTER_MAX = 20;
 
-export const WEB_IMAGE_SEARCH_DEFAULT = WEB_IMAGE_SEARCH_DEFAULT_RESULTS;
 export const WEB_IMAGE_SEARCH_MAX_RESULTS = 50;
-export const WEB_IMAGE_FETCH_DEFAULT_BYTES = WEB_IMAGE_FETCH_DEFAULT_MAX_BYTES;
 export const WEB_IMAGE_FETCH_MAX_BYTES = 20 * 1024 * 1024;
 export const WEB_IMAGE_FETCH_TIMEOUT_MS = 30_000;
 /** `get_url` of a fetched image lives 30 min (R156). */

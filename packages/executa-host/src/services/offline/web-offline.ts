@@ -37,13 +37,13 @@ import {
   WEB_FETCH_DEFAULT_TIMEOUT_MS,
   WEB_FETCH_MAX_DOWNLOAD_BYTES,
   WEB_FETCH_MAX_TIMEOUT_MS,
-  WEB_FETCH_MAX_URLS_PER_CALL,
-  WEB_IMAGE_FETCH_DEFAULT_BYTES,
+  WEB_FETCH_MAX_URLS,
+  WEB_IMAGE_FETCH_DEFAULT_MAX_BYTES,
   WEB_IMAGE_FETCH_MAX_BYTES,
   WEB_IMAGE_FETCH_TIMEOUT_MS,
   WEB_IMAGE_GET_URL_TTL_S,
   WEB_IMAGE_SEARCH_CACHE_MS,
-  WEB_IMAGE_SEARCH_DEFAULT,
+  WEB_IMAGE_SEARCH_DEFAULT_RESULTS,
   WEB_IMAGE_SEARCH_MAX_RESULTS,
   WEB_PLUGIN_BUDGET,
   WEB_QUERY_MAX_CHARS,
@@ -127,9 +127,9 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
       requireGrant(ctx.grant, "allowFetch", "web/fetch");
       const budget: WebBudget = ctx.app === undefined ? WEB_PLUGIN_BUDGET : WEB_APP_BUDGET;
       const urls: unknown = params.urls;
-      if (!Array.isArray(urls) || urls.length < 1 || urls.length > WEB_FETCH_MAX_URLS_PER_CALL) {
+      if (!Array.isArray(urls) || urls.length < 1 || urls.length > WEB_FETCH_MAX_URLS) {
         throw invalid(
-          `web/fetch: 'urls' takes 1 to ${WEB_FETCH_MAX_URLS_PER_CALL} URLs; got ${Array.isArray(urls) ? urls.length : typeof urls}`,
+          `web/fetch: 'urls' takes 1 to ${WEB_FETCH_MAX_URLS} URLs; got ${Array.isArray(urls) ? urls.length : typeof urls}`,
         );
       }
       for (const [i, url] of urls.entries()) {
@@ -189,7 +189,7 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
       }
       const max = checkCount(
         params.max_results,
-        WEB_IMAGE_SEARCH_DEFAULT,
+        WEB_IMAGE_SEARCH_DEFAULT_RESULTS,
         WEB_IMAGE_SEARCH_MAX_RESULTS,
         "max_results",
       );
@@ -226,7 +226,7 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
       requireGrant(ctx.grant, "allowImageFetch", "web/image_fetch");
       const maxBytes = checkCount(
         params.max_bytes,
-        WEB_IMAGE_FETCH_DEFAULT_BYTES,
+        WEB_IMAGE_FETCH_DEFAULT_MAX_BYTES,
         WEB_IMAGE_FETCH_MAX_BYTES,
         "max_bytes",
       );
