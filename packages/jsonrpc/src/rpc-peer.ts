@@ -4,6 +4,7 @@
 // beyond the shape checks of classifyMessage.
 
 import { classifyMessage, isJsonRpcId } from "./classify.js";
+import { DeadlineTimer, MAX_TIMER_MS, monotonicNow } from "./deadline-timer.js";
 import {
   INTERNAL_ERROR,
   INVALID_REQUEST,
@@ -50,9 +51,6 @@ export type AnyRequestHandler = (
 ) => unknown;
 export type AnyNotificationHandler = (method: string, params: unknown, meta: FrameMeta) => void;
 
-/** setTimeout's largest delay (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
-
 /** Longest preview of an unexpected frame put in a log line. */
 const LOG_PREVIEW_CHARS = 200;
 
@@ -76,10 +74,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /** One request we sent and are waiting for. Doubles as its abort listener (no closure). */
 class PendingRequest {
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Monotonic ms after which it fails with TIMEOUT; 0 for none. */
+  deadline = 0;
+  timeoutMs = 0;
 
   constructor(
     readonly table: Map<JsonRpcId, PendingRequest>,
+    readonly deadlines: DeadlineTimer,
     readonly id: JsonRpcId,
     readonly method: string,
     readonly resolve: (value: unknown) => void,
@@ -87,10 +88,13 @@ class PendingRequest {
     readonly signal: AbortSignal | undefined,
   ) {}
 
-  /** Removes the request from its table and releases its timer and abort listener. */
+  /** Removes the request from its table and releases its deadline and abort listener. */
   forget(): void {
     if (this.table.get(this.id) === this) this.table.delete(this.id);
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.deadline !== 0) {
+      this.deadline = 0;
+      this.deadlines.remove();
+    }
     this.signal?.removeEventListener("abort", this);
   }
 
@@ -106,12 +110,27 @@ class PendingRequest {
   }
 }
 
-function onTimeout(pending: PendingRequest, timeoutMs: number): void {
-  if (pending.table.get(pending.id) !== pending) return;
-  pending.fail(
-    "TIMEOUT",
-    `${pending.method} (id=${String(pending.id)}) timed out after ${timeoutMs} ms`,
-  );
+/**
+ * The deadline timer fired: fail every pending request whose deadline has passed and return the
+ * earliest deadline left. A scan of the pending table, once per expiry rather than once per reply.
+ */
+function expireRequests(table: Map<JsonRpcId, PendingRequest>, now: number): number | undefined {
+  let next: number | undefined;
+  const expired: PendingRequest[] = [];
+  for (const pending of table.values()) {
+    const deadline = pending.deadline;
+    if (deadline === 0) continue;
+    if (deadline <= now) expired.push(pending);
+    else if (next === undefined || deadline < next) next = deadline;
+  }
+  for (const pending of expired) {
+    if (pending.table.get(pending.id) !== pending) continue;
+    pending.fail(
+      "TIMEOUT",
+      `${pending.method} (id=${String(pending.id)}) timed out after ${pending.timeoutMs} ms`,
+    );
+  }
+  return next;
 }
 
 export class RpcPeer {
@@ -123,6 +142,7 @@ export class RpcPeer {
   private counter: number;
 
   private readonly pending = new Map<JsonRpcId, PendingRequest>();
+  private readonly deadlines = new DeadlineTimer((now) => expireRequests(this.pending, now));
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private anyRequestHandler: AnyRequestHandler | undefined;
@@ -205,6 +225,7 @@ export class RpcPeer {
     const promise = new Promise<T>((resolve, reject) => {
       pending = new PendingRequest(
         this.pending,
+        this.deadlines,
         id,
         method,
         resolve as (value: unknown) => void,
@@ -224,7 +245,9 @@ export class RpcPeer {
     const timeoutMs = opts?.timeoutMs ?? this.defaultTimeoutMs;
     // Past the timer range Node would fire after 1 ms: treat such values as "no timeout".
     if (timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS) {
-      pending.timer = setTimeout(onTimeout, timeoutMs, pending, timeoutMs);
+      pending.timeoutMs = timeoutMs;
+      pending.deadline = monotonicNow() + timeoutMs;
+      this.deadlines.add(pending.deadline);
     }
     signal?.addEventListener("abort", pending, { once: true });
     return promise;
@@ -522,6 +545,7 @@ export class RpcPeer {
         reason,
       );
     }
+    this.deadlines.stop();
     this.handlerAbort.abort(reason ?? new RpcLocalError("CONNECTION_CLOSED", message));
     this.resolveClosed();
   }

@@ -192,6 +192,33 @@ describe("RpcPeer", () => {
     await expect(other).resolves.toBe("done");
   });
 
+  it("times out a short request sent after a long one first, and one sent after an answered one on its own deadline", async () => {
+    // One timer serves every deadline of a peer: it must be moved earlier for the short request
+    // and still fire for a request whose deadline lies past the one it was armed for.
+    const { peer, raw, next } = peerWithRaw();
+    peer.start();
+    const long = peer.request("long", {}, { timeoutMs: 60_000 });
+    const short = peer.request("short", {}, { timeoutMs: 15 });
+    await next();
+    await next();
+    await expect(short).rejects.toMatchObject({ code: "TIMEOUT", message: /short .* 15 ms/ });
+    raw.send({ jsonrpc: "2.0", id: 1, result: "long done" });
+    await expect(long).resolves.toBe("long done");
+
+    const answered = peer.request("answered", {}, { timeoutMs: 30 });
+    await next();
+    raw.send({ jsonrpc: "2.0", id: 3, result: "ok" });
+    await expect(answered).resolves.toBe("ok");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const later = peer.request("later", {}, { timeoutMs: 40 });
+    await next();
+    // The timer armed for `answered` fires before `later` is due: `later` must survive it.
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(peer.pendingCount).toBe(1);
+    await expect(later).rejects.toMatchObject({ code: "TIMEOUT", message: /later .* 40 ms/ });
+    expect(peer.pendingCount).toBe(0);
+  });
+
   it("applies the default timeout to requests without their own", async () => {
     const { peer } = peerWithRaw({ defaultTimeoutMs: 10 });
     peer.start();
