@@ -172,7 +172,9 @@ export class StreamTransport implements Transport {
       );
       this.logger.debug("frame sent through file transport", { peer: this.name, path });
     }
-    const line = Buffer.from(`${text}\n`, "utf8");
+    // A string, not a Buffer: the socket hands it to libuv straight from a stack copy, where a
+    // Buffer.from per frame cost an allocation and ~0.3 µs more (bench/README.md).
+    const line = `${text}\n`;
     // The first frame of a tick leaves at once (no added latency); frames that follow it in the
     // same tick are corked and leave together in one writev at the end of the tick, so a burst
     // costs one syscall instead of one per message.
@@ -184,7 +186,7 @@ export class StreamTransport implements Transport {
       this.writable.cork();
     }
     this.writable.write(line);
-    return line.length;
+    return Buffer.byteLength(line);
   }
 
   /** @internal End of the tick that wrote frames: flush the corked ones, if any. */
