@@ -89,34 +89,44 @@ function codePoint(value: number, fallback: string): string {
     : fallback;
 }
 
-export function extractHtml(html: string, format: WebFetchFormat, base: string): Extracted {
-  const titleMatch = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
+export function extractHtml(page: string, format: WebFetchFormat, base: string): Extracted {
+  // Every pattern below is linear only on markup where each `<` ends its tag before the next `<`
+  // and each element pattern's opener has a closer after it; `escapeStrayLt` and `dropUnclosed`
+  // make it so. Without them a hostile page (`<title>` × 100 000) kept the event loop busy for
+  // minutes: each unclosed opener scanned to the end of the page again. Entities stay encoded
+  // until the one decode at the end, so decoded text never turns back into markup.
+  const html = escapeStrayLt(dropUnclosedComments(page).replace(/<!--[\s\S]*?-->/g, ""));
+  const titleMatch = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(dropUnclosed(html, "title"));
   const title =
     titleMatch?.[1] === undefined ? undefined : collapse(decodeEntities(stripTags(titleMatch[1])));
   // A <title> outside <head> (head-less pages) is metadata too, not content.
-  let body = html
-    .replace(/<!--[\s\S]*?-->/g, "")
-    .replace(/<head[\s\S]*?<\/head>/i, "")
-    .replace(/<title[^>]*>[\s\S]*?<\/title>/gi, "");
+  let body = dropUnclosed(html, "head").replace(/<head\b[\s\S]*?<\/head\s*>/i, "");
+  body = dropUnclosed(body, "title").replace(/<title\b[^>]*>[\s\S]*?<\/title\s*>/gi, "");
   for (const tag of DROPPED) {
+    body = dropUnclosed(body, tag);
     body = body.replace(new RegExp(`<${tag}\\b[\\s\\S]*?<\\/${tag}\\s*>`, "gi"), " ");
     body = body.replace(new RegExp(`<${tag}\\b[^>]*\\/?>`, "gi"), " ");
   }
+  body = dropUnclosed(dropUnclosed(body, "main"), "article");
   const main = /<(main|article)\b[^>]*>([\s\S]*?)<\/\1\s*>/i.exec(body);
   if (main?.[2] !== undefined) body = main[2];
   const md = format === "markdown";
-  body = body
+  for (let level = 1; level <= 6; level++) body = dropUnclosed(body, `h${level}`);
+  body = body.replace(
+    /<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi,
+    (_m, level: string, inner: string) =>
+      `\n\n${md ? "#".repeat(Number(level)) + " " : ""}${inline(inner)}\n\n`,
+  );
+  body = dropUnclosed(body, "a")
     .replace(
-      /<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi,
-      (_m, level: string, inner: string) =>
-        `\n\n${md ? "#".repeat(Number(level)) + " " : ""}${inline(inner)}\n\n`,
-    )
-    .replace(
-      /<a\b[^>]*?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi,
+      /<a\b[^>]*?href\s*=\s*(?:"([^">]*)"|'([^'>]*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi,
       (_m, dq?: string, sq?: string, bare?: string, inner = "") => {
         const text = inline(inner);
         const href = absolute(decodeEntities(dq ?? sq ?? bare ?? ""), base);
-        return md && href !== undefined && text !== "" ? `[${text}](${href})` : text;
+        // Re-encoded: the whole body is decoded once at the end.
+        return md && href !== undefined && text !== ""
+          ? `[${text}](${href.replace(/&/g, "&amp;")})`
+          : text;
       },
     )
     .replace(/<li\b[^>]*>/gi, md ? "\n- " : "\n")
@@ -131,8 +141,32 @@ export function extractHtml(html: string, format: WebFetchFormat, base: string):
   return { title: title === "" ? undefined : title, content: tidy(text) };
 }
 
+/** A `<` with no `>` before the next `<` opens no tag: it is text, written `&lt;`. */
+function escapeStrayLt(html: string): string {
+  return html
+    .split("<")
+    .map((part, i) => (i === 0 ? part : (part.includes(">") ? "<" : "&lt;") + part))
+    .join("");
+}
+
+/** Removes the `<name …>` openers after the last `</name>`: they have nothing to close them. */
+function dropUnclosed(html: string, name: string): string {
+  let end = 0;
+  for (const m of html.matchAll(new RegExp(`<\\/${name}\\s*>`, "gi"))) end = m.index + m[0].length;
+  const tail = html.slice(end).replace(new RegExp(`<${name}\\b[^>]*>`, "gi"), "");
+  return html.slice(0, end) + tail;
+}
+
+/** The same for comments: a `<!--` after the last `-->` comments out nothing. */
+function dropUnclosedComments(html: string): string {
+  const last = html.lastIndexOf("-->");
+  const end = last === -1 ? 0 : last + 3;
+  return html.slice(0, end) + html.slice(end).replace(/<!--/g, "");
+}
+
+/** Inline text for the body: tags out, spaces collapsed, entities left for the final decode. */
 function inline(html: string): string {
-  return collapse(decodeEntities(stripTags(html)));
+  return collapse(stripTags(html));
 }
 
 function stripTags(html: string): string {

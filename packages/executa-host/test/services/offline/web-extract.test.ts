@@ -28,4 +28,30 @@ describe("extractHtml", () => {
       "a <b> ☺ ☃ &bogus; &",
     );
   });
+
+  it("decodes entities once: escaped markup in a heading or link stays text", () => {
+    const html =
+      '<h2>a &amp;lt;b&amp;gt;</h2><p>x &lt; y <a href="/q?a=1&amp;amp;b">&amp;amp;</a></p>';
+    expect(extractHtml(html, "markdown", "https://a.example/").content).toBe(
+      "## a &lt;b&gt;\n\nx < y [&amp;](https://a.example/q?a=1&amp;b)",
+    );
+  });
+
+  it("drops comments before reading tags, even comments holding a '<'", () => {
+    expect(extractHtml("<p>a <!-- if (x<y) <div> --> b</p>", "text", "http://a.example/")).toEqual({
+      title: undefined,
+      content: "a b",
+    });
+  });
+
+  // Each case took minutes before (every unclosed opener scanned to the end of the page again,
+  // blocking the event loop); linear, they run in well under a second together. A regression
+  // shows as this test hanging.
+  it.each(["<title>", "<a href=x>", "<h1>", "<script>", "<main>", '<a href="x', "<"])(
+    "reads a page of 200 000 %j openers that never close",
+    (unit) => {
+      const out = extractHtml(`<p>start</p>${unit.repeat(200_000)}`, "text", "http://a.example/");
+      expect(out.content.startsWith("start")).toBe(true);
+    },
+  );
 });
