@@ -359,10 +359,14 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
   }
 }
 
-/** The first `max` code points of `text` (never half a surrogate pair). */
+/** The first `max` code points of `text` (never half a surrogate pair), without an array of all. */
 function cutChars(text: string, max: number): string {
   if (text.length <= max) return text;
-  return [...text].slice(0, max).join("");
+  let end = 0;
+  for (let count = 0; count < max && end < text.length; count++) {
+    end += (text.codePointAt(end) as number) > 0xffff ? 2 : 1;
+  }
+  return text.slice(0, end);
 }
 
 function requireGrant(
