@@ -215,6 +215,10 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
         .filter((r) => imageFits(r, params))
         .slice(0, max);
       const result: WebImageSearchResult = { results, quota_consumed: 0, cached: false };
+      // Expired answers go when a new one comes, so a long session's cache does not only grow.
+      for (const [old, entry] of imageCache) {
+        if (now - entry.at >= WEB_IMAGE_SEARCH_CACHE_MS) imageCache.delete(old);
+      }
       imageCache.set(key, { at: now, result: structuredClone(result) });
       return result;
     },
