@@ -84,4 +84,22 @@ describe("guardedFetch", () => {
       await errorClosed;
     },
   );
+
+  it("refuses a redirect to another scheme or to a URL with credentials, without following it", async () => {
+    const server = await startWebServer({
+      "/to-file": { redirect: "file:///etc/passwd" },
+      "/page": { body: "here", type: "text/plain" },
+    });
+    const withUser = await startWebServer({
+      "/to-user": { redirect: server.url("/page").replace("http://", "http://admin:pw@") },
+    });
+    const [file, user] = await Promise.all([
+      failure(guardedFetch(server.url("/to-file"), { ...options, timeoutMs: 5_000 })),
+      failure(guardedFetch(withUser.url("/to-user"), { ...options, timeoutMs: 5_000 })),
+    ]);
+    expect([file.code, user.code]).toEqual(["SSRF_BLOCKED", "SSRF_BLOCKED"]);
+    expect(file.message).toMatch(/file: URLs are not fetched/);
+    expect(user.message).toMatch(/credentials/);
+    expect(server.hits.get("/page")).toBeUndefined();
+  });
 });
