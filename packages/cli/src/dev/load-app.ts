@@ -1,7 +1,7 @@
 // Reads the app project `anna-app dev` serves: manifest.json (validated like the upload path),
 // app.json (optional; slug and bundled executas) and the bundled executas' tool_ids for the
 // generated anna-tool-ids.js (A8). Problems are launch errors, not runtime surprises.
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import {
   bundledExecutasOf,
@@ -57,6 +57,15 @@ export async function loadDevApp(options: LoadDevAppOptions): Promise<DevApp> {
     listing = (parsed.value ?? rawListing) as AppListing;
   }
   const slug = options.slug ?? stringField(listing, "slug") ?? path.basename(projectDir);
+  const bundleDir = path.resolve(options.bundleDir ?? path.join(projectDir, "bundle"));
+  // Every window would 404 and live reload would watch nothing: say so before serving.
+  if (!(await isDirectory(bundleDir))) {
+    throw new DevLaunchError(
+      options.bundleDir === undefined
+        ? `no bundle folder at ${bundleDir}; pass --bundle <dir> (the folder with ${String(checked.value.ui?.bundle?.entry ?? "index.html")})`
+        : `--bundle ${options.bundleDir}: no such folder`,
+    );
+  }
   return {
     manifestPath,
     projectDir,
@@ -64,7 +73,7 @@ export async function loadDevApp(options: LoadDevAppOptions): Promise<DevApp> {
     listing,
     slug,
     name: stringField(listing, "name") ?? slug,
-    bundleDir: path.resolve(options.bundleDir ?? path.join(projectDir, "bundle")),
+    bundleDir,
   };
 }
 
@@ -80,6 +89,14 @@ export function bundledExecutaDirs(app: DevApp): Map<string, string> {
     );
   }
   return out;
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function stringField(value: unknown, key: string): string | undefined {

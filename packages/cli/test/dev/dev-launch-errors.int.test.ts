@@ -1,7 +1,8 @@
 // Launch errors leave nothing behind: a busy port neither creates nor truncates the recording, and
 // a `manifest.dev.seed_storage` the window refuses is a launch error naming it, after which the
-// port is free again (the harness does not stay up half-started).
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// port is free again (the harness does not stay up half-started); a bundle folder that is not
+// there is named at launch.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -44,6 +45,26 @@ describe("anna-app dev launch errors", () => {
     } finally {
       await closeServer(blocker);
     }
+  });
+
+  it("a bundle folder that does not exist is a launch error naming it", async () => {
+    const app = await scaffoldTestApp();
+    const manifestPath = path.join(app.dir, "manifest.json");
+    const launch = (bundleDir?: string) =>
+      startDevServer({
+        manifestPath,
+        port: 0,
+        watch: false,
+        record: false,
+        ...(bundleDir === undefined ? {} : { bundleDir }),
+      });
+    await expect(launch(path.join(app.dir, "nope"))).rejects.toThrow(
+      new DevLaunchError(`--bundle ${path.join(app.dir, "nope")}: no such folder`),
+    );
+    rmSync(path.join(app.dir, "bundle"), { recursive: true });
+    await expect(launch()).rejects.toThrow(
+      `no bundle folder at ${path.join(app.dir, "bundle")}; pass --bundle <dir>`,
+    );
   });
 
   it("a seed_storage over the runtime_state cap is a launch error naming it, and the port is free after", async () => {
