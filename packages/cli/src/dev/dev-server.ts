@@ -503,6 +503,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     openSse(res);
     sseClients.add(res);
     const unsubscribe = dispatcher.events.subscribe({ userId, appId: app.slug }, (event) => {
+      // Ended by close() but not yet closed: a write now would be an unhandled 'error'.
+      if (res.writableEnded) return;
       res.write(`event: data_model/AnnaAppEvent\ndata: ${JSON.stringify(event)}\n\n`);
     });
     res.on("close", () => {
