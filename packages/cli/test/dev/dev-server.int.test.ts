@@ -200,12 +200,13 @@ describe("anna-app dev server", () => {
         }
       })();
       await rpc(server, tokenOf(server), "window", "set_title", { title: "Renamed" });
+      let timer: NodeJS.Timeout | undefined;
       const event = await Promise.race([
         frame,
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error("no event")), EVENT_TIMEOUT_MS),
-        ),
-      ]);
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("no event")), EVENT_TIMEOUT_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
       expect(event).toMatchObject({
         type: "data_model/AnnaAppEvent",
         kind: "title_changed",
