@@ -4,7 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { rpc, scaffoldTestApp, startHarness, tokenOf } from "./helpers.js";
 
-const RELOAD_TIMEOUT_MS = 2_000;
+/** A ceiling for a loaded 2-core CI box, not the speed target (bench/app-dev measures that). */
+const RELOAD_TIMEOUT_MS = 10_000;
 
 describe("anna-app dev live reload", () => {
   it("pushes a reload event to the dashboard after a bundle file changes", async () => {
@@ -17,7 +18,6 @@ describe("anna-app dev live reload", () => {
       const decoder = new TextDecoder();
       // The stream is open once its first comment arrives; only then save.
       let text = decoder.decode((await reader.read()).value);
-      const saved = performance.now();
       writeFileSync(path.join(app.dir, "bundle/style.css"), "body { color: red; }\n");
       const reload = (async () => {
         while (!text.includes("event: reload")) {
@@ -25,16 +25,15 @@ describe("anna-app dev live reload", () => {
           if (done) throw new Error("stream ended");
           text += decoder.decode(value);
         }
-        return performance.now() - saved;
       })();
       let timer: NodeJS.Timeout | undefined;
-      const ms = await Promise.race([
+      // The assertion: a reload arrives (the race rejects after the ceiling otherwise).
+      await Promise.race([
         reload,
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error("no reload")), RELOAD_TIMEOUT_MS);
         }),
       ]).finally(() => clearTimeout(timer));
-      expect(ms).toBeLessThan(RELOAD_TIMEOUT_MS);
     } finally {
       abort.abort();
     }
