@@ -18,8 +18,8 @@ export const spec: CommandSpec = {
     "Serves the dashboard on 127.0.0.1 with the app's bundle in a sandboxed iframe, the Host API " +
     "dispatcher enforcing manifest.json's ui.host_api, the app's executas (discovered under " +
     "executas/, spawned on the first tools.invoke), live reload, and a developer panel. Every " +
-    "session is recorded to fixtures/ unless --no-record. Exit codes: 0 stopped, 2 launch error; " +
-    "Ctrl-C stops the executas and exits 130.",
+    "session is recorded to fixtures/ unless --no-record. Exit codes: 2 launch error; Ctrl-C " +
+    "stops the executas and exits 130 (SIGTERM: 143).",
   flags: [
     {
       name: "manifest",
@@ -83,14 +83,20 @@ export const spec: CommandSpec = {
       name: "mock-llm",
       type: "string",
       value: "<fixture.jsonl>",
-      description: "Answer llm.* and agent.* from a mock-answer fixture",
+      description:
+        "Answer llm.*, agent.* and image.* from a mock-answer fixture; its web lines answer web.search",
     },
-    { name: "open", type: "boolean", description: "Open the dashboard in the default browser" },
+    {
+      name: "open",
+      type: "boolean",
+      description: "Open the dashboard in $BROWSER (%s = the URL), else the platform's opener",
+    },
     {
       name: "record",
       type: "string",
       value: "<file.jsonl>",
-      description: "Record the session here (default: fixtures/dev-session-<time>.jsonl)",
+      description:
+        "Record the session here (default: dev-session-<time>.jsonl in fixtures/, or where manifest.dev.fixtures' first glob starts)",
     },
     { name: "no-record", type: "boolean", description: "Do not record the session" },
     { name: "json", type: "boolean", description: "Print the boot banner as one JSON line" },
