@@ -222,7 +222,10 @@ export class PluginProcess {
       if (session !== undefined) {
         const start: InvokeStart = { invokeId, tool, deadlineMs };
         if (options.app !== undefined) start.app = options.app;
-        extraContext = await session.beginInvoke(start);
+        const begun = session.beginInvoke(start);
+        // Usually a plain value: awaiting it anyway would cost a microtask turn per invoke.
+        extraContext =
+          typeof begun.then === "function" ? await begun : (begun as Record<string, string>);
       }
       const input: InvokeParamsInput = {
         tool,

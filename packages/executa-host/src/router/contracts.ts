@@ -39,9 +39,11 @@ export interface RouterSession {
    * Prepare per-invoke state (budgets, correlation) and return the extra `context` fields to send
    * with the invoke: the per-invoke tokens (`sampling_token`, `storage_token`, `image_token`,
    * `upload_token`, `credentials_token`, …) for every family that is negotiated, declared and
-   * granted.
+   * granted. A plain value when nothing had to be awaited (a grant policy answering with plain
+   * values and no token issuer): the invoke then leaves without a microtask turn. Failures are
+   * always a rejected promise.
    */
-  beginInvoke(start: InvokeStart): Promise<Record<string, string>>;
+  beginInvoke(start: InvokeStart): Record<string, string> | Promise<Record<string, string>>;
   /** The invoke finished (any outcome). Later reverse calls naming it get UNKNOWN_INVOKE_CONTEXT. */
   endInvoke(invokeId: string): void;
   /**

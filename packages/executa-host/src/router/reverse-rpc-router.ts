@@ -177,7 +177,7 @@ class ReverseRpcSession implements RouterSession {
 
   // ── invokes ────────────────────────────────────────────────────────────────────────────
 
-  beginInvoke(start: InvokeStart): Promise<Record<string, string>> {
+  beginInvoke(start: InvokeStart): Record<string, string> | Promise<Record<string, string>> {
     try {
       if (this.#disposed) throw new Error("router session is disposed");
       if (this.#active.has(start.invokeId)) {
@@ -199,9 +199,8 @@ class ReverseRpcSession implements RouterSession {
   #finishBegin(
     start: InvokeStart,
     grants: Partial<GrantByFamily>,
-  ): Promise<Record<string, string>> {
-    if (this.#options.tokens === undefined)
-      return Promise.resolve(this.#activate(start, grants, {}));
+  ): Record<string, string> | Promise<Record<string, string>> {
+    if (this.#options.tokens === undefined) return this.#activate(start, grants, {});
     return this.#mintTokens(start, grants).then((tokens) => this.#activate(start, grants, tokens));
   }
 

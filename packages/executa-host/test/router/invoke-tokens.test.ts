@@ -96,6 +96,17 @@ describe("beginInvoke tokens (H15, T11)", () => {
     expect(await router.attach(sessionInfo()).beginInvoke(invokeStart("inv-1"))).toEqual({});
   });
 
+  it("answers synchronously, without a promise, when neither grants nor tokens need waiting for", () => {
+    // PluginProcess skips the await for a plain value: one microtask turn less per invoke.
+    const router = new ReverseRpcRouter({
+      services: createRecordingServices(),
+      grants: createStaticGrantPolicy({ sampling: {} }),
+    });
+    const begun = router.attach(sessionInfo()).beginInvoke(invokeStart("inv-1"));
+    expect(begun).not.toBeInstanceOf(Promise);
+    expect(begun).toEqual({});
+  });
+
   it("never logs a token", async () => {
     const lines: string[] = [];
     const log = (message: string, fields?: Record<string, unknown>) =>
