@@ -43,16 +43,30 @@ export function outcomeOf(answer: { ok: boolean; error?: { code: string } }): Ca
 }
 
 export class DevPanel {
+  /** The last PANEL_LOG_MAX_ENTRIES calls. */
   readonly calls: CallEntry[] = [];
   private readonly clients = new Set<ServerResponse>();
   /** SSE frames of calls not yet sent (see PANEL_CALL_FLUSH_MS). */
   private pendingCalls = "";
   private flushTimer: NodeJS.Timeout | undefined;
+  /** Calls recorded so far; the n-th call's sequence number is n. */
+  private recorded = 0;
+  /** The last call sent to the open streams, or recorded while none was open. */
+  private settled = 0;
+
+  /** How many calls were recorded: a page that showed `calls` attaches with `after` = this. */
+  get recordedCount(): number {
+    return this.recorded;
+  }
 
   record(entry: CallEntry): void {
     this.calls.push(entry);
     if (this.calls.length > PANEL_LOG_MAX_ENTRIES) this.calls.shift();
-    if (this.clients.size === 0) return;
+    this.recorded += 1;
+    if (this.clients.size === 0) {
+      this.settled = this.recorded;
+      return;
+    }
     this.pendingCalls += sseFrame("call", entry);
     if (this.flushTimer === undefined) {
       this.flushTimer = setTimeout(() => this.flushCalls(), PANEL_CALL_FLUSH_MS);
@@ -73,10 +87,25 @@ export class DevPanel {
     if (this.pendingCalls === "") return;
     const frames = this.pendingCalls;
     this.pendingCalls = "";
+    this.settled = this.recorded;
     for (const client of this.clients) client.write(frames);
   }
 
-  attach(res: ServerResponse): void {
+  /**
+   * Adds a page's stream. `after`: the calls the page already shows (its boot state's
+   * `recordedCount`); the ones recorded since, before this stream opened, are sent first, so a
+   * call made while the page was loading is not missing from its panel. Calls still waiting for
+   * the next flush go out with it.
+   */
+  attach(res: ServerResponse, after?: number): void {
+    if (after !== undefined && after < this.settled) {
+      const firstSeq = this.recorded - this.calls.length + 1;
+      const missed = this.calls.slice(
+        Math.max(0, after + 1 - firstSeq),
+        this.settled + 1 - firstSeq,
+      );
+      if (missed.length > 0) res.write(missed.map((entry) => sseFrame("call", entry)).join(""));
+    }
     this.clients.add(res);
     res.on("close", () => this.clients.delete(res));
   }

@@ -276,6 +276,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       windows,
       executas: executaStates(),
       calls: panel.calls,
+      // With `calls`: the page opens its panel stream after these (/dev/stream?after=…).
+      calls_seq: panel.recordedCount,
       storage: "legacy",
       llm: devServices.llmLabel,
       dashboard: dashboardBootState(app.manifest),
@@ -394,8 +396,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return;
     }
     if (p === "/dev/stream" && method === "GET") {
+      const after = Number(url.searchParams.get("after") ?? Number.NaN);
       openSse(res);
-      panel.attach(res);
+      panel.attach(res, Number.isInteger(after) && after >= 0 ? after : undefined);
       return;
     }
     if (p === "/dev/api/events" && method === "POST") {

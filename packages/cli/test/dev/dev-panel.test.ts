@@ -1,6 +1,7 @@
 // The panel's SSE stream: call rows go out in batches (one write per PANEL_CALL_FLUSH_MS), so
 // the page renders once per batch instead of once per call; notices keep their order after the
-// calls recorded before them, and nothing recorded is lost on close.
+// calls recorded before them, nothing recorded is lost on close, and a page opening its stream
+// gets the calls made since the state it was built with.
 import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -69,6 +70,33 @@ describe("DevPanel stream", () => {
     expect(stream.events()).toEqual(["call", "reload"]);
     vi.advanceTimersByTime(PANEL_CALL_FLUSH_MS);
     expect(stream.events()).toEqual(["call", "reload"]);
+  });
+
+  it("sends a page the calls made after its boot state and before its stream opened, once each", () => {
+    const panel = new DevPanel();
+    panel.record(call("shown-inline"));
+    const seenAtBoot = panel.recordedCount;
+    // While the page loads: one call with no stream open, one flushed to another tab's stream,
+    // one still waiting for the next flush.
+    panel.record(call("no-stream-yet"));
+    const otherTab = attached(panel);
+    panel.record(call("flushed-to-other-tab"));
+    vi.advanceTimersByTime(PANEL_CALL_FLUSH_MS);
+    panel.record(call("pending"));
+
+    const page = new FakeStream();
+    panel.attach(page as unknown as ServerResponse, seenAtBoot);
+    vi.advanceTimersByTime(PANEL_CALL_FLUSH_MS);
+    const ids = [...page.writes.join("").matchAll(/"id":"([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual(["no-stream-yet", "flushed-to-other-tab", "pending"]);
+    expect(otherTab.events()).toEqual(["call", "call"]);
+
+    // A stream without `after` (a script) gets only what comes next.
+    const script = attached(panel);
+    panel.record(call("next"));
+    vi.advanceTimersByTime(PANEL_CALL_FLUSH_MS);
+    expect(script.writes.join("")).not.toContain("pending");
+    expect(script.events()).toEqual(["call"]);
   });
 
   it("flushes pending calls on close and keeps history when no page listens", () => {

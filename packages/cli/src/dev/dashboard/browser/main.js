@@ -107,7 +107,8 @@ events.addEventListener("data_model/AnnaAppEvent", (message) => {
   if (ev.kind === "open_view" && wid && !frameById(wid)) void adopt(wid);
 });
 
-const dev = new EventSource("/dev/stream");
+// From the calls the page was built with: one made while the page loaded comes first.
+const dev = new EventSource("/dev/stream?after=" + boot.calls_seq);
 dev.addEventListener("call", (message) => logCall(JSON.parse(message.data)));
 dev.addEventListener("executas", (message) => renderExecutas(JSON.parse(message.data)));
 dev.addEventListener("fixture_replay", (message) => {
