@@ -47,7 +47,9 @@ export function dashboardAsset(pathname: string): DashboardAsset | undefined {
 
 /** The page with the harness state inlined (`<` escaped so no value can close the script). */
 export function dashboardHtml(state: unknown): string {
-  return load().html.replace("__BOOT_STATE__", JSON.stringify(state).replace(/</g, "\\u003c"));
+  const json = JSON.stringify(state).replace(/</g, "\\u003c");
+  // A function, not a string: a replacement string expands `$&`, `$'`… found in any value.
+  return load().html.replace("__BOOT_STATE__", () => json);
 }
 
 /** What the page needs to know about the views: names, titles and the sizes frames clamp to. */

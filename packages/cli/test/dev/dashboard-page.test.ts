@@ -35,6 +35,10 @@ describe("dashboard page", () => {
     expect(html).not.toContain("</script><script>alert(1)");
     const boot = /<script type="application\/json" id="boot">(.*?)<\/script>/s.exec(html)?.[1];
     expect(JSON.parse(boot ?? "")).toEqual({ title: "</script><script>alert(1)</script>" });
+    // `$` sequences a string replacement would expand (a stored value, a title) stay as written.
+    const dollars = { note: "price $& and $' and $` and $$" };
+    const again = /id="boot">(.*?)<\/script>/s.exec(dashboardHtml(dollars))?.[1];
+    expect(JSON.parse(again ?? "")).toEqual(dollars);
   });
 
   it("serves its modules and stylesheet under /dev/, and nothing else from the folder", () => {
