@@ -103,7 +103,7 @@ export {
 } from "./handlers/tools-methods.js";
 export { RESERVED_NAMESPACES } from "./handlers/stub-methods.js";
 export { AppDeck, findApp, selfApp } from "./apps/installed-apps.js";
-export type { AppLaunchRequest, AppsCatalog, InstalledApp } from "./apps/installed-apps.js";
+export type { AppLaunchRequest, AppsCatalog } from "./apps/installed-apps.js";
 export {
   JOB_ACTIVE_PER_USER_MAX,
   JOB_DEADLINE_DEFAULT_MS,

@@ -8,6 +8,7 @@
 import type {
   CredentialsGetTokenResult,
   CredentialsListAccountsResult,
+  InstalledApp,
   WebFetchResult,
   WebImageFetchResult,
   WebImageSearchResult,
@@ -624,19 +625,6 @@ export interface CredentialsNamespace {
     accountId?: string,
     opts?: CallOptions,
   ): Promise<CredentialsGetTokenResult>;
-}
-
-/** One installed app as `apps.*` answers it (app-core `InstalledApp`). */
-export interface InstalledApp {
-  /** Numeric id on the server; the slug in the dev harness. */
-  app_id: string;
-  slug: string;
-  handle?: string | null;
-  name: string;
-  description?: string | null;
-  icon_url?: string | null;
-  version_id?: string;
-  views: { name: string; title?: string | null; default?: boolean }[];
 }
 
 /** A numeric app id or `@handle/slug` (R158); the dev harness also takes a bare slug. */

@@ -95,7 +95,6 @@ export type {
   HelloResult,
   ImageNamespace,
   ImageResult,
-  InstalledApp,
   InvokeAsyncAwaitOptions,
   JobProgressEvent,
   JobSnapshot,
@@ -126,6 +125,7 @@ export type {
 export type {
   CredentialsGetTokenResult,
   CredentialsListAccountsResult,
+  InstalledApp,
   WebFetchResult,
   WebImageFetchResult,
   WebImageSearchResult,

@@ -358,6 +358,8 @@ export {
   WEB_IMAGE_SEARCH_DEFAULT_RESULTS,
   WEB_PLUGIN_MAX_CHARS_PER_PAGE,
   WEB_PLUGIN_MAX_RESPONSE_BYTES,
+  WebFetchPageSchema,
+  type WebFetchPage,
   WebFetchParamsSchema,
   type WebFetchParams,
   WebFetchResultSchema,
@@ -446,6 +448,7 @@ export {
   isHostApiNamespace,
   NON_METHOD_GRANT_NAMESPACES,
 } from "./app/host-api-methods.js";
+export { type InstalledApp, InstalledAppSchema } from "./app/installed-app.js";
 export {
   type AppIssue,
   appIssue,

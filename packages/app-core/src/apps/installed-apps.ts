@@ -2,22 +2,8 @@
 // `app_ref` rules (numeric id or `@handle/slug`), and the pinned deck ("我的 Apps") kept in
 // memory per user. The dispatcher's own app is always installed; a host (the dev harness, the
 // server) may list more through `AppsCatalog`.
-import type { AppManifest } from "@anna-ai/app-schema";
+import type { AppManifest, InstalledApp } from "@anna-ai/app-schema";
 import { HostApiError } from "../errors/host-api-error.js";
-
-/** One installed (enabled) app, as the launcher grid shows it. */
-export interface InstalledApp {
-  /** Numeric id on the server; the slug in the dev harness, where there are no ids. */
-  app_id: string;
-  slug: string;
-  /** The publisher handle of `@handle/slug`, when known. */
-  handle?: string | null;
-  name: string;
-  description?: string | null;
-  icon_url?: string | null;
-  version_id?: string;
-  views: { name: string; title?: string | null; default?: boolean }[];
-}
 
 export interface AppLaunchRequest {
   userId: string;

@@ -1,4 +1,4 @@
-import type { AppManifest, AnnaAppEvent } from "@anna-ai/app-schema";
+import type { AppManifest, AnnaAppEvent, InstalledApp } from "@anna-ai/app-schema";
 import type {
   CredentialsGrant,
   HostServices,
@@ -9,7 +9,7 @@ import type {
 import type { Logger } from "@anna-ai/jsonrpc";
 import type { z } from "zod";
 import type { HostApiAcl } from "../acl/host-api-acl.js";
-import type { AppDeck, AppsCatalog, InstalledApp } from "../apps/installed-apps.js";
+import type { AppDeck, AppsCatalog } from "../apps/installed-apps.js";
 import type { Clock } from "../clock.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { WindowManager } from "../windows/window-manager.js";

@@ -5,8 +5,9 @@
 // through the catalogue's `launch`. Deck mutations emit `deck_changed` to every window of the
 // user (the deck is per user, not per app). The Reference gives no argument names; ours are in
 // docs/app-core.md.
+import type { InstalledApp } from "@anna-ai/app-schema";
 import { z } from "zod";
-import { findApp, type InstalledApp } from "../apps/installed-apps.js";
+import { findApp } from "../apps/installed-apps.js";
 import { HostApiError } from "../errors/host-api-error.js";
 import { makeEvent } from "../events/make-event.js";
 import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";

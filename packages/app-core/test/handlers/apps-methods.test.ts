@@ -1,9 +1,9 @@
 // apps.* (R158): the catalogue (own app + the host's), app_ref resolution, launch through the
 // window path (open_view, single-instance dedup), another app's launch through the catalogue, and
 // the deck with deck_changed events.
-import type { AnnaAppEvent } from "@anna-ai/app-schema";
+import type { AnnaAppEvent, InstalledApp } from "@anna-ai/app-schema";
 import { describe, expect, it } from "vitest";
-import type { AppLaunchRequest, AppsCatalog, InstalledApp } from "../../src/index.js";
+import type { AppLaunchRequest, AppsCatalog } from "../../src/index.js";
 import { openDispatcher } from "../helpers.js";
 
 const NOTES: InstalledApp = {

@@ -39,11 +39,12 @@ export const WebSearchResultSchema = z.object({
       url: z.string(),
       snippet: z.string(),
       site: z.string(),
+      /** Optional, as `score`: never assume it exists (L11365). */
       published_at: z.string().nullable().optional(),
       score: z.number().nullable().optional(),
     }),
   ),
-  /** The provider that actually answered (after any degrade). */
+  /** The tier that actually ran: the host may degrade `advanced` to basic and bills that. */
   provider_tier: z.string(),
   quota_consumed: z.number().nonnegative(),
 });
@@ -58,19 +59,30 @@ export const WebFetchParamsSchema = z.looseObject({
 });
 export type WebFetchParams = z.infer<typeof WebFetchParamsSchema>;
 
+/** One fetched URL: its content, or why it failed. */
+export const WebFetchPageSchema = z.object({
+  url: z.string(),
+  final_url: z.string().optional(),
+  /** Check it: one blocked or broken page never fails the batch. */
+  ok: z.boolean(),
+  title: z.string().optional(),
+  content: z.string().optional(),
+  /** `content` was cut at `max_chars`. */
+  truncated: z.boolean().optional(),
+  /**
+   * The failure code: `SSRF_BLOCKED`, `TIMEOUT`, `HTTP_<status>`, `PARSE_FAILED`, `TOO_LARGE`,
+   * `RESPONSE_BUDGET_EXCEEDED`, …
+   */
+  error: z.string().optional(),
+  /** What went wrong with this page and what would work instead (ours, beside the code). */
+  error_message: z.string().optional(),
+});
+export type WebFetchPage = z.infer<typeof WebFetchPageSchema>;
+
 /** One page per requested URL, in order; failures are per item (`SSRF_BLOCKED`, `HTTP_404`, …). */
 export const WebFetchResultSchema = z.object({
-  pages: z.array(
-    z.object({
-      url: z.string(),
-      final_url: z.string().optional(),
-      ok: z.boolean(),
-      title: z.string().optional(),
-      content: z.string().optional(),
-      truncated: z.boolean().optional(),
-      error: z.string().optional(),
-    }),
-  ),
+  /** Same length and order as the URLs asked for. */
+  pages: z.array(WebFetchPageSchema),
   quota_consumed: z.number().nonnegative(),
 });
 export type WebFetchResult = z.infer<typeof WebFetchResultSchema>;
@@ -97,6 +109,7 @@ export const WebImageSearchResultSchema = z.object({
       width: z.number().int().positive().optional(),
       height: z.number().int().positive().optional(),
       mime_type: z.string().optional(),
+      /** Best effort; no copyright warranty. */
       license_hint: z.string().optional(),
     }),
   ),

@@ -48,6 +48,21 @@ describe("web/*", () => {
     ).toBe(true);
   });
 
+  it("keeps a failed page's error_message, the hint the offline service gives beside the code", () => {
+    const result = {
+      pages: [
+        {
+          url: "https://a",
+          ok: false,
+          error: "RESPONSE_BUDGET_EXCEEDED",
+          error_message: "fetch it in another call or lower max_chars",
+        },
+      ],
+      quota_consumed: 0,
+    };
+    expect(WebFetchResultSchema.parse(result)).toEqual(result);
+  });
+
   it("checks image search aspect and image fetch url", () => {
     expect(WebImageSearchParamsSchema.safeParse({ query: "cat", aspect: "wide" }).success).toBe(
       true,

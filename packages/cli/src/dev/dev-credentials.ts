@@ -1,18 +1,16 @@
 // `manifest.dev.credentials` (our extension of the open `dev` block, L4994–L5021): the accounts
 // `credentials.*` sees in `anna-app dev`, provider id → accounts, e.g.
 //   "dev": {"credentials": {"google": [{"account_id": "acct-1", "email": "ada@example.com"}]}}
-// A wrong shape is a launch error naming the path, not a surprise at the first call.
+// A wrong shape is a launch error naming the path (dev-block-records.ts).
 import type { OfflineCredentialAccount, OfflineCredentialsConfig } from "@anna-ai/executa-host";
-import { DevLaunchError } from "./load-app.js";
+import { devBlockKey } from "./dev-block-records.js";
 
 const STRING_FIELDS = ["email", "label", "status", "access_token"] as const;
 
 export function devCredentials(dev: unknown): OfflineCredentialsConfig {
-  const raw = (dev as { credentials?: unknown } | null | undefined)?.credentials;
-  if (raw === undefined || raw === null) return {};
-  const fail = (at: string, what: string) =>
-    new DevLaunchError(`manifest dev.credentials${at} ${what}`);
-  if (typeof raw !== "object" || Array.isArray(raw)) {
+  const { raw, fail, record } = devBlockKey(dev, "credentials");
+  if (raw === undefined) return {};
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw fail(
       "",
       'must be an object of provider → accounts, e.g. {"google": [{"account_id": "acct-1"}]}',
@@ -23,18 +21,7 @@ export function devCredentials(dev: unknown): OfflineCredentialsConfig {
     if (!Array.isArray(accounts)) throw fail(`.${provider}`, "must be an array of accounts");
     out[provider] = accounts.map((account: unknown, i) => {
       const at = `.${provider}[${i}]`;
-      if (typeof account !== "object" || account === null || Array.isArray(account)) {
-        throw fail(at, "must be an object with an account_id");
-      }
-      const a = account as Record<string, unknown>;
-      if (typeof a.account_id !== "string" || a.account_id === "") {
-        throw fail(`${at}.account_id`, "must be a non-empty string");
-      }
-      for (const key of STRING_FIELDS) {
-        if (a[key] !== undefined && a[key] !== null && typeof a[key] !== "string") {
-          throw fail(`${at}.${key}`, "must be a string");
-        }
-      }
+      const a = record(account, at, "account_id", STRING_FIELDS);
       if (a.is_default !== undefined && typeof a.is_default !== "boolean") {
         throw fail(`${at}.is_default`, "must be true or false");
       }

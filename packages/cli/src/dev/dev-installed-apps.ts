@@ -3,34 +3,22 @@
 // development, e.g.
 //   "dev": {"installed_apps": [{"slug": "notes", "handle": "acme", "name": "Notes", "views": ["main"]}]}
 // The harness runs one app, so launching one of these answers `not_implemented` (no AppsCatalog
-// launch). A wrong shape is a launch error naming the path.
-import type { AppsCatalog, InstalledApp } from "@anna-ai/app-core";
-import { DevLaunchError } from "./load-app.js";
+// launch). A wrong shape is a launch error naming the path (dev-block-records.ts).
+import type { InstalledApp } from "@anna-ai/app-schema";
+import type { AppsCatalog } from "@anna-ai/app-core";
+import { devBlockKey } from "./dev-block-records.js";
 
 const OPTIONAL_STRINGS = ["app_id", "handle", "name", "description", "icon_url"] as const;
 
 export function devInstalledApps(dev: unknown): AppsCatalog | undefined {
-  const raw = (dev as { installed_apps?: unknown } | null | undefined)?.installed_apps;
-  if (raw === undefined || raw === null) return undefined;
-  const fail = (at: string, what: string) =>
-    new DevLaunchError(`manifest dev.installed_apps${at} ${what}`);
+  const { raw, fail, record } = devBlockKey(dev, "installed_apps");
+  if (raw === undefined) return undefined;
   if (!Array.isArray(raw)) {
     throw fail("", 'must be an array of apps, e.g. [{"slug": "notes", "views": ["main"]}]');
   }
   const apps = raw.map((entry: unknown, i): InstalledApp => {
     const at = `[${i}]`;
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-      throw fail(at, "must be an object with a slug");
-    }
-    const e = entry as Record<string, unknown>;
-    if (typeof e.slug !== "string" || e.slug === "") {
-      throw fail(`${at}.slug`, "must be a non-empty string");
-    }
-    for (const key of OPTIONAL_STRINGS) {
-      if (e[key] !== undefined && e[key] !== null && typeof e[key] !== "string") {
-        throw fail(`${at}.${key}`, "must be a string");
-      }
-    }
+    const e = record(entry, at, "slug", OPTIONAL_STRINGS);
     const views = e.views ?? ["main"];
     if (!Array.isArray(views) || !views.every((v) => typeof v === "string" && v !== "")) {
       throw fail(`${at}.views`, 'must be an array of view names, e.g. ["main"]');

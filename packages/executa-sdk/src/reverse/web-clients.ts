@@ -3,9 +3,22 @@
 // platform-authorized accounts). One file, like the other client groups, to keep a plugin's
 // import graph small.
 
+import type {
+  WebFetchPage,
+  WebFetchResult,
+  WebImageFetchResult,
+  WebImageSearchResult,
+  WebSearchResult,
+} from "@anna-ai/app-schema";
 import { HostClient, compact, type CallControl } from "./channel.js";
 
 // ---- web/* -----------------------------------------------------------------------------------
+
+// The answers are app-schema's wire types, field docs included: one shape for the host that
+// sends them and the plugin that reads them.
+export type { WebFetchResult, WebImageFetchResult, WebImageSearchResult, WebSearchResult };
+/** One page of a `web/fetch` answer. */
+export type WebPage = WebFetchPage;
 
 /** The SDK's web default per call (R101, L11367: "SDK web-namespace default is 60s"). */
 export const WEB_TIMEOUT_MS = 60_000;
@@ -22,22 +35,6 @@ export interface WebSearchOptions extends CallControl {
   excludeDomains?: string[];
 }
 
-export interface WebSearchResult {
-  /** `score` and `published_at` are optional: never assume they exist. */
-  results: {
-    title: string;
-    url: string;
-    snippet: string;
-    site?: string;
-    published_at?: string;
-    score?: number;
-    [field: string]: unknown;
-  }[];
-  /** The tier that actually ran (it may degrade from `advanced`). */
-  provider_tier: string;
-  quota_consumed: number;
-}
-
 export interface WebFetchOptions extends CallControl {
   /** `markdown` (default) or `text`. */
   format?: "markdown" | "text";
@@ -45,25 +42,6 @@ export interface WebFetchOptions extends CallControl {
   maxChars?: number;
   /** Per page fetch, host side. */
   fetchTimeoutMs?: number;
-}
-
-export interface WebPage {
-  url: string;
-  final_url?: string;
-  /** Check it: one blocked or broken page never fails the batch. */
-  ok: boolean;
-  title?: string;
-  content?: string;
-  truncated?: boolean;
-  /** `SSRF_BLOCKED`, `TIMEOUT`, `HTTP_<status>`, `PARSE_FAILED`, `TOO_LARGE`, `RESPONSE_BUDGET_EXCEEDED`, … */
-  error?: string;
-  error_message?: string;
-}
-
-export interface WebFetchResult {
-  /** Same length and order as the URLs asked for. */
-  pages: WebPage[];
-  quota_consumed: number;
 }
 
 export interface WebImageSearchOptions extends CallControl {
@@ -74,38 +52,10 @@ export interface WebImageSearchOptions extends CallControl {
   aspect?: "any" | "wide" | "tall" | "square";
 }
 
-export interface WebImageSearchResult {
-  results: {
-    image_url: string;
-    thumbnail_url?: string;
-    source_url: string;
-    title?: string;
-    width?: number;
-    height?: number;
-    mime_type?: string;
-    /** Best effort; no copyright warranty. */
-    license_hint?: string;
-  }[];
-  quota_consumed: number;
-  cached?: boolean;
-}
-
 export interface WebImageFetchOptions extends CallControl {
   /** Default 5 MiB, cap 20 MiB. */
   maxBytes?: number;
   purpose?: string;
-}
-
-/** A stored image: a reference (`get_url` lives 30 min), never bytes. */
-export interface WebImageFetchResult {
-  path: string;
-  get_url: string;
-  mime_type: string;
-  bytes_size: number;
-  sha256: string;
-  source_url: string;
-  final_url: string;
-  quota_consumed: number;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type {
   FilesUploadBeginResult,
+  WebFetchPage,
   WebFetchParams,
   WebFetchResult,
   WebImageFetchParams,
@@ -68,8 +69,6 @@ export interface OfflineWebOptions {
   /** Epoch ms, for the image-search cache. Default `Date.now`. */
   clock?: () => number;
 }
-
-type Item = WebFetchResult["pages"][number];
 
 const invalid = (message: string, data?: Record<string, unknown>) =>
   catalogError(WEB_ERRORS.INVALID_REQUEST, message, data);
@@ -160,7 +159,7 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
       );
       // The response budget counts in input order, so the first pages win (R154).
       let used = 0;
-      const pages = settled.map((page): Item => {
+      const pages = settled.map((page): WebFetchPage => {
         if (!page.ok || page.content === undefined) return page;
         const bytes = Buffer.byteLength(page.content) + Buffer.byteLength(page.title ?? "");
         if (used + bytes > budget.maxResponseBytes) {
@@ -170,7 +169,7 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
             ok: false,
             error: "RESPONSE_BUDGET_EXCEEDED",
             error_message: `this page would take the answer past ${budget.maxResponseBytes} bytes; fetch it in another call or lower max_chars`,
-          } as Item;
+          };
         }
         used += bytes;
         return page;
@@ -310,7 +309,7 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
     maxChars: number,
     timeoutMs: number,
     signal: AbortSignal,
-  ): Promise<Item> {
+  ): Promise<WebFetchPage> {
     try {
       const fetched = await guardedFetch(url, {
         policy,
@@ -358,7 +357,7 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
         ok: false,
         error: error.code,
         error_message: error.message,
-      } as Item;
+      };
     }
   }
 }

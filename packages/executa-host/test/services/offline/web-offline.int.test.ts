@@ -87,11 +87,9 @@ describe("web.fetch", () => {
       ctx(),
     );
     expect(out.pages[0]).toMatchObject({ ok: false, error: "SSRF_BLOCKED" });
-    expect((out.pages[0] as { error_message?: string }).error_message).toMatch(
-      /169\.254\.169\.254/,
-    );
+    expect(out.pages[0]?.error_message).toMatch(/169\.254\.169\.254/);
     expect(out.pages[1]).toMatchObject({ ok: false, error: "SSRF_BLOCKED" });
-    expect((out.pages[1] as { error_message?: string }).error_message).toMatch(/192\.168\.1\.10/);
+    expect(out.pages[1]?.error_message).toMatch(/192\.168\.1\.10/);
     expect(out.pages[2]).toMatchObject({ ok: true, final_url: server.url("/page") });
   });
 
