@@ -87,6 +87,35 @@ describe("StreamTransport", () => {
     expect(calls).toHaveLength(3);
   });
 
+  it("lets a long burst leave 16 frames at a time during the tick, the rest at its end", async () => {
+    // The reader starts on the first frames while the writer produces the rest (pipelining).
+    const calls: number[][] = [];
+    const idsOf = (text: string): number[] =>
+      text
+        .trim()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as { id: number }).id);
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        calls.push(idsOf(chunk.toString()));
+        callback();
+      },
+      writev(chunks, callback) {
+        calls.push(chunks.flatMap(({ chunk }) => idsOf((chunk as Buffer).toString())));
+        callback();
+      },
+    });
+    const transport = new StreamTransport(new PassThrough(), output);
+    transport.start({ onMessage: () => undefined, onClose: () => undefined });
+    onTestFinished(() => transport.close());
+    for (let id = 1; id <= 41; id++) transport.send({ jsonrpc: "2.0", id, result: id });
+    const range = (from: number, to: number): number[] =>
+      Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    expect(calls).toEqual([[1], range(2, 17), range(18, 33)]);
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    expect(calls).toEqual([[1], range(2, 17), range(18, 33), range(34, 41)]);
+  });
+
   it("delivers a final unterminated line, then closes exactly once at end of input", async () => {
     const { input, messages, closes } = harness();
     input.end('{"jsonrpc":"2.0","id":2,"result":true}');
