@@ -3,7 +3,7 @@
 //   POST /dev/api/fixtures/replay  {file, window_uuid?} → a LiveReplayReport
 // `file` must be a name the list holds (no path of the caller's making is read); the window is the
 // boot window unless `window_uuid` names another live one. A replay acts for the developer; the
-// server's origin guard (dev-server.ts) answers 403 to the app's iframe and to other sites.
+// server's origin guard (routes/origin-guard.ts) answers 403 to the app's iframe and to other sites.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { CallResult } from "@anna-ai/app-core";

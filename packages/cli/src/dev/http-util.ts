@@ -75,3 +75,18 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     });
   }
 }
+
+/** Opens a server-sent event stream; the first comment line tells the client it is connected. */
+export function openSse(res: ServerResponse): void {
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-store",
+    Connection: "keep-alive",
+  });
+  res.write(": connected\n\n");
+}
+
+export function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
