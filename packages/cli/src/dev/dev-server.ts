@@ -269,7 +269,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const server = createServer((req, res) => {
     const route = async () => {
-      const url = new URL(req.url ?? "/", "http://localhost");
+      const url = URL.canParse(req.url ?? "/", "http://localhost")
+        ? new URL(req.url ?? "/", "http://localhost")
+        : undefined;
+      if (url === undefined) {
+        // `//`, `//host:bad` …: a request line no route can name is the client's error, not ours.
+        throw new HttpError(400, "invalid_path", `not a request path: ${req.url ?? ""}`);
+      }
       const p = url.pathname;
       if (await pageRoute(req, res, p, pageDeps)) return;
       if (!originAllowed(req, res, p, { origin, localhostOrigin })) return;

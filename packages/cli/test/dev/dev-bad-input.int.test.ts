@@ -188,6 +188,15 @@ describe("anna-app dev: bad input is refused, logged, and contained", () => {
         body: expect.stringContaining("invalid_path"),
       });
     }
+    // A request line no URL parser accepts is the client's error too (was 500 internal_error).
+    for (const attempt of ["//", "//host:port/x"]) {
+      const res = await rawGet(server, attempt);
+      expect({ attempt, status: res.status, body: res.body }).toMatchObject({
+        attempt,
+        status: 400,
+        body: expect.stringContaining("invalid_path"),
+      });
+    }
     expect((await rawGet(server, `${bundle}/logic.js`)).status).toBe(200);
     await stillServes(server);
   });
