@@ -16,6 +16,7 @@ import { AGENT_ERRORS } from "@anna-ai/app-schema/errors";
 import type { AgentGrant } from "../grants.js";
 import type { ServiceContext } from "../service-context.js";
 import { catalogError } from "../service-error.js";
+import { isIntegerIn } from "./integer-range.js";
 
 /** `label` length the server accepts (R32); longer is a 422, surfaced as -32046. */
 export const AGENT_LABEL_MAX_CHARS = 120;
@@ -27,7 +28,7 @@ export const AGENT_HISTORY_LIMIT_MAX = 200;
 /** Default 8; outside 1..32 the server answers 422, surfaced as -32046 (R33). */
 export function checkRecursionLimit(value: number | null | undefined, method: string): number {
   const limit = value ?? AGENT_RECURSION_LIMIT_DEFAULT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > AGENT_RECURSION_LIMIT_MAX) {
+  if (!isIntegerIn(limit, 1, AGENT_RECURSION_LIMIT_MAX)) {
     throw catalogError(
       AGENT_ERRORS.PROVIDER_ERROR,
       `${method}: 'recursion_limit' must be an integer from 1 to ${AGENT_RECURSION_LIMIT_MAX} (the server answered 422)`,
@@ -40,7 +41,7 @@ export function checkRecursionLimit(value: number | null | undefined, method: st
 /** Default 50; the bridge rejects values outside 1..200 with -32043 instead of clamping (R35). */
 export function checkHistoryLimit(value: number | null | undefined, method: string): number {
   const limit = value ?? AGENT_HISTORY_LIMIT_DEFAULT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > AGENT_HISTORY_LIMIT_MAX) {
+  if (!isIntegerIn(limit, 1, AGENT_HISTORY_LIMIT_MAX)) {
     throw catalogError(
       AGENT_ERRORS.INVALID_REQUEST,
       `${method}: 'limit' must be an integer from 1 to ${AGENT_HISTORY_LIMIT_MAX}, got ${String(limit)}`,
@@ -124,7 +125,7 @@ export function checkCreate(
 
 /** `0 < ttl ≤ 7200`; the bridge does not check, so the server's 422 is -32046 (R32). */
 export function checkTtl(ttl: number, method: string): void {
-  if (!Number.isInteger(ttl) || ttl <= 0 || ttl > AGENT_SESSION_TTL_MAX_S) {
+  if (!isIntegerIn(ttl, 1, AGENT_SESSION_TTL_MAX_S)) {
     throw catalogError(
       AGENT_ERRORS.PROVIDER_ERROR,
       `${method}: 'ttl_seconds' must be an integer with 0 < ttl_seconds ≤ ${AGENT_SESSION_TTL_MAX_S}, got ${String(ttl)} (the server answered 422)`,

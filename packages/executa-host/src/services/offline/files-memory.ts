@@ -37,6 +37,7 @@ import type { StorageLimits } from "./storage-limits.js";
 import type { MemoryStorageService } from "./storage-memory.js";
 import { StorageQuota } from "./storage-quota.js";
 import type { QuotaReservation } from "./storage-quota.js";
+import { isIntegerIn } from "./integer-range.js";
 
 type Ctx = ServiceContext<StorageGrant>;
 type Params = Record<string, unknown>;
@@ -250,12 +251,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
   function readDownloadTtl(params: Params, method: string): number {
     const ttl = params["ttl_seconds"];
     if (ttl !== undefined && ttl !== null) {
-      if (
-        typeof ttl !== "number" ||
-        !Number.isInteger(ttl) ||
-        ttl < 1 ||
-        ttl > FILES_DOWNLOAD_TTL_MAX_S
-      ) {
+      if (!isIntegerIn(ttl, 1, FILES_DOWNLOAD_TTL_MAX_S)) {
         throw catalogError(
           STORAGE_ERRORS.INVALID_REQUEST,
           `${method}: 'ttl_seconds' must be an integer from 1 to ${FILES_DOWNLOAD_TTL_MAX_S}`,
@@ -438,12 +434,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       const rawLimit = p["limit"];
       let limit = FILES_LIST_DEFAULT_LIMIT;
       if (rawLimit !== undefined && rawLimit !== null) {
-        if (
-          typeof rawLimit !== "number" ||
-          !Number.isInteger(rawLimit) ||
-          rawLimit < 1 ||
-          rawLimit > FILES_LIST_MAX_LIMIT
-        ) {
+        if (!isIntegerIn(rawLimit, 1, FILES_LIST_MAX_LIMIT)) {
           // Not clamped, unlike storage/list (R49).
           throw catalogError(
             STORAGE_ERRORS.INVALID_PATH,

@@ -29,6 +29,7 @@ import { checkKvKey, checkKvPrefix } from "./storage-keys.js";
 import { DEFAULT_STORAGE_LIMITS, effectiveQuota, ownMetadata } from "./storage-limits.js";
 import type { StorageLimits } from "./storage-limits.js";
 import { StorageQuota } from "./storage-quota.js";
+import { isIntegerIn } from "./integer-range.js";
 
 type Ctx = ServiceContext<StorageGrant>;
 type Params = Record<string, unknown>;
@@ -170,12 +171,7 @@ export function createMemoryStorageService(
 
   function readTtl(value: unknown, method: string): number | undefined {
     if (value === undefined || value === null) return undefined;
-    if (
-      typeof value !== "number" ||
-      !Number.isInteger(value) ||
-      value < 1 ||
-      value > STORAGE_TTL_MAX_S
-    ) {
+    if (!isIntegerIn(value, 1, STORAGE_TTL_MAX_S)) {
       throw catalogError(
         STORAGE_ERRORS.INVALID_REQUEST,
         `${method}: 'ttl_seconds' must be an integer from 1 to ${STORAGE_TTL_MAX_S}`,

@@ -4,6 +4,7 @@ import { WEB_ERRORS } from "@anna-ai/app-schema/errors";
 import { catalogError } from "../service-error.js";
 import type { WebGrant } from "../web-service.js";
 import { WEB_QUERY_MAX_CHARS } from "./web-limits.js";
+import { isIntegerIn } from "./integer-range.js";
 
 export const invalid = (message: string, data?: Record<string, unknown>) =>
   catalogError(WEB_ERRORS.INVALID_REQUEST, message, data);
@@ -42,7 +43,7 @@ export function checkQuery(query: unknown, method: string): void {
 /** A positive integer within `[1, cap]`; absent → `fallback`. Out of cap is refused (R153). */
 export function checkCount(value: unknown, fallback: number, cap: number, name: string): number {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > cap) {
+  if (!isIntegerIn(value, 1, cap)) {
     throw invalid(`'${name}' must be an integer from 1 to ${cap}; got ${JSON.stringify(value)}`, {
       param: name,
       max: cap,
