@@ -13,7 +13,7 @@ export interface CallOptions {
  * Positional forms bundles use (real-world-plugins.md, "Apps": `storage.get(key)`), by
  * `ns.method`: the parameter names the positional values fill, in order. A value after the
  * last name, when it is an object, is the call's options. Names come from the Reference's
- * argument lists, and for `apps.*` from the dispatcher's (docs/decisions.md, "apps.* argument
+ * argument lists, and for `apps.*` from the dispatcher's (D-core-25, "apps.* argument
  * names"); methods not listed here take the object form only. SDK aliases (`web.imageSearch`)
  * take their method's forms.
  */

@@ -42,7 +42,7 @@ interface Pending {
  * The iframe end of the postMessage RPC: correlates ids, enforces timeouts and checks that every
  * answer comes from `window.parent` at the host origin. A minimal correlation table rather than
  * `RpcPeer`: the wire is the spec's `{id, ns, method, args}` → `{id, ok, result|error}`, not
- * JSON-RPC 2.0, and the iframe never serves calls (decisions.md, "app-runtime").
+ * JSON-RPC 2.0, and the iframe never serves calls (D-runtime-1).
  */
 export class Bridge {
   readonly #options: BridgeOptions;

@@ -641,7 +641,7 @@ export type AppsDeckChange = AppsDeck & { changed: boolean };
 
 /**
  * `apps.*` (R158). The Reference names no arguments; these are the dispatcher's
- * (docs/decisions.md, "apps.* argument names"), and `args.ts` maps the positional forms to them.
+ * (D-core-25), and `args.ts` maps the positional forms to them.
  */
 export interface AppsNamespace {
   list: OptionalCall<Record<string, never>, { apps: InstalledApp[] }>;

@@ -3,7 +3,7 @@ import { HostApiError } from "../errors/host-api-error.js";
 /**
  * `AnnaAppWindowStatus` (L5949–L5982, U24). `closed` and `crashed` are terminal: the diagram's
  * `crashed → active` arrow is read as "the LLM may open a new window" (inventory Z18,
- * docs/decisions.md "app-core").
+ * D-core-8).
  */
 export const WINDOW_STATUSES = Object.freeze(["active", "minimized", "closed", "crashed"] as const);
 export type WindowStatus = (typeof WINDOW_STATUSES)[number];

@@ -5,7 +5,7 @@ import { defineFamily } from "./types.js";
  * except -32047: the Reference's own harness reports the 4096-frame cap as
  * `-32047 agent_run_too_large` (R167, L11617), as does the guide (L2096–L2106), so -32047 is
  * RUN_TOO_LARGE and upstream throttling folds into -32045 QUOTA_EXCEEDED
- * (docs/decisions.md, "app-schema: agent codes").
+ * (D-schema-2).
  */
 export const AGENT_ERRORS = defineFamily("agent", {
   NOT_GRANTED: {

@@ -3,7 +3,7 @@ import { defineFamily } from "./types.js";
 /**
  * `embeddings/create` (L9322–L9330, R55). The Reference names 01, 03, 04, 07 and 08; H12 fixes
  * the range -32501…-32508. -32502 and -32505 follow the sampling/image layout
- * (quota, timeout); -32506 stays unassigned (docs/decisions.md, "app-schema: embeddings codes").
+ * (quota, timeout); -32506 stays unassigned (D-schema-4).
  */
 export const EMBEDDINGS_ERRORS = defineFamily("embeddings", {
   NOT_GRANTED: {

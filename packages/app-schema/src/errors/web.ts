@@ -3,7 +3,7 @@ import { defineFamily } from "./types.js";
 /**
  * `web/*` reverse RPCs. The Reference gives only the range -32521…-32528 (L11363, R157); the
  * names follow the embeddings layout so the host has a NOT_GRANTED / NOT_NEGOTIATED code to
- * send (H13). -32526 stays unassigned (docs/decisions.md, "app-schema: web codes").
+ * send (H13). -32526 stays unassigned (D-schema-5).
  */
 export const WEB_ERRORS = defineFamily("web", {
   NOT_GRANTED: {

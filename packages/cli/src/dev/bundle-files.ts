@@ -83,7 +83,7 @@ export function bundleHeaders(options: BundleServerOptions): Record<string, stri
     "X-Content-Type-Options": "nosniff",
     // The iframe's origin is opaque (A5), so its module scripts are CORS requests and its
     // stylesheets/images are cross-origin no-cors loads: `same-origin` would block the app's
-    // own files. See docs/decisions.md (anna-app dev).
+    // own files. See D-cli-dev-1.
     "Cross-Origin-Resource-Policy": "cross-origin",
     "Access-Control-Allow-Origin": "*",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",

@@ -1,6 +1,6 @@
 // Small node:http helpers: JSON answers and size-capped JSON bodies. A body refused here answers
 // with a Host API code (`invalid_arg`, `value_too_large`), so the rpc endpoint's own refusals reach
-// the app as codes its HostApiError handling knows, like the dispatcher's (docs/decisions.md).
+// the app as codes its HostApiError handling knows, like the dispatcher's (D-cli-dev-17).
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** Request bodies above this are refused (an rpc envelope is small; uploads go elsewhere). */

@@ -12,7 +12,7 @@ export interface CheckResult {
   /** What the table shows in its first column. */
   label: string;
   status: CheckStatus;
-  /** Whether a failure makes doctor exit non-zero (docs/decisions.md, "doctor"). */
+  /** Whether a failure makes doctor exit non-zero (D-cli-doctor-1). */
   required: boolean;
   /** The table's second column: a version, "missing", "not set", … */
   found: string;

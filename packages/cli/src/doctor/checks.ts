@@ -1,7 +1,7 @@
 // What `anna-app doctor` checks and what each missing piece disables. Required for OUR
 // toolchain: Node ≥ 20.19 (the CLI, the host and SDK plugins run on it) and a working dev key
 // (per-invoke tokens, H15). Everything else is optional and disables one specific thing
-// (docs/decisions.md, "doctor").
+// (D-cli-doctor-1).
 import { stat } from "node:fs/promises";
 import type { CheckResult } from "./check.js";
 import { compareVersions, type VersionProbe } from "./probe.js";

@@ -146,7 +146,7 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
     : createOfflineUploadService({ mode: "off" });
   summary.upload = fixtures.upload ? mockLabel("mock-upload") : "off";
 
-  // Embeddings have no upstream flag: synthetic vectors by default (decisions.md).
+  // Embeddings have no upstream flag: synthetic vectors by default (D-cli-xdev-2).
   const embeddings = createOfflineEmbeddingsService(
     flags["no-embeddings"] === true
       ? { mode: "off" }

@@ -73,7 +73,7 @@ export const FAMILY_CODES: Readonly<Record<GrantFamily, FamilyCodes>> = {
     invalidRequest: EMBEDDINGS_ERRORS.INVALID_REQUEST,
     upstream: EMBEDDINGS_ERRORS.PROVIDER_ERROR,
   },
-  // R157 gives only the range; the names are app-schema's (decisions.md, "app-schema: web codes").
+  // R157 gives only the range; the names are app-schema's (D-schema-5).
   web: {
     gate: WEB_ERRORS.NOT_NEGOTIATED,
     notGranted: WEB_ERRORS.NOT_GRANTED,

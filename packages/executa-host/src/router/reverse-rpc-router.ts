@@ -51,7 +51,7 @@ export interface ReverseRpcRouterOptions {
   /**
    * Also require the family's key in the plugin's initialize capabilities when the plugin
    * announced any. Off by default: real plugins turn their clients on from `protocolVersion`
-   * alone and announce inconsistent keys (decisions.md, "Router").
+   * alone and announce inconsistent keys (D-host-44).
    */
   strictPluginCapabilities?: boolean;
   /** Epoch ms; injectable for the progress rate limit. */

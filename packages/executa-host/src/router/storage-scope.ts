@@ -1,6 +1,6 @@
 // Plugin storage scopes (H14, T22, R40): `user` and `tool` as the grant allows; `app` only when
 // the invoke comes from an app whose grant includes its scope. An omitted scope means `tool`
-// for storage/* and files/* alike (decisions.md, "Router").
+// for storage/* and files/* alike (D-host-51).
 import { DEFAULT_STORAGE_SCOPE } from "@anna-ai/app-schema";
 import type { StorageScope } from "@anna-ai/app-schema";
 import type { StorageGrant } from "../services/grants.js";

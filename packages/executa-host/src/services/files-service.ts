@@ -1,5 +1,5 @@
 // APS objects `files/*` (T24, R46–R50). Same scope rules as storage; the router defaults an
-// omitted scope to `tool` (decisions.md, "Router": the Reference's `app` default always fails
+// omitted scope to `tool` (D-host-51: the Reference's `app` default always fails
 // for plugins).
 import type {
   FilesDeleteParams,

@@ -14,7 +14,7 @@ export const DEFAULT_TOKEN_ISSUER = "anna-executa-host";
 
 /**
  * The audience of each token family. `executa-image` is our choice: the spec names the
- * `image_token` but never its audience (decisions.md, "Router").
+ * `image_token` but never its audience (D-host-52).
  */
 export const TOKEN_AUDIENCES = {
   sampling: "executa-sampling",

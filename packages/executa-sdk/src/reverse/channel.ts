@@ -47,7 +47,7 @@ export type EntryPick = (catalog: CatalogModule) => CatalogEntry;
 /**
  * What a plugin answers locally when reverse calls are off. These follow what the real SDKs
  * raise (real-world-plugins.md): agent goes through the sampling gate, image and upload report
- * NOT_GRANTED. Recorded in docs/decisions.md ("executa-sdk and the TypeScript examples").
+ * NOT_GRANTED. Recorded as D-sdk-1.
  */
 const NOT_NEGOTIATED: Record<HostFamily, EntryPick> = {
   sampling: (c) => c.SAMPLING_ERRORS.NOT_NEGOTIATED,

@@ -1,6 +1,6 @@
 // A loopback HTTP object store that stands in for R2 presigned URLs in offline mode, so a
 // plugin's real `files/upload_begin` → HTTP PUT → `upload_complete` → GET flow works without
-// Nexus (the upstream harness answers files/* with "not implemented"; decisions.md). It listens
+// Nexus (the upstream harness answers files/* with "not implemented"; D-host-59). It listens
 // on 127.0.0.1 only, keeps objects in memory with hard caps, and behaves like R2 where plugins
 // can tell: a PUT with another Content-Type than the one signed gets 403 SignatureDoesNotMatch,
 // an expired URL 403, an oversized body 413, and a successful PUT answers 200 with an `ETag`.

@@ -1,7 +1,7 @@
 // In-memory APS objects (`files/*`, R46–R50) whose bytes really move over HTTP: `upload_begin`
 // presigns a PUT on the loopback blob server, the plugin uploads, `upload_complete` finalises
 // what landed, and `download_url` presigns a GET. This goes beyond the upstream harness, which
-// answers files/* with "not implemented" (decisions.md). Rows are namespaced like KV rows and
+// answers files/* with "not implemented" (D-host-59). Rows are namespaced like KV rows and
 // share the per-user quota of the storage service they are given.
 import { createHash } from "node:crypto";
 import { FILES_DOWNLOAD_TTL_DEFAULT_S, FILES_DOWNLOAD_TTL_MAX_S } from "@anna-ai/app-schema";

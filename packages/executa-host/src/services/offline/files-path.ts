@@ -1,6 +1,6 @@
 // Object paths for `files/*` (`validate_path`, R46) and list prefixes (R49). Every problem is
 // INVALID_PATH (-32027) except a missing/non-string path (INVALID_REQUEST, -32028). Runs of '/'
-// collapse to one before the checks (R46 "canonicalised (collapse //)"; decisions.md).
+// collapse to one before the checks (R46 "canonicalised (collapse //)"; D-host-67).
 import { FILES_PATH_MAX_CHARS } from "@anna-ai/app-schema";
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
 import { catalogError } from "../service-error.js";

@@ -127,7 +127,7 @@ export interface AppliedResponseFormat {
   /** `null` when `onUnsupported: "text"` dropped the constraint. */
   applied: ResponseFormatType | null;
   downgraded: boolean;
-  /** The requested JSON Schema, when there was one (kept after a downgrade, see decisions.md). */
+  /** The requested JSON Schema, when there was one (kept after a downgrade, see D-host-82). */
   schema?: Record<string, unknown>;
 }
 

@@ -134,7 +134,7 @@ function lastUserText(request: SamplingRequest): string {
 /**
  * No fixture line: an echo for text, a JSON value for JSON modes. A `json_schema` downgraded to
  * `json_object` still gets schema-shaped JSON, since the prompt of such a call describes the
- * shape and a JSON-mode model usually follows it (decisions.md).
+ * shape and a JSON-mode model usually follows it (D-host-82).
  */
 function syntheticText(
   request: SamplingRequest,

@@ -3,7 +3,7 @@
 // L7580–7600). A line's `error` becomes the wire error as written (its `data.errorCode` filled
 // from the catalog when missing, H12). A call no line answers fails with -32029 UPSTREAM_ERROR
 // naming the file and a line to add: the fixture plays the backend, and the backend had no
-// answer (decisions.md).
+// answer (D-host-72).
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
 import type { StorageService } from "../storage-service.js";
 import { catalogError } from "../service-error.js";

@@ -11,7 +11,7 @@
 // branch), boolean schemas. Fallback for everything else (`pattern` beyond a few candidate
 // strings, `not`, `if`/`then`/`else`, `contains`, `patternProperties`, `dependent*`): the keyword
 // is ignored and the value may not validate; the caller reports `structuredValid` from parsing
-// alone, as production does (decisions.md).
+// alone, as production does (D-host-83, D-host-82).
 
 type Schema = Record<string, unknown>;
 

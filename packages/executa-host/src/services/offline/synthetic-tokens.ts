@@ -1,7 +1,7 @@
 // Token counts for the offline model side. No tokenizer ships with the host, so a token is
 // approximated as 4 characters (Unicode code points, as Python's len counts them), rounded up:
 // close enough for English with common BPE vocabularies, deterministic on every machine, and an
-// integer the router's per-invoke budget can add up (decisions.md).
+// integer the router's per-invoke budget can add up (D-host-78).
 
 /** Characters per approximated token. */
 export const CHARS_PER_TOKEN = 4;

@@ -1,7 +1,7 @@
 // Deterministic stand-in embeddings: SHA-256 in counter mode over (alias, text) gives the
 // components, which are scaled to unit length. Same text and alias → the same vector on every
 // machine (integer hashing, then IEEE-754 arithmetic in a fixed order). The vectors carry no
-// meaning: similar texts are NOT close, only equal texts are equal (decisions.md).
+// meaning: similar texts are NOT close, only equal texts are equal (D-host-87).
 import { createHash } from "node:crypto";
 
 const BYTES_PER_COMPONENT = 4;

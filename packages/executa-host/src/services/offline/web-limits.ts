@@ -1,6 +1,6 @@
 // The web service's caps (R153–R157). The spec names the response budgets (512 KB App, 256 KB
 // plugin), the plugin's 8 000 chars per page, `urls` 1–10, image search 8/50, image fetch 5/20
-// MiB and redirects ≤ 5; the rest are ours (docs/decisions.md, "web, credentials and apps"). A
+// MiB and redirects ≤ 5; the rest are ours (D-host-99). A
 // parameter outside its cap is refused with WEB_INVALID_REQUEST, never clamped.
 import { WEB_PLUGIN_MAX_CHARS_PER_PAGE, WEB_PLUGIN_MAX_RESPONSE_BYTES } from "@anna-ai/app-schema";
 
