@@ -12,7 +12,14 @@
 // A pending decision goes to the section its file name names (`rec.md`, `decisions-sec.md`,
 // `host.md`), or to the one a `[key]` at the start of its heading names (`### [cli-dev] Title`),
 // which wins. `--root <dir>` works on another checkout (the tests use a temp copy).
-import { existsSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -114,7 +121,11 @@ function renderToc(doc) {
   // Anchors count every heading of the page in order, so duplicates get GitHub's `-1` suffixes.
   for (const line of [...doc.head, ...doc.sections.flatMap((s) => s.lines)]) {
     const m = /^(#{1,6}) (.*)$/.exec(line);
-    if (m) anchors.set(line, anchors.get(line) ?? []).get(line).push(slug(m[2]));
+    if (m)
+      anchors
+        .set(line, anchors.get(line) ?? [])
+        .get(line)
+        .push(slug(m[2]));
   }
   const taken = new Map();
   const link = (line, text) => {
@@ -125,10 +136,13 @@ function renderToc(doc) {
   const out = [TOC_START];
   for (const s of doc.sections) {
     const count = definedIds({ sections: [s] }).length;
-    out.push(`- ${link(s.lines[0], s.title)} — \`D-${s.key}-*\`, ${count} decision${count === 1 ? "" : "s"}`);
+    out.push(
+      `- ${link(s.lines[0], s.title)} — \`D-${s.key}-*\`, ${count} decision${count === 1 ? "" : "s"}`,
+    );
     for (const line of s.lines) {
       // The folder list in a topic's heading is for the reader of the section, not the contents.
-      if (line.startsWith("### ")) out.push(`  - ${link(line, line.slice(4).replace(/ \(`[^()]*\)$/, ""))}`);
+      if (line.startsWith("### "))
+        out.push(`  - ${link(line, line.slice(4).replace(/ \(`[^()]*\)$/, ""))}`);
     }
   }
   out.push(TOC_END);
@@ -139,7 +153,9 @@ function withToc(doc) {
   const start = doc.head.indexOf(TOC_START);
   const end = doc.head.indexOf(TOC_END);
   if (start < 0 || end < start) {
-    throw new UsageError(`decisions.md: no "${TOC_START}" … "${TOC_END}" block before the first section`);
+    throw new UsageError(
+      `decisions.md: no "${TOC_START}" … "${TOC_END}" block before the first section`,
+    );
   }
   const head = [...doc.head.slice(0, start), ...renderToc(doc), ...doc.head.slice(end + 1)];
   return [...head, ...doc.sections.flatMap((s) => s.lines)].join("\n") + "\n";
@@ -176,7 +192,12 @@ function parsePending(file, text, forcedArea) {
           `${file}:${i + 1}: "${line}" ${what}; start the heading with [key] (one of ${SECTIONS.map((s) => s.key).join(", ")}) or name the file after an area (${Object.keys(AREAS).join(", ")})`,
         );
       }
-      decisions.push({ section, topic: topic ?? `Folded from ${basename(file)}`, title: head[2].trim(), body: [] });
+      decisions.push({
+        section,
+        topic: topic ?? `Folded from ${basename(file)}`,
+        title: head[2].trim(),
+        body: [],
+      });
     } else if (decisions.length > 0) decisions.at(-1).body.push(line);
     else if (line.trim() !== "") {
       throw new UsageError(
@@ -241,11 +262,15 @@ function main(argv) {
       if (argv[i + 1] === undefined) throw new UsageError(`${a} needs a value`);
       args[a.slice(2)] = argv[++i];
     } else if (a.startsWith("--")) {
-      throw new UsageError(`unknown option ${a}; use --toc, --check, --dry-run, --area <key> or --root <dir>`);
+      throw new UsageError(
+        `unknown option ${a}; use --toc, --check, --dry-run, --area <key> or --root <dir>`,
+      );
     } else args.files.push(a);
   }
   if (args.area !== undefined && !sectionFor(args.area)) {
-    throw new UsageError(`--area ${args.area} is not a section or area (${[...SECTIONS.map((s) => s.key), ...Object.keys(AREAS)].join(", ")})`);
+    throw new UsageError(
+      `--area ${args.area} is not a section or area (${[...SECTIONS.map((s) => s.key), ...Object.keys(AREAS)].join(", ")})`,
+    );
   }
   const docPath = join(args.root, "docs", "decisions.md");
   const text = readFileSync(docPath, "utf8");
@@ -254,11 +279,16 @@ function main(argv) {
   if (args.check) {
     const seen = new Set();
     for (const { id } of definedIds(doc)) {
-      if (seen.has(id)) throw new CheckError(`decisions.md: ${id} is defined twice; give the later one the next free ID`);
+      if (seen.has(id))
+        throw new CheckError(
+          `decisions.md: ${id} is defined twice; give the later one the next free ID`,
+        );
       seen.add(id);
     }
     if (withToc(doc) !== text) {
-      throw new CheckError("decisions.md: the table of contents is stale; run node scripts/fold-decisions.mjs --toc");
+      throw new CheckError(
+        "decisions.md: the table of contents is stale; run node scripts/fold-decisions.mjs --toc",
+      );
     }
     console.log(`decisions.md: ${seen.size} decisions, table of contents up to date`);
     return;
@@ -273,17 +303,24 @@ function main(argv) {
     args.files.length > 0
       ? args.files
       : existsSync(pendingDir)
-        ? readdirSync(pendingDir).filter((f) => f.endsWith(".md")).sort().map((f) => join(pendingDir, f))
+        ? readdirSync(pendingDir)
+            .filter((f) => f.endsWith(".md"))
+            .sort()
+            .map((f) => join(pendingDir, f))
         : [];
   // Everything is parsed before anything is written, so a bad file folds nothing.
-  const decisions = files.flatMap((f) => parsePending(relative(args.root, f) || f, readFileSync(f, "utf8"), args.area));
+  const decisions = files.flatMap((f) =>
+    parsePending(relative(args.root, f) || f, readFileSync(f, "utf8"), args.area),
+  );
   const assigned = fold(doc, decisions);
   for (const { id, title } of assigned) console.log(`${id}  ${title}`);
   if (args["dry-run"]) return;
   writeFileSync(docPath, withToc(doc));
   for (const f of files) unlinkSync(f);
   if (existsSync(pendingDir) && readdirSync(pendingDir).length === 0) rmdirSync(pendingDir);
-  console.log(`folded ${assigned.length} decisions from ${files.length} files into docs/decisions.md`);
+  console.log(
+    `folded ${assigned.length} decision(s) from ${files.length} file(s) into docs/decisions.md`,
+  );
 }
 
 class CheckError extends Error {
