@@ -319,7 +319,8 @@ function main(argv) {
   for (const f of files) unlinkSync(f);
   if (existsSync(pendingDir) && readdirSync(pendingDir).length === 0) rmdirSync(pendingDir);
   console.log(
-    `folded ${assigned.length} decision(s) from ${files.length} file(s) into docs/decisions.md`,
+    `folded ${assigned.length} decision(s) from ${files.length} file(s) into docs/decisions.md; ` +
+      "cite the IDs above where code names a pending file (grep -rn decisions-pending)",
   );
 }
 

@@ -33,6 +33,8 @@ const SKIP_DIRS = new Set([
 ]);
 const TEXT_EXT = /\.(ts|tsx|mts|cts|js|mjs|cjs|md|json|jsonl|py|go|toml|yml|yaml|html|css|sh|txt)$/;
 const CITED = /\bD-([a-z]+(?:-[a-z]+)*)-(\d+|\*)/g;
+// A pending file is deleted once folded, so a citation of one must move to the decision's ID.
+const CITED_PENDING = /\bdocs\/decisions-pending\/[\w.-]+\.md\b/g;
 const ID_LINE = /^- `(D-([a-z]+(?:-[a-z]+)*)-(\d+))` \*\*/;
 
 /** An ID built at run time, so this file cites none it does not mean. */
@@ -91,7 +93,7 @@ describe("docs/decisions.md", () => {
     expect(repeated).toEqual([]);
   });
 
-  it("defines every decision ID cited anywhere in the repository", () => {
+  it("defines every decision ID cited anywhere in the repository, and cites no folded pending file", () => {
     const defined = new Set(decisions.map((d) => d.id));
     const sections = new Set(SECTIONS.map((s) => s.key));
     const dangling: string[] = [];
@@ -103,6 +105,10 @@ describe("docs/decisions.md", () => {
           if (file !== DOC) citations++;
           const ok = m[2] === "*" ? sections.has(m[1]!) : defined.has(m[0]);
           if (!ok) dangling.push(`${relative(ROOT, file)}:${i + 1}: ${m[0]}`);
+        }
+        for (const m of line.matchAll(CITED_PENDING)) {
+          if (!existsSync(join(ROOT, m[0])))
+            dangling.push(`${relative(ROOT, file)}:${i + 1}: ${m[0]}`);
         }
       }
     }
@@ -206,9 +212,7 @@ describe("scripts/fold-decisions.mjs", () => {
     const run = runFold("--root", root);
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
-    expect(run.stderr).toContain(
-      'docs/decisions-pending/decisions.md:1: "### A choice" names no section',
-    );
+    expect(run.stderr).toContain(`${relative(root, file)}:1: "### A choice" names no section`);
     expect(run.stderr).toContain("[key] (one of schema, rpc, host");
     expect(readFileSync(join(root, "docs", "decisions.md"), "utf8")).toBe(
       readFileSync(DOC, "utf8"),
