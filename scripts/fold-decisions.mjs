@@ -11,7 +11,10 @@
 //
 // A pending decision goes to the section its file name names (`rec.md`, `decisions-sec.md`,
 // `host.md`), or to the one a `[key]` at the start of its heading names (`### [cli-dev] Title`),
-// which wins. `--root <dir>` works on another checkout (the tests use a temp copy).
+// which wins. `--area <key>` names the area of a file named otherwise, such as the
+// `decisions.md` every parallel branch writes into the pending folder (copy it out with
+// `git show <branch>:<path> > /tmp/sec.md`, then `--area sec /tmp/sec.md`). `--root <dir>`
+// works on another checkout (the tests use a temp copy).
 import {
   existsSync,
   readdirSync,
@@ -179,9 +182,12 @@ function parsePending(file, text, forcedArea) {
   const area = forcedArea ?? areaOf(file);
   let topic = area ? (AREAS[area]?.[1] ?? `Folded from ${basename(file)}`) : undefined;
   const decisions = [];
+  let fence = false;
   for (const [i, line] of text.replace(/\r\n/g, "\n").split("\n").entries()) {
-    const group = /^#{1,2} (.+)$/.exec(line);
-    const head = /^### (?:\[([^\]]+)\] *)?(.+)$/.exec(line);
+    // A `#` line inside a fenced block is code, not a heading.
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    const group = fence ? null : /^#{1,2} (.+)$/.exec(line);
+    const head = fence ? null : /^### (?:\[([^\]]+)\] *)?(.+)$/.exec(line);
     if (group) topic = group[1].trim();
     else if (head) {
       const hint = head[1] ?? area;
@@ -195,7 +201,7 @@ function parsePending(file, text, forcedArea) {
       decisions.push({
         section,
         topic: topic ?? `Folded from ${basename(file)}`,
-        title: head[2].trim(),
+        title: head[2].trim().replace(/^\*\*(.*)\*\*$/, "$1"),
         body: [],
       });
     } else if (decisions.length > 0) decisions.at(-1).body.push(line);

@@ -164,7 +164,7 @@ describe("scripts/fold-decisions.mjs", () => {
     );
     writeFileSync(
       join(pending, "etest.md"),
-      "### The client spawns like the host\n\nSame launcher.\n",
+      "### **The client spawns like the host**\n\nSame launcher:\n```sh\n### a comment, not a heading\n```\n",
     );
 
     const run = runFold("--root", root);
@@ -201,6 +201,9 @@ describe("scripts/fold-decisions.mjs", () => {
       "skills (D-skills)",
     ]);
     expect(folded).toContain("### Recordings and mock answer files");
+    expect(folded).toContain(
+      `- \`${etestId}\` **The client spawns like the host.** Same launcher:\n  \`\`\`sh\n  ### a comment, not a heading\n  \`\`\`\n`,
+    );
     expect(existsSync(pending)).toBe(false);
     expect(runFold("--root", root, "--check").status).toBe(0);
   });
