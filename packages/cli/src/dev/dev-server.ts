@@ -272,6 +272,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 
   const server = createServer((req, res) => {
+    res.once("finish", () =>
+      // The path only: a window URL's query carries its token.
+      logger.debug("request", {
+        method: req.method,
+        path: (req.url ?? "").split("?", 1)[0],
+        status: res.statusCode,
+      }),
+    );
     const route = async () => {
       checkHost(req, hosts);
       const url = URL.canParse(req.url ?? "/", "http://localhost")
@@ -328,6 +336,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
   const bootWid = String(opened.window.window_uuid);
   recorder?.start();
+  logger.info("harness listening", { url: `${origin}/`, recording: recordPath ?? null });
   const keepalive = setInterval(() => {
     streams.broadcast(": keepalive\n\n");
   }, SSE_KEEPALIVE_MS);
