@@ -109,7 +109,8 @@ export class DevPanel {
         Math.max(0, after + 1 - firstSeq),
         this.settled + 1 - firstSeq,
       );
-      if (missed.length > 0) this.write(res, missed.map((entry) => sseFrame("call", entry)).join(""));
+      if (missed.length > 0)
+        this.write(res, missed.map((entry) => sseFrame("call", entry)).join(""));
     }
     this.clients.add(res);
     res.on("close", () => this.clients.delete(res));

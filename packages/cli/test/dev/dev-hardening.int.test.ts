@@ -87,7 +87,7 @@ function openStream(
 ): Promise<{ res: IncomingMessage; close(): void }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port: server.port, path }, (res) => {
-      const close = () => req.destroy();
+      const close = () => void req.destroy();
       onTestFinished(close);
       res.once("data", () => resolve({ res, close }));
       res.once("end", () => resolve({ res, close }));
@@ -177,7 +177,7 @@ describe("anna-app dev hardening", () => {
     const watch = watchingLogger();
     const server = await startHarness(await scaffoldTestApp(), { logger: watch.logger });
     const socket = connect(server.port, "127.0.0.1");
-    onTestFinished(() => socket.destroy());
+    onTestFinished(() => void socket.destroy());
     await new Promise<void>((resolve, reject) => {
       socket.once("error", reject);
       socket.once("data", () => {
@@ -219,7 +219,7 @@ describe("anna-app dev hardening", () => {
 
   it("caps event streams per route and in total with 429 too_many_streams, and frees a slot when one closes", async () => {
     const server = await startHarness(await scaffoldTestApp());
-    const events = [];
+    const events: { res: IncomingMessage; close(): void }[] = [];
     for (let i = 0; i < SSE_STREAMS_PER_ROUTE_MAX; i++)
       events.push(await openStream(server, EVENTS));
     expect(events.every((s) => s.res.statusCode === 200)).toBe(true);
@@ -231,7 +231,7 @@ describe("anna-app dev hardening", () => {
         message: expect.stringContaining(`at most ${SSE_STREAMS_PER_ROUTE_MAX}`),
       },
     });
-    const panels = [];
+    const panels: { res: IncomingMessage; close(): void }[] = [];
     for (let i = 0; i < SSE_STREAMS_MAX - SSE_STREAMS_PER_ROUTE_MAX; i++)
       panels.push(await openStream(server, "/dev/stream"));
     expect(panels.every((s) => s.res.statusCode === 200)).toBe(true);
