@@ -510,6 +510,12 @@ export {
 export { didYouMean, editDistance, suggestClosest } from "./app/suggest.js";
 export { boundedString, codePointLength, quote, QUOTE_MAX_CHARS } from "./app/text.js";
 export {
+  STORAGE_KEY_SEGMENT_MAX_CHARS,
+  storageKeyProblem,
+  storageSegmentProblem,
+  type StorageKeyProblem,
+} from "./storage-keys.js";
+export {
   BUNDLED_REF_PREFIX,
   bundledHandle,
   parseToolRef,

@@ -60,6 +60,21 @@ describe("storage.* on the legacy runtime_state backend", () => {
     expect(seen.filter((e) => e.kind === "runtime_state_synced")).toHaveLength(4);
   });
 
+  it("checks keys by the rules the plugin host uses: code points, and the same forbidden characters", async () => {
+    const { dispatcher, token } = await openDispatcher({ storage: ["*"] });
+    // 600 emoji are 1200 UTF-16 units but 600 characters: under the 1024 limit.
+    const emoji = Array.from({ length: 5 }, () => "\u{1f4c8}".repeat(120)).join("/");
+    expect(await dispatcher.call(token, "storage", "set", { key: emoji, value: 1 })).toMatchObject({
+      ok: true,
+    });
+    for (const key of ["arabic\u061cmark", "invisible\u2061times"]) {
+      expect(await dispatcher.call(token, "storage", "get", { key }), key).toMatchObject({
+        ok: false,
+        error: { code: "invalid_path", message: expect.stringContaining("BiDi") },
+      });
+    }
+  });
+
   it("answers state_too_large past 256 KiB, invalid_arg for a missing key, invalid_path for a bad one", async () => {
     const { dispatcher, token } = await openDispatcher({ storage: ["*"] });
     const big = "x".repeat(MAX_RUNTIME_STATE_BYTES);

@@ -5,6 +5,7 @@ import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import { EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
 import type { PluginProcess } from "@anna-ai/executa-host";
+import type { LogLevel } from "@anna-ai/executa-sdk";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "dev";
@@ -100,6 +101,14 @@ export const spec: CommandSpec = {
     },
     { name: "no-record", type: "boolean", description: "Do not record the session" },
     { name: "json", type: "boolean", description: "Print the boot banner as one JSON line" },
+    {
+      name: "log-level",
+      type: "string",
+      value: "<level>",
+      choices: ["error", "warn", "info", "debug"],
+      description:
+        "Harness log on stderr, JSON lines with secrets redacted (default: warn; debug adds a line per request)",
+    },
   ],
   examples: [
     "anna-app dev",
@@ -107,6 +116,7 @@ export const spec: CommandSpec = {
     "anna-app dev --view settings --user-id 7 --no-watch --storage legacy",
     "anna-app dev --executa 'dir=../my-plugin' --executa 'dir=./alt,tool_id=tool-x,type=node'",
     "anna-app dev --no-llm --no-record --json",
+    "anna-app dev --log-level debug 2> harness.log",
     "anna-app dev --mock-llm fixtures/llm.jsonl --record fixtures/session.jsonl --bundle dist --slug my-app",
   ],
 };
@@ -124,6 +134,12 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     throw usageError("use either --record or --no-record, not both", NAME);
   }
   const { loadDevHarness } = await import("../dev/load-harness.js");
+  const { StderrLogger } = await import("@anna-ai/executa-sdk");
+  const logger = new StderrLogger({
+    level: (flags["log-level"] as LogLevel | undefined) ?? "warn",
+    fields: { source: "anna-app dev" },
+    write: (line) => void io.stderr.write(line),
+  });
   const { startDevServer, DevLaunchError, devBanner, formatBanner, STDERR_TAIL_LINES } =
     await loadDevHarness();
   const resolve = (value: unknown) =>
@@ -144,6 +160,7 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       ...opt("mockLlm", resolve(flags["mock-llm"])),
       record: flags["no-record"] === true ? false : (resolve(flags.record) ?? undefined),
       cwd: io.cwd,
+      logger,
     });
   } catch (error) {
     if (error instanceof DevLaunchError)

@@ -42,6 +42,9 @@ export function outcomeOf(answer: { ok: boolean; error?: { code: string } }): Ca
   return DENIAL_CODES.has(answer.error?.code ?? "") ? "denied" : "error";
 }
 
+/** How a frame reaches a page's stream (the harness's bounded writer; plain write in tests). */
+export type SseWrite = (res: ServerResponse, frame: string) => void;
+
 export class DevPanel {
   /** The last PANEL_LOG_MAX_ENTRIES calls. */
   readonly calls: CallEntry[] = [];
@@ -53,6 +56,8 @@ export class DevPanel {
   private recorded = 0;
   /** The last call sent to the open streams, or recorded while none was open. */
   private settled = 0;
+
+  constructor(private readonly write: SseWrite = (res, frame) => res.write(frame)) {}
 
   /** How many calls were recorded: a page that showed `calls` attaches with `after` = this. */
   get recordedCount(): number {
@@ -78,7 +83,7 @@ export class DevPanel {
   push(event: string, data: unknown): void {
     this.flushCalls();
     const frame = sseFrame(event, data);
-    for (const client of this.clients) client.write(frame);
+    for (const client of this.clients) this.write(client, frame);
   }
 
   private flushCalls(): void {
@@ -88,7 +93,7 @@ export class DevPanel {
     const frames = this.pendingCalls;
     this.pendingCalls = "";
     this.settled = this.recorded;
-    for (const client of this.clients) client.write(frames);
+    for (const client of this.clients) this.write(client, frames);
   }
 
   /**
@@ -104,7 +109,8 @@ export class DevPanel {
         Math.max(0, after + 1 - firstSeq),
         this.settled + 1 - firstSeq,
       );
-      if (missed.length > 0) res.write(missed.map((entry) => sseFrame("call", entry)).join(""));
+      if (missed.length > 0)
+        this.write(res, missed.map((entry) => sseFrame("call", entry)).join(""));
     }
     this.clients.add(res);
     res.on("close", () => this.clients.delete(res));

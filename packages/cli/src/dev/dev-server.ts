@@ -2,7 +2,7 @@
 // (rpc, windows, SSE), the bundle, the SDK and the dashboard, over app-core's dispatcher and an
 // ExecutaHost whose plugins spawn on their first `tools.invoke` (Reference L11563–11585, A5, A8).
 import { randomBytes } from "node:crypto";
-import { createServer, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import path from "node:path";
 import {
   createDispatcher,
@@ -30,6 +30,8 @@ import {
   type ExecutaState,
 } from "./executa-panel.js";
 import { resolveDevExecutas, type DevExecutas } from "./executas.js";
+import { allowedHosts, checkHost } from "./guard/host-guard.js";
+import { SseStreams } from "./guard/sse-streams.js";
 import { HttpError, sendError } from "./http-util.js";
 import { listen, mockLlmLaunchError, openBootWindow, readSdk, stopServer } from "./launch.js";
 import { DevLaunchError, loadDevApp, type DevApp } from "./load-app.js";
@@ -185,7 +187,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     executas.handles,
   );
   const host = new ExecutaHost({ router: devServices.router, logger });
-  const panel = new DevPanel();
+  const streams = new SseStreams(logger);
+  const panel = new DevPanel((res, frame) => streams.write(res, frame));
   const executaFollow = followExecutas(host, panel);
   for (const spec of executas.specs) host.register(spec, { userId });
   const dispatcher = createDispatcher({
@@ -215,6 +218,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let origin = "";
   /** The same page opened as `localhost`, which the origin guard also accepts. */
   let localhostOrigin = "";
+  /** The Host names answered (DNS rebinding guard); known once the port is. */
+  let hosts: ReadonlySet<string> = new Set();
   const bundleOptions = (): BundleServerOptions => ({
     bundleDir: app.bundleDir,
     manifest: app.manifest,
@@ -223,8 +228,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   });
   const links = createWindowLinks({ dispatcher, userId, slug: app.slug, origin: () => origin });
   const answerCall = createAnswerCall({ mocks, dispatcher, panel, recorder });
-
-  const sseClients = new Set<ServerResponse>();
 
   async function devState(): Promise<Record<string, unknown>> {
     const windows = [];
@@ -246,10 +249,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 
   const pageDeps = { slug: app.slug, sdk, devState, bundleOptions };
-  const runtimeDeps = { dispatcher, userId, appId: app.slug, links, answerCall, sseClients };
+  const runtimeDeps = { dispatcher, userId, appId: app.slug, links, answerCall, streams };
   const devDeps = {
     devState,
     panel,
+    streams,
     pageEvents: {
       dispatcher,
       userId,
@@ -268,7 +272,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 
   const server = createServer((req, res) => {
+    res.once("finish", () =>
+      // The path only: a window URL's query carries its token.
+      logger.debug("request", {
+        method: req.method,
+        path: (req.url ?? "").split("?", 1)[0],
+        status: res.statusCode,
+      }),
+    );
     const route = async () => {
+      checkHost(req, hosts);
       const url = URL.canParse(req.url ?? "/", "http://localhost")
         ? new URL(req.url ?? "/", "http://localhost")
         : undefined;
@@ -306,6 +319,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   );
   origin = `http://${DEV_HOST}:${port}`;
   localhostOrigin = `http://localhost:${port}`;
+  hosts = allowedHosts(port);
 
   const bootView =
     options.view ?? views.find((_, i) => app.manifest.ui?.views[i]?.default) ?? views[0];
@@ -322,8 +336,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
   const bootWid = String(opened.window.window_uuid);
   recorder?.start();
+  logger.info("harness listening", { url: `${origin}/`, recording: recordPath ?? null });
   const keepalive = setInterval(() => {
-    for (const client of sseClients) client.write(": keepalive\n\n");
+    streams.broadcast(": keepalive\n\n");
   }, SSE_KEEPALIVE_MS);
   keepalive.unref();
 
@@ -364,7 +379,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         clearInterval(keepalive);
         for (const watcher of watchers) watcher.close();
         panel.close();
-        for (const client of sseClients) client.end();
+        streams.endAll();
         await stopServer(server);
         dispatcher.close();
         await host.close();

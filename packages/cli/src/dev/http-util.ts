@@ -2,6 +2,7 @@
 // with a Host API code (`invalid_arg`, `value_too_large`), so the rpc endpoint's own refusals reach
 // the app as codes its HostApiError handling knows, like the dispatcher's (D-cli-dev-17).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { JSON_MAX_DEPTH, jsonNestsDeeperThan } from "./guard/json-depth.js";
 
 /** Request bodies above this are refused (an rpc envelope is small; uploads go elsewhere). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -52,7 +53,30 @@ export function jsonFields(value: unknown): Record<string, unknown> {
   return isJsonObject(value) ? value : {};
 }
 
+/**
+ * Media types a JSON body may be sent as: JSON itself, and text/plain, which is what `fetch`
+ * labels a string body with when a script sets no header. A form or multipart body is not JSON
+ * whatever it holds, and is what a cross-site form would send.
+ */
+function jsonMediaType(req: IncomingMessage): boolean {
+  const type = req.headers["content-type"]?.split(";", 1)[0]?.trim().toLowerCase();
+  return (
+    type === undefined ||
+    type === "" ||
+    type === "application/json" ||
+    type.endsWith("+json") ||
+    type === "text/plain"
+  );
+}
+
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  if (!jsonMediaType(req)) {
+    throw new HttpError(
+      415,
+      "unsupported_media_type",
+      `the request body is ${req.headers["content-type"] ?? ""}; send JSON as application/json`,
+    );
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -67,23 +91,21 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     chunks.push(chunk as Buffer);
   }
   if (size === 0) return {};
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (jsonNestsDeeperThan(text, JSON_MAX_DEPTH)) {
+    throw new HttpError(
+      400,
+      "invalid_arg",
+      `the request body nests arrays or objects deeper than ${JSON_MAX_DEPTH} levels; flatten it`,
+    );
+  }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new HttpError(400, "invalid_arg", "the request body is not JSON; send a JSON object", {
       cause: error,
     });
   }
-}
-
-/** Opens a server-sent event stream; the first comment line tells the client it is connected. */
-export function openSse(res: ServerResponse): void {
-  res.writeHead(200, {
-    "Content-Type": "text/event-stream; charset=utf-8",
-    "Cache-Control": "no-store",
-    Connection: "keep-alive",
-  });
-  res.write(": connected\n\n");
 }
 
 export function headerOf(req: IncomingMessage, name: string): string | undefined {

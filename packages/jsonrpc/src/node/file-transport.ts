@@ -1,12 +1,14 @@
 // `__file_transport` (L1073–L1087, T2, H3): a frame too large for a line travels through a file
 // in the OS temp directory and the line carries only a pointer. Reading is guarded: only a regular
-// file directly inside the temp directory, no symlinks, bounded size; it is deleted once read.
+// file directly inside the temp directory, no symlinks or hard links, owned by this user, bounded
+// size, holding a JSON object; only then is it deleted.
 // Both directions are synchronous on purpose: frame order on the connection must be preserved,
 // and these frames are rare (> 512 KiB).
 
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  constants,
   fstatSync,
   lstatSync,
   openSync,
@@ -14,6 +16,7 @@ import {
   realpathSync,
   unlinkSync,
   writeFileSync,
+  type Stats,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
@@ -56,20 +59,25 @@ export function allowedFileTransportDirs(tempDir?: string): Set<string> {
 }
 
 /**
- * Reads and deletes the file a pointer names, returning its text. Throws FileTransportError when
- * the path is not a regular file directly inside an allowed directory or is too large.
+ * Reads the frame a pointer names and deletes its file, returning the frame. The pointer comes
+ * from the plugin, so the host unlinks nothing it did not read as a frame: the path must be a
+ * regular file directly inside an allowed directory, not a symlink, with one link only (a hard
+ * link to a file elsewhere would delete that name), owned by this process's user (the plugin
+ * runs as it), no larger than `maxBytes`, and hold a JSON object. Throws FileTransportError
+ * (naming the check that failed) and leaves the file in place otherwise.
  */
 export function readFileTransport(
   path: unknown,
   allowedDirs: ReadonlySet<string>,
   maxBytes: number,
-): string {
+): Record<string, unknown> {
   if (typeof path !== "string" || !isAbsolute(path)) {
     throw new FileTransportError("__file_transport must be an absolute path");
   }
   let real: string;
+  let link: Stats;
   try {
-    const link = lstatSync(path);
+    link = lstatSync(path);
     if (link.isSymbolicLink()) throw new FileTransportError("refusing a symbolic link");
     if (!link.isFile()) throw new FileTransportError("not a regular file");
     real = realpathSync(path);
@@ -80,9 +88,11 @@ export function readFileTransport(
   if (!allowedDirs.has(dirname(real))) {
     throw new FileTransportError("file is not in the OS temp directory");
   }
+  ownedSingleLink(link);
   let fd: number;
   try {
-    fd = openSync(real, "r");
+    // O_NOFOLLOW: a symlink swapped in since lstat is refused by the kernel, not followed.
+    fd = openSync(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
     throw new FileTransportError(`cannot open file: ${(error as Error).message}`, { cause: error });
   }
@@ -91,6 +101,10 @@ export function readFileTransport(
     // Check the opened file, not the path: it may have been swapped since lstat.
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new FileTransportError("not a regular file");
+    if (stat.ino !== link.ino || stat.dev !== link.dev) {
+      throw new FileTransportError("the file changed between its check and its opening");
+    }
+    ownedSingleLink(stat);
     if (stat.size > maxBytes)
       throw new FileTransportError(`file is ${stat.size} bytes, over ${maxBytes}`);
     const buffer = Buffer.allocUnsafe(stat.size);
@@ -104,12 +118,34 @@ export function readFileTransport(
   } finally {
     closeSync(fd);
   }
+  let frame: unknown;
+  try {
+    frame = JSON.parse(text);
+  } catch {
+    throw new FileTransportError("file does not hold JSON");
+  }
+  if (frame === null || typeof frame !== "object" || Array.isArray(frame)) {
+    throw new FileTransportError("file does not hold a JSON object");
+  }
   try {
     unlinkSync(real);
   } catch {
     // Already gone or not ours to delete: the content was read, which is what matters.
   }
-  return text;
+  return frame as Record<string, unknown>;
+}
+
+/** This process's user owns the file and it has no other name (POSIX; Windows has no uid). */
+function ownedSingleLink(stat: Stats): void {
+  if (stat.nlink !== 1) {
+    throw new FileTransportError(
+      `file has ${stat.nlink} links; a frame file has exactly one (refusing a hard link)`,
+    );
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) {
+    throw new FileTransportError(`file is owned by uid ${stat.uid}, not by this user (${uid})`);
+  }
 }
 
 /** Writes a serialised frame to a fresh 0600 file and returns its path. */

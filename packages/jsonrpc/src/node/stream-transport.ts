@@ -295,22 +295,11 @@ export class StreamTransport implements Transport {
       return undefined;
     };
     if (!this.resolveIncoming) return fail("file transport is not enabled on this connection");
-    let text: string;
     try {
-      text = readFileTransport(path, this.allowedDirs, this.maxFileBytes);
+      return readFileTransport(path, this.allowedDirs, this.maxFileBytes);
     } catch (error) {
       return fail((error as Error).message);
     }
-    let inner: unknown;
-    try {
-      inner = JSON.parse(text);
-    } catch {
-      return fail("file does not hold JSON");
-    }
-    if (inner === null || typeof inner !== "object" || Array.isArray(inner)) {
-      return fail("file does not hold a JSON object");
-    }
-    return inner as Record<string, unknown>;
   }
 
   private drop(line: DroppedLine): void {

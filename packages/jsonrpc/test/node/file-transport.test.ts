@@ -129,14 +129,14 @@ describe("file transport", () => {
     expect(existsSync(target) && existsSync(nested)).toBe(true);
   });
 
-  it("reports a file that does not hold a JSON object, and deletes it", async () => {
+  it("reports a file that does not hold a JSON object, and leaves it in place", async () => {
     const { dropped, feed } = harness();
     const path = tmpFile("not json at all");
     await feed(JSON.stringify({ jsonrpc: "2.0", id: 7, __file_transport: path }));
     expect(dropped).toEqual([
       { reason: "file_transport_failed", path, error: "file does not hold JSON", idHint: 7 },
     ]);
-    expect(existsSync(path)).toBe(false);
+    expect(existsSync(path)).toBe(true);
   });
 
   it("does not resolve pointers unless enabled", async () => {

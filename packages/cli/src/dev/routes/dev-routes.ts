@@ -9,12 +9,14 @@ import {
 } from "../dashboard/simulate-event.js";
 import type { DevPanel } from "../dev-panel.js";
 import { fixtureRoute, type FixtureRouteDeps } from "../fixture-routes.js";
-import { openSse, readJsonBody, sendJson } from "../http-util.js";
+import type { SseStreams } from "../guard/sse-streams.js";
+import { readJsonBody, sendJson } from "../http-util.js";
 
 export interface DevRouteDeps {
   /** What `/dev/api/state` answers and the dashboard page boots with. */
   devState(): Promise<Record<string, unknown>>;
   panel: DevPanel;
+  streams: SseStreams;
   pageEvents: PageEventDeps;
   fixtures: FixtureRouteDeps;
   reportListeners: ReadonlySet<(report: unknown) => void>;
@@ -35,7 +37,7 @@ export async function devRoute(
   }
   if (p === "/dev/stream" && method === "GET") {
     const after = Number(url.searchParams.get("after") ?? Number.NaN);
-    openSse(res);
+    deps.streams.open(res, p);
     deps.panel.attach(res, Number.isInteger(after) && after >= 0 ? after : undefined);
     return true;
   }

@@ -4,7 +4,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "@anna-ai/app-core";
 import type { AnswerCall } from "../answer-call.js";
 import { parseWindowPatch, windowsRest } from "../dashboard/window-patch.js";
-import { headerOf, jsonFields, openSse, readJsonBody, sendError, sendJson } from "../http-util.js";
+import { decodePathSegment } from "../guard/path-segment.js";
+import type { SseStreams } from "../guard/sse-streams.js";
+import { headerOf, jsonFields, readJsonBody, sendError, sendJson } from "../http-util.js";
 import type { WindowLinks } from "../window-links.js";
 
 const API = "/api/v1/anna-apps/runtime";
@@ -15,8 +17,8 @@ export interface RuntimeRouteDeps {
   appId: string;
   links: WindowLinks;
   answerCall: AnswerCall;
-  /** The open event streams, which the server keeps alive and ends on close. */
-  sseClients: Set<ServerResponse>;
+  /** The open event streams, which the server keeps alive, bounds and ends on close. */
+  streams: SseStreams;
 }
 
 /** Handles the runtime routes; false for any other request. */
@@ -58,7 +60,7 @@ export async function runtimeRoute(
     }
   }
   if (p.startsWith(`${API}/windows/`)) {
-    const wid = decodeURIComponent(p.slice(`${API}/windows/`.length));
+    const wid = decodePathSegment(p.slice(`${API}/windows/`.length));
     if (method === "GET") {
       const link = await links.windowLink(wid);
       if (link === undefined) sendError(res, 404, "not_found", `no live window ${wid}`);
@@ -118,16 +120,10 @@ async function rpc(
 }
 
 function eventStream(res: ServerResponse, deps: RuntimeRouteDeps): void {
-  const { dispatcher, userId, appId, sseClients } = deps;
-  openSse(res);
-  sseClients.add(res);
+  const { dispatcher, userId, appId, streams } = deps;
+  streams.open(res, `${API}/events/stream`);
   const unsubscribe = dispatcher.events.subscribe({ userId, appId }, (event) => {
-    // Ended by close() but not yet closed: a write now would be an unhandled 'error'.
-    if (res.writableEnded) return;
-    res.write(`event: data_model/AnnaAppEvent\ndata: ${JSON.stringify(event)}\n\n`);
+    streams.write(res, `event: data_model/AnnaAppEvent\ndata: ${JSON.stringify(event)}\n\n`);
   });
-  res.on("close", () => {
-    unsubscribe();
-    sseClients.delete(res);
-  });
+  res.on("close", unsubscribe);
 }

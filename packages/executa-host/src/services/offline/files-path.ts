@@ -1,10 +1,9 @@
 // Object paths for `files/*` (`validate_path`, R46) and list prefixes (R49). Every problem is
 // INVALID_PATH (-32027) except a missing/non-string path (INVALID_REQUEST, -32028). Runs of '/'
 // collapse to one before the checks (R46 "canonicalised (collapse //)"; D-host-67).
-import { FILES_PATH_MAX_CHARS } from "@anna-ai/app-schema";
+import { codePointLength, FILES_PATH_MAX_CHARS, storageSegmentProblem } from "@anna-ai/app-schema";
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
 import { catalogError } from "../service-error.js";
-import { codePointLength, segmentProblem } from "./storage-keys.js";
 
 export function checkFilesPath(path: unknown, method: string): string {
   if (typeof path !== "string") {
@@ -23,7 +22,7 @@ export function checkFilesPath(path: unknown, method: string): string {
   if (canonical.startsWith("/")) throw invalid("must be relative (no leading '/')");
   for (const segment of canonical.split("/")) {
     if (segment === "") throw invalid("must not end with '/'");
-    const problem = segmentProblem(segment);
+    const problem = storageSegmentProblem(segment);
     if (problem !== undefined) throw invalid(problem);
   }
   return canonical;

@@ -10,8 +10,6 @@ import {
 export const KV_VALUE_MAX_BYTES = 256 * 1024;
 /** Per-user bytes across KV and files, every scope (R40, T25: 5 GB) → -32024. */
 export const STORAGE_QUOTA_BYTES = 5 * 1024 * 1024 * 1024;
-/** One path segment of a KV key (`validate_kv_key`, R131). */
-export const KV_KEY_SEGMENT_MAX_CHARS = 128;
 /** `files/upload_begin` content_type (`_FilesInitBody.content_type`, max 120; R46) → -32027. */
 export const FILES_CONTENT_TYPE_MAX_CHARS = 120;
 /** Lifetime of the presigned PUT URL (`DEFAULT_PRESIGN_PUT_EXPIRY`, T24/T28). */

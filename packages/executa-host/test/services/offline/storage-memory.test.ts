@@ -155,6 +155,17 @@ describe("createMemoryStorageService: keys", () => {
     await expect(storage.set({ key: fits, value: 1, scope: "tool" }, ctx)).resolves.toBeDefined();
   });
 
+  it("refuses the zero-width characters the app Host API refuses (one set of rules)", async () => {
+    const { storage, ctx } = setup();
+    for (const key of ["a\u2061b", "a\u2064b"]) {
+      await expectRpcError(
+        storage.set({ key, value: 1, scope: "tool" }, ctx),
+        -32027,
+        E.INVALID_PATH.errorCode,
+      );
+    }
+  });
+
   it("rejects illegal key shapes with -32027 (R131)", async () => {
     const { storage, ctx } = setup();
     const bad = [
