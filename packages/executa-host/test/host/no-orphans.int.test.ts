@@ -13,7 +13,7 @@ const ORPHAN_HOST = fileURLToPath(new URL("./fixtures/orphan-host.mjs", import.m
 const CYCLES = 100;
 /** Hosts killed at once: Node startups dominate, and CI has two cores. */
 const BATCH = 10;
-// Generous: ten Node hosts starting at once on a loaded two-core machine take tens of seconds.
+// Generous: ten Node hosts starting at once on a loaded two-core machine may take many seconds.
 const READY_TIMEOUT_MS = 90_000;
 const GONE_TIMEOUT_MS = 15_000;
 const supervisor = probeSupervisor();
