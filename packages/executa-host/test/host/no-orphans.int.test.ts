@@ -3,11 +3,10 @@
 // namespace whose init dies with the host) can take it down.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { probeSupervisor } from "../../src/process/supervisor.js";
-import { eventually } from "../process/helpers.js";
+import { eventually, processesWithEnv, type LiveProcess } from "../process/helpers.js";
 
 const ORPHAN_HOST = fileURLToPath(new URL("./fixtures/orphan-host.mjs", import.meta.url));
 const CYCLES = 100;
@@ -18,43 +17,11 @@ const READY_TIMEOUT_MS = 90_000;
 const GONE_TIMEOUT_MS = 15_000;
 const supervisor = probeSupervisor();
 
-interface Marked {
-  pid: number;
-  comm: string;
-  state: string;
-  session: number;
+function markedProcesses(mark: string): LiveProcess[] {
+  return processesWithEnv("ORPHAN_MARK", mark);
 }
 
-/** Every live (non-zombie) process whose environment carries ORPHAN_MARK=mark. */
-function markedProcesses(mark: string): Marked[] {
-  const needle = `\0ORPHAN_MARK=${mark}\0`;
-  const found: Marked[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let environ: string;
-    let stat: string;
-    try {
-      environ = `\0${readFileSync(`/proc/${entry}/environ`, "latin1")}`;
-      if (!environ.includes(needle)) continue;
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // gone meanwhile
-    }
-    const close = stat.lastIndexOf(")");
-    const fields = stat.slice(close + 2).split(" ");
-    const state = fields[0] ?? "?";
-    if (state === "Z" || state === "X") continue;
-    found.push({
-      pid: Number(entry),
-      comm: stat.slice(stat.indexOf("(") + 1, close),
-      state,
-      session: Number(fields[3]),
-    });
-  }
-  return found;
-}
-
-function killAll(processes: readonly Marked[]): void {
+function killAll(processes: readonly LiveProcess[]): void {
   for (const { pid } of processes) {
     try {
       process.kill(pid, "SIGKILL");
@@ -68,7 +35,7 @@ function killAll(processes: readonly Marked[]): void {
  * Starts a host, waits until its plugin's setsid'd helper is up, SIGKILLs the host and returns
  * the processes that had the mark (the helper among them).
  */
-async function killHostUnderPlugin(mode: "auto" | "none"): Promise<{ mark: string; before: Marked[] }> {
+async function killHostUnderPlugin(mode: "auto" | "none"): Promise<{ mark: string; before: LiveProcess[] }> {
   const mark = randomUUID();
   const host = spawn(process.execPath, [ORPHAN_HOST, mark, mode], {
     stdio: ["ignore", "pipe", "pipe"],
@@ -105,7 +72,7 @@ async function killHostUnderPlugin(mode: "auto" | "none"): Promise<{ mark: strin
 }
 
 /** The helper: `sleep`, in a session that is neither the host's nor the plugin's group leader's. */
-function helpersOf(processes: readonly Marked[]): Marked[] {
+function helpersOf(processes: readonly LiveProcess[]): LiveProcess[] {
   return processes.filter((p) => p.comm === "sleep" && p.session === p.pid);
 }
 
@@ -121,7 +88,7 @@ describe("no orphans when the host is SIGKILLed", () => {
     `leaves zero survivors over ${CYCLES} cycles under the supervisor (slow by design: ${CYCLES} host processes in batches of ${BATCH})${supervisor.kind === "none" ? ` — skipped: ${supervisor.reason}` : ""}`,
     async () => {
       const helpers: number[] = [];
-      const survivors: Marked[] = [];
+      const survivors: LiveProcess[] = [];
       for (let done = 0; done < CYCLES; done += BATCH) {
         const killed = await Promise.all(
           Array.from({ length: Math.min(BATCH, CYCLES - done) }, () => killHostUnderPlugin("auto")),
