@@ -43,16 +43,18 @@ function installExitHook(): void {
 
 /**
  * Spawn with piped stdio and `detached: true`: the child leads a new process group whose id is its
- * pid. Its stdin stays a pipe from us, which is what makes plugins exit when the host is killed.
- * Spawn failures (ENOENT, EACCES) surface as the child's `error` event, as with `spawn` itself.
+ * pid. Its stdin stays a pipe from us, which is what makes plugins exit when the host is killed;
+ * under the supervisor the leader is bubblewrap, and its PID namespace dies with us. Spawn
+ * failures (ENOENT, EACCES) surface as the child's `error` event, as with `spawn` itself.
  */
 export function spawnPluginProcess(request: SpawnRequest): ChildProcessWithoutNullStreams {
-  const [file, ...args] = request.command;
-  if (file === undefined) throw new Error("cannot spawn a plugin with an empty command");
+  if (request.command[0] === undefined) {
+    throw new Error("cannot spawn a plugin with an empty command");
+  }
   installExitHook();
   const wrapped = supervisedCommand(request);
-  const [spawnFile, ...spawnArgs] = wrapped ?? request.command;
-  const child = spawn(spawnFile!, spawnArgs, {
+  const [file, ...args] = wrapped ?? request.command;
+  const child = spawn(file!, args, {
     cwd: request.cwd,
     env: request.env,
     detached: true,

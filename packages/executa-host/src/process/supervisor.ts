@@ -15,8 +15,7 @@ export const SUPERVISOR_MODES: readonly SupervisorMode[] = ["auto", "bwrap", "no
 export const SUPERVISOR_ENV = "ANNA_EXECUTA_SUPERVISOR";
 
 export type SupervisorStatus =
-  | { kind: "bwrap"; bwrap: string; env: string }
-  | { kind: "none"; reason: string };
+  { kind: "bwrap"; bwrap: string; env: string } | { kind: "none"; reason: string };
 
 const PROBE_TIMEOUT_MS = 5_000;
 

@@ -35,7 +35,9 @@ function killAll(processes: readonly LiveProcess[]): void {
  * Starts a host, waits until its plugin's setsid'd helper is up, SIGKILLs the host and returns
  * the processes that had the mark (the helper among them).
  */
-async function killHostUnderPlugin(mode: "auto" | "none"): Promise<{ mark: string; before: LiveProcess[] }> {
+async function killHostUnderPlugin(
+  mode: "auto" | "none",
+): Promise<{ mark: string; before: LiveProcess[] }> {
   const mark = randomUUID();
   const host = spawn(process.execPath, [ORPHAN_HOST, mark, mode], {
     stdio: ["ignore", "pipe", "pipe"],

@@ -92,17 +92,20 @@ describe("the plugin supervisor", () => {
     });
   });
 
-  withBwrap(`gives the plugin its SIGTERM grace: the group's SIGTERM reaches the plugin, not the sandbox${skipNote}`, async () => {
-    // The plugin traps SIGTERM and exits 7 from its handler: bubblewrap dying of the same
-    // SIGTERM would take the plugin down before the handler ran (exit by signal instead).
-    const script = "trap 'exit 7' TERM; echo up; while :; do sleep 0.05; done";
-    const status = await runShell(script, "auto", (pgid) => signalGroup(pgid, "SIGTERM"));
-    expect(status).toEqual({ code: 7, signal: null, supervised: true });
-    const killed = await runShell("echo up; exec sleep 100", "auto", (pgid) =>
-      signalGroup(pgid, "SIGTERM"),
-    );
-    expect(killed).toEqual({ code: null, signal: "SIGTERM", supervised: true });
-  });
+  withBwrap(
+    `gives the plugin its SIGTERM grace: the group's SIGTERM reaches the plugin, not the sandbox${skipNote}`,
+    async () => {
+      // The plugin traps SIGTERM and exits 7 from its handler: bubblewrap dying of the same
+      // SIGTERM would take the plugin down before the handler ran (exit by signal instead).
+      const script = "trap 'exit 7' TERM; echo up; while :; do sleep 0.05; done";
+      const status = await runShell(script, "auto", (pgid) => signalGroup(pgid, "SIGTERM"));
+      expect(status).toEqual({ code: 7, signal: null, supervised: true });
+      const killed = await runShell("echo up; exec sleep 100", "auto", (pgid) =>
+        signalGroup(pgid, "SIGTERM"),
+      );
+      expect(killed).toEqual({ code: null, signal: "SIGTERM", supervised: true });
+    },
+  );
 
   it("fails a command that does not exist with ENOENT, as without the supervisor", async () => {
     const plugin = new PluginProcess({
