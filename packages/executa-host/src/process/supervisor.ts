@@ -147,7 +147,8 @@ export function resolveExecutable(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
 ): string | undefined {
-  const which = createWhich({ env: { PATH: env.PATH } });
+  // No PATH: execvp's default search path, as `spawn` would use.
+  const which = createWhich({ env: { PATH: env.PATH ?? "/usr/bin:/bin" } });
   return which(file.includes("/") ? path.resolve(cwd, file) : file);
 }
 
