@@ -44,3 +44,26 @@ export function cpuTimeMs(pid: number): number {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / CLOCK_TICKS_PER_S;
 }
+
+/**
+ * The plugin's own pid when `pid` is the bubblewrap supervisor the host started it under (its
+ * init, then the plugin, are children of children): memory and CPU figures are the plugin's.
+ */
+export function pluginPidUnder(pid: number): number {
+  let current = pid;
+  for (let depth = 0; depth < 3; depth++) {
+    let comm: string;
+    let children: string;
+    try {
+      comm = readFileSync(`/proc/${current}/comm`, "utf8").trim();
+      if (comm !== "bwrap") return current;
+      children = readFileSync(`/proc/${current}/task/${current}/children`, "utf8").trim();
+    } catch {
+      return current;
+    }
+    const first = Number(children.split(" ")[0]);
+    if (!Number.isInteger(first) || first <= 0) return current;
+    current = first;
+  }
+  return current;
+}

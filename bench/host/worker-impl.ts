@@ -2,9 +2,17 @@
 // cross pairings that split our cost between host and plugin (not run by default):
 //   sdk@floor  — the SDK plugin driven by the floor's host loop (plugin-side cost only);
 //   floor@ours — the floor plugin driven by our ExecutaHost (host-side cost only);
-//   floor-setsid — the floor with the plugin in its own session, as our host spawns it (H4).
+//   floor-setsid — the floor with the plugin in its own session, as our host spawns it (H4);
+//   ours-unsupervised — ours without the bubblewrap PID namespace (ANNA_EXECUTA_SUPERVISOR=none).
 export type WorkerImpl =
-  "node" | "floor" | "mcp" | "ours" | "sdk@floor" | "floor@ours" | "floor-setsid";
+  | "node"
+  | "floor"
+  | "mcp"
+  | "ours"
+  | "sdk@floor"
+  | "floor@ours"
+  | "floor-setsid"
+  | "ours-unsupervised";
 
 export const WORKER_IMPLS: readonly WorkerImpl[] = [
   "node",
@@ -14,9 +22,15 @@ export const WORKER_IMPLS: readonly WorkerImpl[] = [
   "floor-setsid",
   "sdk@floor",
   "floor@ours",
+  "ours-unsupervised",
 ];
 export const DEFAULT_IMPLS: readonly WorkerImpl[] = ["node", "floor", "mcp", "ours"];
-export const DIAGNOSTIC_IMPLS: readonly WorkerImpl[] = ["floor-setsid", "sdk@floor", "floor@ours"];
+export const DIAGNOSTIC_IMPLS: readonly WorkerImpl[] = [
+  "floor-setsid",
+  "sdk@floor",
+  "floor@ours",
+  "ours-unsupervised",
+];
 
 export function isWorkerImpl(value: string): value is WorkerImpl {
   return (WORKER_IMPLS as readonly string[]).includes(value);

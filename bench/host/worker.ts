@@ -21,6 +21,8 @@ async function loadLaunch(impl: WorkerImpl): Promise<LaunchClient | undefined> {
       return (await import("./clients/floor-client.js")).launchFloorSetsid;
     case "floor@ours":
       return (await import("./clients/ours-client.js")).launchFloorOnOurs;
+    case "ours-unsupervised":
+      return (await import("./clients/ours-client.js")).launchOursUnsupervised;
     case "node":
       return undefined;
   }

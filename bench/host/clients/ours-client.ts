@@ -1,7 +1,8 @@
 // Ours: an ExecutaHost pool running the SDK plugin, with a ReverseRpcRouter whose storage
 // service answers at once, so the reverse figure is the protocol path, not a store.
-import { ExecutaHost, type LaunchSpec } from "@anna-ai/executa-host";
+import { ExecutaHost, type LaunchSpec, type SupervisorMode } from "@anna-ai/executa-host";
 import type { ChildEnv } from "../child-env.js";
+import { pluginPidUnder } from "../proc-memory.js";
 import { PLUGINS_DIR, pluginPath } from "../paths.js";
 import type { BenchClient } from "./bench-client.js";
 import { createInstantRouter } from "./instant-router.js";
@@ -72,15 +73,23 @@ class OursClient implements BenchClient {
   }
 }
 
-async function launchOnHost(env: ChildEnv, file: string): Promise<BenchClient> {
-  const host = new ExecutaHost({ env, router: createInstantRouter() });
+async function launchOnHost(
+  env: ChildEnv,
+  file: string,
+  supervisor: SupervisorMode = "auto",
+): Promise<BenchClient> {
+  const host = new ExecutaHost({ env, router: createInstantRouter(), supervisor });
   const plugin = host.register(pluginSpec(file), { userId: USER_ID });
   await host.describe(USER_ID, TOOL_ID);
-  return new OursClient(host, plugin.pid ?? -1);
+  return new OursClient(host, pluginPidUnder(plugin.pid ?? -1));
 }
 
 export const launchOurs = (env: ChildEnv): Promise<BenchClient> =>
   launchOnHost(env, "sdk-plugin.mjs");
+
+/** Diagnostic: ours without the bubblewrap supervisor, to isolate what the PID namespace costs. */
+export const launchOursUnsupervised = (env: ChildEnv): Promise<BenchClient> =>
+  launchOnHost(env, "sdk-plugin.mjs", "none");
 
 /** Diagnostic: the floor plugin under our host, to isolate the host-side cost. */
 export const launchFloorOnOurs = (env: ChildEnv): Promise<BenchClient> =>

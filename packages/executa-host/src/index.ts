@@ -97,7 +97,16 @@ export type {
   ShutdownStep,
   ShutdownTarget,
 } from "./process/shutdown.js";
-export { groupAlive, signalGroup, spawnPluginProcess } from "./process/spawn.js";
+export { groupAlive, isSupervised, signalGroup, spawnPluginProcess } from "./process/spawn.js";
+export {
+  probeSupervisor,
+  resolveSupervisorMode,
+  SUPERVISOR_ENV,
+  SUPERVISOR_MODES,
+  SupervisorError,
+  type SupervisorMode,
+  type SupervisorStatus,
+} from "./process/supervisor.js";
 export type { SpawnRequest } from "./process/spawn.js";
 export {
   CappedLineSplitter,

@@ -7,7 +7,7 @@
 export type CheckStatus = "ok" | "warn" | "fail";
 
 export interface CheckResult {
-  /** Stable key for --json consumers: `node`, `npm`, `python`, `uv`, `go`, `dev-key`, `nexus`. */
+  /** Stable key for --json consumers: `node`, `npm`, `python`, `uv`, `go`, `dev-key`, `nexus`, `supervisor`. */
   id: string;
   /** What the table shows in its first column. */
   label: string;

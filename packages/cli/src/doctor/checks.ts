@@ -3,6 +3,7 @@
 // (per-invoke tokens, H15). Everything else is optional and disables one specific thing
 // (D-cli-doctor-1).
 import { stat } from "node:fs/promises";
+import type { SupervisorMode, SupervisorStatus } from "@anna-ai/executa-host";
 import type { CheckResult } from "./check.js";
 import { compareVersions, type VersionProbe } from "./probe.js";
 
@@ -188,4 +189,31 @@ export async function checkNexus(root: string | undefined): Promise<CheckResult>
     };
   }
   return { ...base, status: "ok", found: "found", path: root, detail: "checkout for real modes" };
+}
+
+/**
+ * What keeps a plugin's helpers from outliving the host. Optional: without it plugins still run,
+ * and everything they leave in their process group is still killed; only a helper that left the
+ * group (setsid) survives a host that was killed with SIGKILL.
+ */
+export function checkSupervisor(mode: SupervisorMode, status: SupervisorStatus): CheckResult {
+  const base = { id: "supervisor", label: "supervisor", required: false };
+  if (status.kind === "bwrap") {
+    return {
+      ...base,
+      status: "ok",
+      found: "bwrap",
+      path: status.bwrap,
+      detail:
+        "plugins run in a PID namespace of their own: nothing they start outlives the host, even one killed with SIGKILL",
+    };
+  }
+  const without =
+    "plugins run in a process group only: a helper that leaves it (setsid) survives a host killed with SIGKILL";
+  return {
+    ...base,
+    status: "warn",
+    found: mode === "none" ? "off" : "missing",
+    detail: `${status.reason}: ${without}`,
+  };
 }

@@ -1,5 +1,13 @@
 // `runDoctor`: every check at once (the probes run in parallel), in table order.
-import { createDevTokenIssuer, createWhich, TOKEN_AUDIENCES } from "@anna-ai/executa-host";
+import {
+  createDevTokenIssuer,
+  createWhich,
+  probeSupervisor,
+  resolveSupervisorMode,
+  SUPERVISOR_ENV,
+  TOKEN_AUDIENCES,
+  type SupervisorStatus,
+} from "@anna-ai/executa-host";
 import type { CheckResult, DoctorReport } from "./check.js";
 import {
   checkDevKey,
@@ -8,6 +16,7 @@ import {
   checkNode,
   checkNpm,
   checkPython,
+  checkSupervisor,
   checkUv,
   type DevKeyProbe,
   type ToolFinder,
@@ -26,6 +35,8 @@ export interface DoctorOptions {
   devKey?: DevKeyProbe;
   /** `--matrix-nexus-root`; default `env.ANNA_NEXUS_ROOT`. */
   nexusRoot?: string;
+  /** Whether bubblewrap can supervise plugins; default: tried with `env`. */
+  supervisor?: SupervisorStatus;
 }
 
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
@@ -41,6 +52,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     checkGo(tools),
     checkDevKey(options.devKey ?? mintWithDevKey),
     checkNexus(options.nexusRoot ?? options.env.ANNA_NEXUS_ROOT),
+    supervisorCheck(options),
   ]);
   return { ok: checks.every((c) => !c.required || c.status !== "fail"), checks };
 }
@@ -53,3 +65,25 @@ const mintWithDevKey: DevKeyProbe = async () => {
   await issuer.verify(token, TOKEN_AUDIENCES.sampling, binding);
   return "Ed25519";
 };
+
+/** The supervisor executa dev would use with this environment (ANNA_EXECUTA_SUPERVISOR included). */
+function supervisorCheck(options: DoctorOptions): CheckResult {
+  let mode;
+  try {
+    mode = resolveSupervisorMode(undefined, options.env);
+  } catch (error) {
+    return {
+      id: "supervisor",
+      label: "supervisor",
+      required: false,
+      status: "warn",
+      found: "invalid",
+      detail: error instanceof Error ? error.message : String(error),
+    };
+  }
+  const status =
+    mode === "none"
+      ? { kind: "none" as const, reason: `turned off (${SUPERVISOR_ENV}=none)` }
+      : (options.supervisor ?? probeSupervisor({ env: options.env }));
+  return checkSupervisor(mode, status);
+}

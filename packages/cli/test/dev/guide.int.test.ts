@@ -42,15 +42,19 @@ beforeAll(async () => {
   project = path.join(work, init[1] as string);
 });
 
-/** Live processes whose working directory is `dir` (a plugin runs in its folder); Linux /proc. */
+/**
+ * Live processes whose working directory is `dir` (a plugin runs in its folder); Linux /proc.
+ * bubblewrap, the supervisor the plugin may run under, starts there too and is not the plugin.
+ */
 function processesIn(dir: string): number[] {
   const target = realpathSync(dir);
   return readdirSync("/proc")
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
       try {
-        const zombie = / Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-        return !zombie && readlinkSync(`/proc/${pid}/cwd`) === target;
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        if (/ Z /.test(stat) || stat.includes(" (bwrap) ")) return false;
+        return readlinkSync(`/proc/${pid}/cwd`) === target;
       } catch {
         return false; // gone meanwhile, or not ours to read
       }

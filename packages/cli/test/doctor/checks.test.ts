@@ -21,6 +21,7 @@ function machine(
     which: (command) => (command in tools ? `/bin/${command}` : undefined),
     versionOf: (executable) => Promise.resolve(tools[executable.replace("/bin/", "")]),
     devKey: () => Promise.resolve("Ed25519"),
+    supervisor: { kind: "bwrap", bwrap: "/bin/bwrap", env: "/bin/env" },
     ...extra,
   };
 }
@@ -61,6 +62,7 @@ describe("doctor checks", () => {
       ["go", "ok"],
       ["dev-key", "ok"],
       ["nexus", "ok"],
+      ["supervisor", "ok"],
     ]);
     expect(byId(report.checks, "go").version).toBe("1.22.1");
   });
@@ -115,6 +117,26 @@ describe("doctor checks", () => {
     expect(byId(report.checks, "dev-key")).toMatchObject({ status: "ok", found: "Ed25519" });
   });
 
+  it("warns, with the reason, when no supervisor can run plugins, and stays ok", async () => {
+    const reason = "bwrap cannot create a PID namespace here: No permissions";
+    const report = await runDoctor(machine(ALL, { supervisor: { kind: "none", reason } }));
+    expect(report.ok).toBe(true);
+    expect(byId(report.checks, "supervisor")).toMatchObject({
+      status: "warn",
+      found: "missing",
+      detail: `${reason}: plugins run in a process group only: a helper that leaves it (setsid) survives a host killed with SIGKILL`,
+    });
+  });
+
+  it("names ANNA_EXECUTA_SUPERVISOR and its values when it holds something else", async () => {
+    const report = await runDoctor(machine(ALL, { env: { ANNA_EXECUTA_SUPERVISOR: "off" } }));
+    expect(byId(report.checks, "supervisor")).toMatchObject({
+      status: "warn",
+      found: "invalid",
+      detail: 'ANNA_EXECUTA_SUPERVISOR is "off"; expected one of auto, bwrap, none',
+    });
+  });
+
   it("reports a Nexus root that is not a folder", async () => {
     const report = await runDoctor(machine(ALL, { nexusRoot: "/definitely/not/here" }));
     expect(byId(report.checks, "nexus")).toMatchObject({ status: "warn", found: "missing" });
@@ -157,6 +179,7 @@ describe("doctor command", () => {
       "go",
       "dev-key",
       "nexus",
+      "supervisor",
     ]);
   });
 

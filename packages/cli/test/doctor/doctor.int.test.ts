@@ -2,6 +2,7 @@
 // that print known versions.
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { probeSupervisor } from "@anna-ai/executa-host";
 import { describe, expect, it } from "vitest";
 import { jsonLine, runCli, tempDir, testEnv } from "../executa-init/helpers.js";
 
@@ -77,6 +78,37 @@ describe("anna-app doctor", () => {
       found: "missing",
     });
   });
+
+  it("says plugins run without a supervisor when bwrap is not on PATH, and when it is turned off", async () => {
+    const empty = await fakeTools({});
+    const missing = await runCli(["doctor"], { env: testEnv({ PATH: empty }) });
+    expect(missing.stdout).toMatch(
+      /^ {2}! supervisor +missing +bwrap is not on PATH \(Debian\/Ubuntu: apt install bubblewrap\): plugins run in a process group only: a helper that leaves it \(setsid\) survives a host killed with SIGKILL$/m,
+    );
+    const off = await runCli(["doctor", "--json"], {
+      env: testEnv({ ANNA_EXECUTA_SUPERVISOR: "none" }),
+    });
+    const body = jsonLine(off) as { checks: Check[] };
+    expect(body.checks.find((c) => c.id === "supervisor")).toMatchObject({
+      status: "warn",
+      found: "off",
+      detail: expect.stringMatching(/^turned off \(ANNA_EXECUTA_SUPERVISOR=none\): /) as unknown,
+    });
+  });
+
+  const supervisor = probeSupervisor();
+  it.skipIf(supervisor.kind === "none")(
+    `reports bwrap as the supervisor where it can create a PID namespace${supervisor.kind === "none" ? ` — skipped: ${supervisor.reason}` : ""}`,
+    async () => {
+      const result = await runCli(["doctor", "--json"], { env: testEnv() });
+      const body = jsonLine(result) as { checks: (Check & { path?: string })[] };
+      expect(body.checks.find((c) => c.id === "supervisor")).toMatchObject({
+        status: "ok",
+        found: "bwrap",
+        path: supervisor.kind === "bwrap" ? supervisor.bwrap : "",
+      });
+    },
+  );
 
   it("rejects stray arguments with exit 2", async () => {
     const result = await runCli(["doctor", "now"]);

@@ -10,6 +10,7 @@ import { ExecutaHostError } from "../process/errors.js";
 import type { InvokeOutcome } from "../process/invoke.js";
 import type { DescribedManifest } from "../process/manifest.js";
 import type { ClientInfo } from "../process/plugin-instance.js";
+import type { SupervisorMode } from "../process/supervisor.js";
 import {
   PluginProcess,
   type HealthReport,
@@ -28,6 +29,8 @@ export interface ExecutaHostOptions {
   restart?: Partial<RestartPolicy>;
   maxLineBytes?: number;
   clientInfo?: ClientInfo;
+  /** See PluginProcessOptions.supervisor. */
+  supervisor?: SupervisorMode;
 }
 
 export interface RegisterOptions {
@@ -75,6 +78,7 @@ export class ExecutaHost {
         ? {}
         : { maxLineBytes: this.options.maxLineBytes }),
       ...(this.options.clientInfo === undefined ? {} : { clientInfo: this.options.clientInfo }),
+      ...(this.options.supervisor === undefined ? {} : { supervisor: this.options.supervisor }),
     });
     let tools = this.pool.get(options.userId);
     if (tools === undefined) {

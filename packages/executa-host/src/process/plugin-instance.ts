@@ -21,7 +21,7 @@ import { ChildProcessTransport } from "@anna-ai/jsonrpc/node";
 import { hostError } from "./errors.js";
 import { readDescribeResult, type DescribedManifest, type ManifestReading } from "./manifest.js";
 import type { ShutdownTarget } from "./shutdown.js";
-import { spawnPluginProcess, sweepGroup, type SpawnRequest } from "./spawn.js";
+import { pluginExitStatus, spawnPluginProcess, sweepGroup, type SpawnRequest } from "./spawn.js";
 import { CappedLineSplitter, type StderrRing } from "./stderr-ring.js";
 
 /** How long the exit handler waits for stdout/stderr to drain: a reply written just before exit still counts. */
@@ -181,7 +181,7 @@ export class PluginInstance {
       options.hooks.handleNotification(method, params),
     );
 
-    child.once("exit", (code, signal) => this.onChildExit({ code, signal }));
+    child.once("exit", (code, signal) => this.onChildExit(pluginExitStatus(child, code, signal)));
     // `on`, not `once`: an unhandled second 'error' (a failed kill) would throw.
     child.on("error", (error) => {
       if (child.pid === undefined)

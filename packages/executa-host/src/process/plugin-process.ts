@@ -24,6 +24,7 @@ import type { DescribedManifest } from "./manifest.js";
 import { PluginInstance, type ClientInfo, type ExitInfo } from "./plugin-instance.js";
 import { shutdownPluginProcess, type ShutdownGrace } from "./shutdown.js";
 import { StderrRing } from "./stderr-ring.js";
+import { resolveSupervisorMode, supervisorFor, type SupervisorMode } from "./supervisor.js";
 
 export const INITIALIZE_TIMEOUT_MS = 5_000;
 export const DESCRIBE_TIMEOUT_MS = 5_000;
@@ -73,6 +74,11 @@ export interface PluginProcessOptions {
   /** Longest line accepted from the plugin (H2); the transport's default (16 MiB) otherwise. */
   maxLineBytes?: number;
   clientInfo?: ClientInfo;
+  /**
+   * What plugins run under so none outlives the host, even a SIGKILLed one (`auto`: bubblewrap
+   * where it works). Defaults to ANNA_EXECUTA_SUPERVISOR, else `auto`.
+   */
+  supervisor?: SupervisorMode;
 }
 
 export interface InvokeOptions {
@@ -106,6 +112,7 @@ export class PluginProcess {
   private readonly options: PluginProcessOptions;
   private readonly logger: Logger;
   private readonly timeouts: PluginTimeouts;
+  private readonly supervisor: SupervisorMode;
   private readonly policy: RestartPolicy;
   private readonly emitter = new EventEmitter();
   private readonly stderr = new StderrRing();
@@ -132,6 +139,9 @@ export class PluginProcess {
     this.toolId = options.spec.toolId;
     this.label = `plugin "${options.spec.toolId}"`;
     this.logger = options.logger ?? NULL_LOGGER;
+    this.supervisor = resolveSupervisorMode(options.supervisor);
+    // Asking for bwrap where it cannot run fails here, once, not as a spawn error per restart.
+    if (this.supervisor === "bwrap") supervisorFor("bwrap");
     this.timeouts = {
       initializeMs: options.timeouts?.initializeMs ?? INITIALIZE_TIMEOUT_MS,
       describeMs: options.timeouts?.describeMs ?? DESCRIBE_TIMEOUT_MS,
@@ -452,6 +462,7 @@ export class PluginProcess {
         command: spec.command,
         cwd: spec.cwd,
         env: { ...(this.options.env ?? process.env), ...spec.env },
+        supervisor: this.supervisor,
       },
       stderr: this.stderr,
       logger: this.logger,

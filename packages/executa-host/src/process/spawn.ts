@@ -1,17 +1,31 @@
 // Starting a plugin in its own process group, so one signal reaches everything it started
-// (H4: "signalled to the whole process group"), and a last-resort sweep when the host exits.
+// (H4: "signalled to the whole process group"), under the supervisor where there is one (so a
+// host killed with SIGKILL still leaves nothing behind), and a last-resort sweep when the host
+// exits.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  resolveExecutable,
+  resolveSupervisorMode,
+  supervisedExit,
+  supervisorFor,
+  wrapCommand,
+  type SupervisorMode,
+} from "./supervisor.js";
 
 export interface SpawnRequest {
   command: readonly string[];
   cwd: string;
   /** The complete environment (the caller merges the user's env with the spec's extras). */
   env: Readonly<Record<string, string | undefined>>;
+  /** Default: ANNA_EXECUTA_SUPERVISOR, else `auto`. */
+  supervisor?: SupervisorMode;
 }
 
 const liveGroups = new Set<number>();
+/** Children started under bubblewrap: their exit status needs translating (supervisedExit). */
+const supervisedChildren = new WeakSet<ChildProcessWithoutNullStreams>();
 let exitHookInstalled = false;
 
 /**
@@ -29,14 +43,18 @@ function installExitHook(): void {
 
 /**
  * Spawn with piped stdio and `detached: true`: the child leads a new process group whose id is its
- * pid. Its stdin stays a pipe from us, which is what makes plugins exit when the host is killed.
- * Spawn failures (ENOENT, EACCES) surface as the child's `error` event, as with `spawn` itself.
+ * pid. Its stdin stays a pipe from us, which is what makes plugins exit when the host is killed;
+ * under the supervisor the leader is bubblewrap, and its PID namespace dies with us. Spawn
+ * failures (ENOENT, EACCES) surface as the child's `error` event, as with `spawn` itself.
  */
 export function spawnPluginProcess(request: SpawnRequest): ChildProcessWithoutNullStreams {
-  const [file, ...args] = request.command;
-  if (file === undefined) throw new Error("cannot spawn a plugin with an empty command");
+  if (request.command[0] === undefined) {
+    throw new Error("cannot spawn a plugin with an empty command");
+  }
   installExitHook();
-  const child = spawn(file, args, {
+  const wrapped = supervisedCommand(request);
+  const [file, ...args] = wrapped ?? request.command;
+  const child = spawn(file!, args, {
     cwd: request.cwd,
     env: request.env,
     detached: true,
@@ -45,7 +63,44 @@ export function spawnPluginProcess(request: SpawnRequest): ChildProcessWithoutNu
   });
   // Tracked until sweepGroup: after the leader exits, helpers it left may still be in the group.
   if (child.pid !== undefined) liveGroups.add(child.pid);
+  if (wrapped !== undefined) supervisedChildren.add(child);
   return child;
+}
+
+/**
+ * The wrapped command, or undefined to spawn as is: no supervisor here, or a command or cwd that
+ * does not exist, which must fail with the ENOENT/EACCES `spawn` gives (the launch errors name the
+ * missing tool from it) rather than as bubblewrap's "exit code 1".
+ */
+function supervisedCommand(request: SpawnRequest): string[] | undefined {
+  const status = supervisorFor(request.supervisor ?? resolveSupervisorMode(undefined));
+  if (status.kind === "none") return undefined;
+  const [file] = request.command;
+  if (!isDirectory(request.cwd)) return undefined;
+  if (resolveExecutable(file!, request.cwd, request.env) === undefined) return undefined;
+  return wrapCommand(status, request.command, request.cwd);
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The plugin's own exit code or signal, whether or not it ran under the supervisor. */
+export function pluginExitStatus(
+  child: ChildProcessWithoutNullStreams,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): { code: number | null; signal: NodeJS.Signals | null } {
+  return supervisedChildren.has(child) ? supervisedExit(code, signal) : { code, signal };
+}
+
+/** Whether this child runs under the supervisor (its pid is bubblewrap's, not the plugin's). */
+export function isSupervised(child: ChildProcessWithoutNullStreams): boolean {
+  return supervisedChildren.has(child);
 }
 
 /** Signal a whole process group; false when it no longer exists. */

@@ -1,6 +1,7 @@
 // Shared helpers for the integration tests: fixture launch specs, awaiting events with explicit
 // deadlines, and checking that a process group is gone.
 
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { LaunchSpec } from "../../src/launch/types.js";
 import { groupHasLiveMembers } from "../../src/process/spawn.js";
@@ -102,4 +103,41 @@ export async function eventually(
 export async function expectGroupGone(pgid: number | undefined, timeoutMs = 3_000): Promise<void> {
   if (pgid === undefined) throw new Error("no pid recorded");
   await eventually(() => !groupExists(pgid), `process group ${pgid} is gone`, timeoutMs);
+}
+
+export interface LiveProcess {
+  pid: number;
+  comm: string;
+  /** Session id: a helper that called setsid leads its own (session === pid). */
+  session: number;
+}
+
+/**
+ * Every live (non-zombie) process whose environment has `name=value`. Under the supervisor a
+ * plugin's own pid is its namespace's (2), useless outside; a variable it inherited finds it, and
+ * everything it started, from the host's side.
+ */
+export function processesWithEnv(name: string, value: string): LiveProcess[] {
+  const needle = `\0${name}=${value}\0`;
+  const found: LiveProcess[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      if (!`\0${readFileSync(`/proc/${entry}/environ`, "latin1")}`.includes(needle)) continue;
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile, or not ours to read
+    }
+    // "pid (comm) state ppid pgrp session …": comm may contain spaces and parentheses.
+    const close = stat.lastIndexOf(")");
+    const fields = stat.slice(close + 2).split(" ");
+    if (fields[0] === "Z" || fields[0] === "X") continue;
+    found.push({
+      pid: Number(entry),
+      comm: stat.slice(stat.indexOf("(") + 1, close),
+      session: Number(fields[3]),
+    });
+  }
+  return found;
 }

@@ -76,7 +76,9 @@ describe("shutdownPluginProcess (H4)", () => {
   });
 
   it("starts at SIGTERM for a timeout kill (H5)", async () => {
-    const { target, pid } = start(ON_EOF_EXIT.replace("process.exit(0)", "undefined"));
+    const { target, pid, firstOutput } = start(ON_EOF_EXIT.replace("process.exit(0)", "undefined"));
+    // Under the supervisor a SIGTERM sent before the plugin's own program runs is not seen.
+    await firstOutput;
     const started = Date.now();
     expect(await shutdownPluginProcess(target, { grace: FAST, startAt: "sigterm" })).toBe(
       "sigterm",
