@@ -55,7 +55,7 @@ export async function devBanner(server: DevServer): Promise<DevBanner> {
       record_dir: server.fixtures.recordDir,
       files: files.map((f) => f.file),
     },
-    warnings: server.executas.warnings,
+    warnings: [...server.app.warnings, ...server.executas.warnings],
   };
 }
 

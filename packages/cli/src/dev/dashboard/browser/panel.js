@@ -66,6 +66,18 @@ export function logEvent(summary, detail, outcome) {
   addRow($("events"), outcome, summary, detail);
 }
 
+/** What production would refuse but the harness runs without (the banner's warnings). */
+export function renderWarnings(list) {
+  const box = $("warnings");
+  box.textContent = "";
+  for (const text of list) {
+    const item = document.createElement("li");
+    item.textContent = text;
+    box.append(item);
+  }
+  $("warnings-box").hidden = list.length === 0;
+}
+
 export function renderExecutas(list) {
   const box = $("executas");
   box.textContent = "";
