@@ -26,7 +26,13 @@ export interface CallEntry {
   ms: number;
   result?: unknown;
   error?: { code: string; message: string; details?: unknown };
+  /** The call worked but not as its author may think (e.g. `if_match` on legacy storage). */
+  warning?: string;
 }
+
+/** What the panel saw, for the terminal's one line per happening (`anna-app dev` without --quiet). */
+export type DevActivity =
+  { kind: "call"; entry: CallEntry } | { kind: "notice"; event: string; data: unknown };
 
 /** Codes that mean "the gate refused", as opposed to a handler failing. */
 const DENIAL_CODES = new Set([
@@ -46,6 +52,7 @@ export class DevPanel {
   /** The last PANEL_LOG_MAX_ENTRIES calls. */
   readonly calls: CallEntry[] = [];
   private readonly clients = new Set<ServerResponse>();
+  private readonly activityListeners = new Set<(activity: DevActivity) => void>();
   /** SSE frames of calls not yet sent (see PANEL_CALL_FLUSH_MS). */
   private pendingCalls = "";
   private flushTimer: NodeJS.Timeout | undefined;
@@ -59,7 +66,14 @@ export class DevPanel {
     return this.recorded;
   }
 
+  /** Every call and notice as it happens; answers the function that stops listening. */
+  onActivity(listener: (activity: DevActivity) => void): () => void {
+    this.activityListeners.add(listener);
+    return () => this.activityListeners.delete(listener);
+  }
+
   record(entry: CallEntry): void {
+    for (const listener of this.activityListeners) listener({ kind: "call", entry });
     this.calls.push(entry);
     if (this.calls.length > PANEL_LOG_MAX_ENTRIES) this.calls.shift();
     this.recorded += 1;
@@ -76,6 +90,7 @@ export class DevPanel {
 
   /** Sends one SSE event to every open panel, after the calls recorded before it. */
   push(event: string, data: unknown): void {
+    for (const listener of this.activityListeners) listener({ kind: "notice", event, data });
     this.flushCalls();
     const frame = sseFrame(event, data);
     for (const client of this.clients) client.write(frame);

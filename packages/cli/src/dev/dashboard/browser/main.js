@@ -23,7 +23,14 @@ import {
   setTitle,
 } from "./frames.js";
 import { EVENTS, openWindow, windowLink } from "./harness-api.js";
-import { logCall, logEvent, renderExecutas, renderWarnings, showState } from "./panel.js";
+import {
+  initCallTools,
+  logCall,
+  logEvent,
+  renderExecutas,
+  renderWarnings,
+  showState,
+} from "./panel.js";
 import { initSimulate } from "./simulate.js";
 
 const $ = (id) => document.getElementById(id);
@@ -45,6 +52,7 @@ for (const view of boot.app.views) {
   $("views").append(b);
 }
 renderWarnings(boot.warnings);
+initCallTools();
 renderExecutas(boot.executas);
 for (const call of boot.calls) logCall(call);
 for (const win of boot.windows) {
