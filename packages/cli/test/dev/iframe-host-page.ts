@@ -58,8 +58,9 @@ export async function startIframeHost(): Promise<IframeHost> {
   });
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const send = (type: string, body: string | Buffer) =>
+    const send = (type: string, body: string | Buffer): void => {
       res.writeHead(200, { "content-type": type }).end(body);
+    };
     if (url.pathname === "/") return send("text/html", HOST_PAGE);
     if (url.pathname === "/app") return send("text/html", APP_PAGE);
     if (url.pathname === "/static/anna-apps/_sdk/latest/index.js") {
