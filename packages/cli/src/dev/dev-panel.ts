@@ -81,7 +81,7 @@ export class DevPanel {
       this.settled = this.recorded;
       return;
     }
-    this.pendingCalls += sseFrame("call", entry);
+    this.pendingCalls += sseFrame("call", entry, this.recorded);
     if (this.flushTimer === undefined) {
       this.flushTimer = setTimeout(() => this.flushCalls(), PANEL_CALL_FLUSH_MS);
       this.flushTimer.unref();
@@ -115,11 +115,11 @@ export class DevPanel {
   attach(res: ServerResponse, after?: number): void {
     if (after !== undefined && after < this.settled) {
       const firstSeq = this.recorded - this.calls.length + 1;
-      const missed = this.calls.slice(
-        Math.max(0, after + 1 - firstSeq),
-        this.settled + 1 - firstSeq,
-      );
-      if (missed.length > 0) res.write(missed.map((entry) => sseFrame("call", entry)).join(""));
+      const from = Math.max(0, after + 1 - firstSeq);
+      const missed = this.calls.slice(from, this.settled + 1 - firstSeq);
+      if (missed.length > 0) {
+        res.write(missed.map((entry, i) => sseFrame("call", entry, firstSeq + from + i)).join(""));
+      }
     }
     this.clients.add(res);
     res.on("close", () => this.clients.delete(res));
@@ -132,6 +132,11 @@ export class DevPanel {
   }
 }
 
-function sseFrame(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/**
+ * A call frame carries its sequence number as the SSE `id`: a page whose stream drops reconnects
+ * with it as `Last-Event-ID` and gets only the calls after it, not its boot state's again.
+ */
+function sseFrame(event: string, data: unknown, id?: number): string {
+  const head = id === undefined ? "" : `id: ${id}\n`;
+  return `${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
