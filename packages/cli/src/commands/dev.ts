@@ -109,6 +109,12 @@ export const spec: CommandSpec = {
       description:
         "Harness log on stderr, JSON lines with secrets redacted (default: warn; debug adds a line per request)",
     },
+    {
+      name: "quiet",
+      type: "boolean",
+      description:
+        "No line per Host API call, reload and executa restart in the terminal, and no recording path on exit",
+    },
   ],
   examples: [
     "anna-app dev",
@@ -117,6 +123,7 @@ export const spec: CommandSpec = {
     "anna-app dev --executa 'dir=../my-plugin' --executa 'dir=./alt,tool_id=tool-x,type=node'",
     "anna-app dev --no-llm --no-record --json",
     "anna-app dev --log-level debug 2> harness.log",
+    "anna-app dev --quiet",
     "anna-app dev --mock-llm fixtures/llm.jsonl --record fixtures/session.jsonl --bundle dist --slug my-app",
   ],
 };
@@ -140,8 +147,14 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     fields: { source: "anna-app dev" },
     write: (line) => void io.stderr.write(line),
   });
-  const { startDevServer, DevLaunchError, devBanner, formatBanner, STDERR_TAIL_LINES } =
-    await loadDevHarness();
+  const {
+    startDevServer,
+    DevLaunchError,
+    devBanner,
+    formatBanner,
+    followActivity,
+    STDERR_TAIL_LINES,
+  } = await loadDevHarness();
   const resolve = (value: unknown) =>
     typeof value === "string" ? path.resolve(io.cwd, value) : undefined;
   let server;
@@ -190,6 +203,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
     });
   for (const proc of server.host.processes()) follow(proc);
   server.host.onProcess(follow);
+  // The terminal narrates the session, except for scripts (--json keeps stdout one JSON line).
+  const narrate = flags.quiet !== true && flags.json !== true;
+  if (narrate) followActivity(server.panel, (line) => io.stdout.write(line), io.style);
   if (flags.open === true) {
     const { openBrowser } = await import("../dev/open-browser.js");
     openBrowser(server.url, io.env, (message) => io.stderr.write(`${message}\n`));
@@ -198,6 +214,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   const signal = await stopped;
   stopping = true;
   await server.close();
+  if (narrate && server.recordPath !== undefined) {
+    io.stdout.write(`Recorded the session to ${path.relative(io.cwd, server.recordPath)}\n`);
+  }
   return signal === "SIGINT" ? EXIT_SIGINT : EXIT_SIGTERM;
 }
 

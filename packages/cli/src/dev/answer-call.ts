@@ -1,5 +1,6 @@
 // The harness's one call path, shared by the rpc route and fixture replays.
 import type { CallResult, Dispatcher } from "@anna-ai/app-core";
+import { callWarning } from "./call-warnings.js";
 import { outcomeOf, type DevPanel } from "./dev-panel.js";
 import type { DevMocks } from "./dev-mocks.js";
 import type { SessionRecorder } from "./session-recorder.js";
@@ -36,6 +37,7 @@ export function createAnswerCall(deps: {
         ...(signal === undefined ? {} : { signal }),
       }));
     const ms = Math.round((performance.now() - started) * 100) / 100;
+    const warning = answer.ok ? callWarning(ns, method, args) : undefined;
     panel.record({
       id,
       ts: Date.now(),
@@ -46,6 +48,7 @@ export function createAnswerCall(deps: {
       outcome: outcomeOf(answer),
       ms,
       ...(answer.ok ? { result: answer.result } : { error: answer.error }),
+      ...(warning === undefined ? {} : { warning }),
     });
     return answer;
   };

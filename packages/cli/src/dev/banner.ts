@@ -55,7 +55,7 @@ export async function devBanner(server: DevServer): Promise<DevBanner> {
       record_dir: server.fixtures.recordDir,
       files: files.map((f) => f.file),
     },
-    warnings: server.executas.warnings,
+    warnings: [...server.app.warnings, ...server.executas.warnings],
   };
 }
 
@@ -63,9 +63,11 @@ export function formatBanner(banner: DevBanner, style: Style, cwd: string): stri
   const rel = relativeTo(cwd);
   const lines = [
     `${style.bold("anna-app dev")} — ${banner.app.name} (${banner.app.slug})`,
-    `  Dashboard  ${style.bold(banner.dashboard)}`,
+    // The dashboard is what to open: a window's own URL has no bridge to the harness outside it,
+    // so the banner names the window instead of printing a URL that would not work on its own.
+    `  Dashboard  ${style.bold(banner.dashboard)}  (open this)`,
     `  Views      ${banner.views.map((v) => (v === banner.window.view ? `${v} (open)` : v)).join(", ")}`,
-    `  Window     ${banner.window.url}`,
+    `  Window     ${banner.window.view} ${banner.window.window_uuid.slice(0, 8)}, shown in the dashboard`,
     `  User       ${banner.user_id}`,
   ];
   if (banner.executas.length === 0) {

@@ -26,7 +26,13 @@ export interface CallEntry {
   ms: number;
   result?: unknown;
   error?: { code: string; message: string; details?: unknown };
+  /** The call worked but not as its author may think (e.g. `if_match` on legacy storage). */
+  warning?: string;
 }
+
+/** What the panel saw, for the terminal's one line per happening (`anna-app dev` without --quiet). */
+export type DevActivity =
+  { kind: "call"; entry: CallEntry } | { kind: "notice"; event: string; data: unknown };
 
 /** Codes that mean "the gate refused", as opposed to a handler failing. */
 const DENIAL_CODES = new Set([
@@ -49,6 +55,7 @@ export class DevPanel {
   /** The last PANEL_LOG_MAX_ENTRIES calls. */
   readonly calls: CallEntry[] = [];
   private readonly clients = new Set<ServerResponse>();
+  private readonly activityListeners = new Set<(activity: DevActivity) => void>();
   /** SSE frames of calls not yet sent (see PANEL_CALL_FLUSH_MS). */
   private pendingCalls = "";
   private flushTimer: NodeJS.Timeout | undefined;
@@ -64,7 +71,14 @@ export class DevPanel {
     return this.recorded;
   }
 
+  /** Every call and notice as it happens; answers the function that stops listening. */
+  onActivity(listener: (activity: DevActivity) => void): () => void {
+    this.activityListeners.add(listener);
+    return () => this.activityListeners.delete(listener);
+  }
+
   record(entry: CallEntry): void {
+    for (const listener of this.activityListeners) listener({ kind: "call", entry });
     this.calls.push(entry);
     if (this.calls.length > PANEL_LOG_MAX_ENTRIES) this.calls.shift();
     this.recorded += 1;
@@ -72,7 +86,7 @@ export class DevPanel {
       this.settled = this.recorded;
       return;
     }
-    this.pendingCalls += sseFrame("call", entry);
+    this.pendingCalls += sseFrame("call", entry, this.recorded);
     if (this.flushTimer === undefined) {
       this.flushTimer = setTimeout(() => this.flushCalls(), PANEL_CALL_FLUSH_MS);
       this.flushTimer.unref();
@@ -81,6 +95,7 @@ export class DevPanel {
 
   /** Sends one SSE event to every open panel, after the calls recorded before it. */
   push(event: string, data: unknown): void {
+    for (const listener of this.activityListeners) listener({ kind: "notice", event, data });
     this.flushCalls();
     const frame = sseFrame(event, data);
     for (const client of this.clients) this.write(client, frame);
@@ -105,12 +120,14 @@ export class DevPanel {
   attach(res: ServerResponse, after?: number): void {
     if (after !== undefined && after < this.settled) {
       const firstSeq = this.recorded - this.calls.length + 1;
-      const missed = this.calls.slice(
-        Math.max(0, after + 1 - firstSeq),
-        this.settled + 1 - firstSeq,
-      );
-      if (missed.length > 0)
-        this.write(res, missed.map((entry) => sseFrame("call", entry)).join(""));
+      const from = Math.max(0, after + 1 - firstSeq);
+      const missed = this.calls.slice(from, this.settled + 1 - firstSeq);
+      if (missed.length > 0) {
+        this.write(
+          res,
+          missed.map((entry, i) => sseFrame("call", entry, firstSeq + from + i)).join(""),
+        );
+      }
     }
     this.clients.add(res);
     res.on("close", () => this.clients.delete(res));
@@ -123,6 +140,11 @@ export class DevPanel {
   }
 }
 
-function sseFrame(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/**
+ * A call frame carries its sequence number as the SSE `id`: a page whose stream drops reconnects
+ * with it as `Last-Event-ID` and gets only the calls after it, not its boot state's again.
+ */
+function sseFrame(event: string, data: unknown, id?: number): string {
+  const head = id === undefined ? "" : `id: ${id}\n`;
+  return `${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }

@@ -245,6 +245,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       storage: "legacy",
       llm: devServices.llmLabel,
       dashboard: dashboardBootState(app.manifest),
+      // What production would refuse but the harness runs without, as the banner lists it.
+      warnings: [...app.warnings, ...executas.warnings],
     };
   }
 

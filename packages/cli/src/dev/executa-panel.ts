@@ -65,6 +65,7 @@ export function restartExecuta(
       void host.unregister(userId, toolId).then(
         () => {
           host.register(spec, { userId });
+          panel.push("executa_restarted", { tool_id: toolId });
           panel.push("executas", executaStatesOf(host));
         },
         (error: unknown) =>

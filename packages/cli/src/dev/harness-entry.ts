@@ -4,3 +4,4 @@
 export { devBanner, formatBanner } from "./banner.js";
 export { startDevServer, STDERR_TAIL_LINES } from "./dev-server.js";
 export { DevLaunchError } from "./load-app.js";
+export { followActivity } from "./terminal-log.js";

@@ -6,10 +6,10 @@ import path from "node:path";
 import {
   bundledExecutasOf,
   validateAppListing,
-  validateAppManifest,
   type AppListing,
   type AppManifest,
 } from "@anna-ai/app-schema";
+import { listingWarnings, relaxAllowLists } from "./allow-list-relax.js";
 
 export class DevLaunchError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -28,6 +28,11 @@ export interface DevApp {
   /** Display name: app.json `name`, else the slug. */
   name: string;
   bundleDir: string;
+  /**
+   * What production would refuse but the harness runs without (allow-list values of the manifest,
+   * app.json errors): shown in the banner and the developer panel.
+   */
+  warnings: string[];
 }
 
 export interface LoadDevAppOptions {
@@ -41,13 +46,13 @@ export async function loadDevApp(options: LoadDevAppOptions): Promise<DevApp> {
   const projectDir = path.dirname(manifestPath);
   const raw = await readJson(manifestPath, "manifest");
   if (raw === undefined) throw new DevLaunchError(`no manifest at ${manifestPath} (--manifest)`);
-  const checked = validateAppManifest(raw);
-  if (!checked.ok || checked.value === undefined) {
-    const first = checked.issues.find((issue) => issue.severity === "error") ?? checked.issues[0];
+  const checked = relaxAllowLists(raw);
+  if (!checked.ok) {
     throw new DevLaunchError(
-      `${manifestPath} is not a valid manifest: ${first?.message ?? "unknown problem"} (run anna-app validate)`,
+      `${manifestPath} is not a valid manifest: ${checked.issue?.message ?? "unknown problem"} (run anna-app validate)`,
     );
   }
+  const warnings = [...checked.warnings];
   const listingPath = path.join(projectDir, "app.json");
   const rawListing = await readJson(listingPath, "app.json");
   let listing: AppListing | undefined;
@@ -55,6 +60,7 @@ export async function loadDevApp(options: LoadDevAppOptions): Promise<DevApp> {
     const parsed = validateAppListing(rawListing);
     // A listing with problems still names its slug and executas; validate reports the rest.
     listing = (parsed.value ?? rawListing) as AppListing;
+    warnings.push(...listingWarnings(parsed.issues));
   }
   const slug = options.slug ?? stringField(listing, "slug") ?? path.basename(projectDir);
   const bundleDir = path.resolve(options.bundleDir ?? path.join(projectDir, "bundle"));
@@ -62,18 +68,19 @@ export async function loadDevApp(options: LoadDevAppOptions): Promise<DevApp> {
   if (!(await isDirectory(bundleDir))) {
     throw new DevLaunchError(
       options.bundleDir === undefined
-        ? `no bundle folder at ${bundleDir}; pass --bundle <dir> (the folder with ${String(checked.value.ui?.bundle?.entry ?? "index.html")})`
+        ? `no bundle folder at ${bundleDir}; pass --bundle <dir> (the folder with ${String(checked.manifest.ui?.bundle?.entry ?? "index.html")})`
         : `--bundle ${options.bundleDir}: no such folder`,
     );
   }
   return {
     manifestPath,
     projectDir,
-    manifest: checked.value,
+    manifest: checked.manifest,
     listing,
     slug,
     name: stringField(listing, "name") ?? slug,
     bundleDir,
+    warnings,
   };
 }
 

@@ -40,6 +40,10 @@ describe("anna-app dev (command)", () => {
     expect(banner).toContain(`  Recording  ${path.join("out", "s.jsonl")}\n`);
     expect(banner).toMatch(new RegExp(`  Executas   ${app.toolId} \\(python, executas/`));
     expect(banner).not.toContain(app.dir);
+    // The dashboard is the thing to open; a window URL (its token) would not work on its own.
+    expect(banner).toMatch(/^ {2}Dashboard {2}http:\/\/127\.0\.0\.1:\d+\/ {2}\(open this\)$/m);
+    expect(banner).toMatch(/^ {2}Window {5}main [0-9a-f]{8}, shown in the dashboard$/m);
+    expect(banner).not.toMatch(/[?&]t=/);
   });
 
   it("exits 2 with a clear message for --storage aps", async () => {

@@ -36,7 +36,13 @@ export async function devRoute(
     return true;
   }
   if (p === "/dev/stream" && method === "GET") {
-    const after = Number(url.searchParams.get("after") ?? Number.NaN);
+    // A reconnecting EventSource names the last call it got; that wins over its page's boot `after`.
+    const lastId = req.headers["last-event-id"];
+    const after = Number(
+      (typeof lastId === "string" && lastId !== "" ? lastId : undefined) ??
+        url.searchParams.get("after") ??
+        Number.NaN,
+    );
     deps.streams.open(res, p);
     deps.panel.attach(res, Number.isInteger(after) && after >= 0 ? after : undefined);
     return true;

@@ -196,23 +196,35 @@ function readError(value: unknown, file: string, line: number): MockError {
 }
 
 /**
- * `contentIncludes` / `contentExcludes`: case-sensitive substring of the call payload (its text
- * parts and its JSON). Any other key: the param at that key (dotted paths allowed) must equal the
- * value, or contain it when the value is an object (deep subset).
+ * The match language of every mock-answer file (docs/mocks.md):
+ * - `contentIncludes` / `contentExcludes`: case-sensitive substring of the whole call payload
+ *   (its text parts and its JSON).
+ * - `<field>Includes` / `<field>Excludes` (`promptIncludes`, `query.textExcludes`): the same test
+ *   on the request field at that (dotted) path only; a field that is absent includes nothing.
+ * - Any other key: the param at that key (dotted paths allowed) must equal the value, or contain
+ *   it when the value is an object (deep subset).
+ * A substring rule takes a string or a list of strings: `Includes` holds when every one is
+ * there, `Excludes` fails only when every one is.
  */
 export function matches(match: Readonly<Record<string, unknown>>, params: unknown): boolean {
   for (const [key, expected] of Object.entries(match)) {
-    if (key === "contentIncludes" || key === "contentExcludes") {
+    const substring = SUBSTRING_KEY.exec(key);
+    if (substring !== null) {
+      const [, field = "", test] = substring;
       const needles = Array.isArray(expected) ? expected : [expected];
-      const haystack = payloadText(params);
+      const target = field === "content" ? params : lookup(params, field);
+      const haystack = target === undefined ? "" : payloadText(target);
       const found = needles.every((n) => typeof n === "string" && haystack.includes(n));
-      if (key === "contentIncludes" ? !found : found) return false;
+      if (test === "Includes" ? !found : found) return false;
       continue;
     }
     if (!subset(expected, lookup(params, key))) return false;
   }
   return true;
 }
+
+/** `promptIncludes` → field `prompt`, test `Includes`; `contentIncludes` is the whole payload. */
+const SUBSTRING_KEY = /^(.+?)(Includes|Excludes)$/;
 
 function payloadText(params: unknown): string {
   const texts: string[] = [];

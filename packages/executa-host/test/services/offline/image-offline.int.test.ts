@@ -217,6 +217,25 @@ describe("createOfflineImageService", () => {
     });
   });
 
+  it("answers a published image mock whose line matches on promptIncludes", async () => {
+    // As published fixtures write it (real-world-plugins.md): a substring of `prompt` only.
+    const image = newService(
+      [
+        '{"ns":"image","method":"generate","match":{"promptIncludes":"Mars","promptExcludes":"night"},"result":{"images":[{"url":"https://r2.example/mars.png"}],"model":"mars-model"}}',
+      ].join("\n"),
+    );
+    const mars = await image.generate({ prompt: "a poster of Mars at dawn", n: 1 }, ctx);
+    expect(mars).toEqual({ images: [{ url: "https://r2.example/mars.png" }], model: "mars-model" });
+    // `promptExcludes` holds the line back; another field naming Mars does not count as the prompt.
+    const night = await image.generate({ prompt: "Mars at night", n: 1 }, ctx);
+    expect(night.model).not.toBe("mars-model");
+    const elsewhere = await image.generate(
+      { prompt: "a red planet", n: 1, style: "Mars" } as never,
+      ctx,
+    );
+    expect(elsewhere.model).not.toBe("mars-model");
+  });
+
   it("counts images per user over a rolling 24 h window (-32102)", async () => {
     const clock = manualClock();
     const image = newService(undefined, clock);

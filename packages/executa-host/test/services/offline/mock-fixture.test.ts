@@ -81,6 +81,21 @@ describe("MockFixture", () => {
     expect(matches({ contentExcludes: "secret" }, { text: "a secret" })).toBe(false);
   });
 
+  it("tests a substring of one request field with <field>Includes / <field>Excludes", () => {
+    const params = { prompt: "Mars at dawn", query: { text: "weather in Oslo" }, note: "Mars" };
+    expect(matches({ promptIncludes: "Mars" }, params)).toBe(true);
+    expect(matches({ promptIncludes: ["Mars", "dawn"] }, params)).toBe(true);
+    expect(matches({ promptIncludes: "Oslo" }, params)).toBe(false);
+    expect(matches({ promptExcludes: "night" }, params)).toBe(true);
+    expect(matches({ promptExcludes: "dawn" }, params)).toBe(false);
+    expect(matches({ "query.textIncludes": "Oslo" }, params)).toBe(true);
+    // An absent field includes nothing: its Includes fails, its Excludes holds.
+    expect(matches({ titleIncludes: "Mars" }, params)).toBe(false);
+    expect(matches({ titleExcludes: "Mars" }, params)).toBe(true);
+    // `content` is the whole payload, as before.
+    expect(matches({ contentIncludes: "Oslo" }, params)).toBe(true);
+  });
+
   it("maps app-side spellings onto the plugin-side methods", () => {
     expect(canonicalMethod("llm", "complete")).toBe("sampling/createMessage");
     expect(canonicalMethod("llm", "embed")).toBe("embeddings/create");

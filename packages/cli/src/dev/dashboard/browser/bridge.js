@@ -1,3 +1,4 @@
+// @ts-check
 // The parent-page bridge of docs/app-runtime.md part 2: a message is acted on only when it comes
 // from an app iframe's contentWindow and names that iframe's own window; `auth.refresh` is
 // answered here with a token the harness mints and records (POST /dev/api/events, so the session's
@@ -13,12 +14,22 @@ import {
 import { publishEvent, RPC } from "./harness-api.js";
 import { logDropped } from "./panel.js";
 
+/**
+ * @typedef {import("./frames.js").Frame} Frame
+ * @typedef {import("/static/anna-apps/_sdk/latest/index.js").RpcRequestMessage} RpcRequestMessage
+ * @typedef {{ ok: true, result: unknown } | { ok: false, error: { code: string, message: string, details?: unknown } }} ReplyBody
+ * @typedef {{ kind?: string, window_uuid?: string | null, payload?: { window_uuid?: string } & Record<string, unknown> }} RelayedEvent
+ */
+
 /** What the harness records for a token the page hands out (its `expires_in`, never the token). */
 const BRIDGE_REFRESH_EVENT = "auth.refresh";
 /** Kinds about the app as a whole (no window), relayed to every window of it. */
 const SIBLING_KINDS = new Set(["open_view", "close_view"]);
 
-/** `frameOf(source)` finds the frame whose iframe's contentWindow posted (desk.frameOf). */
+/**
+ * `frameOf(source)` finds the frame whose iframe's contentWindow posted (desk.frameOf).
+ * @param {(source: MessageEventSource | null) => Frame | undefined} frameOf
+ */
 export function startBridge(frameOf) {
   window.addEventListener("message", (event) => {
     const frame = frameOf(event.source);
@@ -47,9 +58,10 @@ export function startBridge(frameOf) {
   });
 }
 
+/** @param {Frame} frame @param {RpcRequestMessage} request */
 async function answer(frame, request) {
   const target = frame.iframe?.contentWindow;
-  const reply = (body) =>
+  const reply = (/** @type {ReplyBody} */ body) =>
     target?.postMessage({ type: RPC_RESPONSE_TYPE, id: request.id, ...body }, "*");
   if (request.ns === BRIDGE_AUTH_NAMESPACE) {
     const out = await publishEvent(BRIDGE_REFRESH_EVENT, frame.wid);
@@ -94,7 +106,7 @@ async function answer(frame, request) {
         code: aborted ? "timeout" : "network",
         message: aborted
           ? `no answer from the harness within ${request.timeout_ms} ms`
-          : String(error?.message ?? error),
+          : String(error instanceof Error ? error.message : error),
       },
     });
   } finally {
@@ -102,7 +114,10 @@ async function answer(frame, request) {
   }
 }
 
-/** R140: the page, not the sandboxed iframe, starts the download; the URL is not passed on. */
+/**
+ * R140: the page, not the sandboxed iframe, starts the download; the URL is not passed on.
+ * @param {{ get_url?: unknown, filename?: unknown } | null | undefined} result
+ */
 function startDownload(result) {
   if (typeof result?.get_url !== "string") return;
   const link = document.createElement("a");
@@ -112,18 +127,27 @@ function startDownload(result) {
   delete result.get_url;
 }
 
-/** Posts an event to every helloed frame it concerns (its own, app-wide, sibling open/close). */
+/**
+ * Posts an event to every helloed frame it concerns (its own, app-wide, sibling open/close).
+ * @param {Iterable<Frame>} frames
+ * @param {RelayedEvent} event
+ */
 export function relay(frames, event) {
   const about = event.window_uuid || event.payload?.window_uuid;
   for (const frame of frames) {
     if (!frame.helloed || !frame.iframe) continue;
-    if (about === frame.wid || !event.window_uuid || SIBLING_KINDS.has(event.kind)) {
+    if (about === frame.wid || !event.window_uuid || SIBLING_KINDS.has(event.kind ?? "")) {
       frame.iframe.contentWindow?.postMessage({ type: EVENT_MESSAGE_TYPE, event }, "*");
     }
   }
 }
 
-/** A page-local named event (`entry_payload`, `auth.refresh`) to one frame. */
+/**
+ * A page-local named event (`entry_payload`, `auth.refresh`) to one frame.
+ * @param {Frame} frame
+ * @param {string} name
+ * @param {unknown} payload
+ */
 export function postNamedEvent(frame, name, payload) {
   frame.iframe?.contentWindow?.postMessage({ type: EVENT_MESSAGE_TYPE, name, payload }, "*");
 }

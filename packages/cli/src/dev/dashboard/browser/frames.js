@@ -1,13 +1,39 @@
+// @ts-check
 // Window frames on the desk: one per open view, placed and sized by the window's geometry
 // (`w`/`h` = the iframe's content size), moved by the title bar, resized by the corner handle
 // within the view's min/max, minimised to the dock (iframe unmounted, L5980) and restored, closed,
 // and focused (brought to front). Every change is a PATCH to the harness; the harness's answer
 // and its events (geometry_changed, status_changed, window_focus_changed) are what the frame shows,
 // so the server's window, the other tabs and the app (its `geometry_changed`) stay in step.
-/* global document, window -- a browser module: the page's globals */
+/* global document, window, Element, HTMLElement, HTMLIFrameElement -- a browser module: the page's globals */
 import { closeWindow, patchWindow, windowLink } from "./harness-api.js";
 import { logEvent } from "./panel.js";
 import { pointerDrag } from "./pointer-drag.js";
+
+/**
+ * @typedef {{ x?: number, y?: number, w?: number, h?: number }} Geometry
+ * @typedef {{ w: number, h: number }} Size
+ * @typedef {{ name: string, min_size?: Size | null, max_size?: Size | null }} ViewSpec
+ * @typedef {object} WindowInfo A window as the harness's windows API shows it.
+ * @property {string} window_uuid
+ * @property {string} view
+ * @property {string} [title]
+ * @property {string} [status]
+ * @property {Geometry} [geometry]
+ * @property {number} [z_index]
+ * @typedef {object} Frame One window on the desk: its box, and the iframe while it is mounted.
+ * @property {string} wid
+ * @property {string} view
+ * @property {HTMLDivElement} box
+ * @property {HTMLDivElement} bar
+ * @property {HTMLSpanElement} titleEl
+ * @property {HTMLIFrameElement | null} iframe
+ * @property {HTMLButtonElement | null} chip The dock chip while minimised.
+ * @property {boolean} helloed Events reach the iframe only after its `window.hello`.
+ * @property {string} status
+ * @property {Geometry} geometry
+ * @property {string} url
+ */
 
 /** Never allow-same-origin (A5): the app's origin stays opaque. */
 export const SANDBOX = "allow-scripts allow-forms allow-popups allow-downloads";
@@ -19,29 +45,43 @@ const CASCADE_STEP_PX = 32;
 /** How often the page checks which iframe holds the focus while focus is inside one. */
 const FOCUS_POLL_MS = 150;
 
-const frames = new Map(); // wid -> frame
-const viewSpecs = new Map(); // view name -> {min_size, max_size, …}
+/** @type {Map<string, Frame>} */
+const frames = new Map();
+/** @type {Map<string, ViewSpec>} */
+const viewSpecs = new Map();
+/** @type {Set<() => void>} */
 const listeners = new Set();
+/** @type {HTMLElement} */
 let framesEl;
+/** @type {HTMLElement} */
 let dockEl;
+/** @type {string | undefined} */
 let focusedWid;
 
+/** @param {{ frames: HTMLElement, dock: HTMLElement, views: ViewSpec[] }} desk */
 export function initDesk({ frames: area, dock, views }) {
   framesEl = area;
   dockEl = dock;
   for (const view of views) viewSpecs.set(view.name, view);
 }
 
-/** Called after any frame is added, removed, retitled, minimised, restored or focused. */
+/**
+ * Called after any frame is added, removed, retitled, minimised, restored or focused.
+ * @param {() => void} listener
+ */
 export function onFramesChanged(listener) {
   listeners.add(listener);
 }
 const changed = () => listeners.forEach((listener) => listener());
 
 export const allFrames = () => [...frames.values()];
-export const frameById = (wid) => frames.get(wid);
-export const focusedFrame = () => frames.get(focusedWid);
-/** The frame whose iframe's window posted a message (every Host API call asks: no allocation). */
+export const frameById = (/** @type {string} */ wid) => frames.get(wid);
+export const focusedFrame = () => (focusedWid === undefined ? undefined : frames.get(focusedWid));
+/**
+ * The frame whose iframe's window posted a message (every Host API call asks: no allocation).
+ * @param {MessageEventSource | null} source
+ * @returns {Frame | undefined}
+ */
 export function frameOf(source) {
   for (const frame of frames.values()) {
     if (frame.iframe && frame.iframe.contentWindow === source) return frame;
@@ -49,7 +89,9 @@ export function frameOf(source) {
   return undefined;
 }
 
+/** @param {string} viewName */
 export function sizeBounds(viewName) {
+  /** @type {Partial<ViewSpec>} */
   const view = viewSpecs.get(viewName) ?? {};
   return {
     minW: view.min_size?.w ?? SIZE_MIN_PX,
@@ -59,9 +101,15 @@ export function sizeBounds(viewName) {
   };
 }
 
+/** @type {(value: number, min: number, max: number) => number} */
 const clamp = (value, min, max) => Math.min(Math.max(Math.round(value), min), max);
 
-/** Adds a frame for a window (`win` as the windows API shows it) unless it has one. */
+/**
+ * Adds a frame for a window (`win` as the windows API shows it) unless it has one.
+ * @param {WindowInfo} win
+ * @param {string} url
+ * @returns {Frame}
+ */
 export function addFrame(win, url) {
   const existing = frames.get(win.window_uuid);
   if (existing) return existing;
@@ -80,6 +128,7 @@ export function addFrame(win, url) {
   handle.className = "resize";
   handle.title = "Resize";
   box.append(bar, handle);
+  /** @type {Frame} */
   const frame = {
     wid: win.window_uuid,
     view: win.view,
@@ -100,7 +149,7 @@ export function addFrame(win, url) {
   if (typeof win.z_index === "number") box.style.zIndex = String(win.z_index);
 
   bar.addEventListener("pointerdown", (event) => {
-    if (event.target.closest("button")) return;
+    if (isInside(event.target, "button")) return;
     gesture(frame, event, "move");
   });
   handle.addEventListener("pointerdown", (event) => gesture(frame, event, "resize"));
@@ -108,7 +157,7 @@ export function addFrame(win, url) {
     "pointerdown",
     (event) => {
       // The bar's buttons act on their own; a focus PATCH racing a close would be refused.
-      if (!event.target.closest(".bar button")) void focusFrame(frame.wid);
+      if (!isInside(event.target, ".bar button")) void focusFrame(frame.wid);
     },
     { capture: true },
   );
@@ -121,6 +170,12 @@ export function addFrame(win, url) {
   return frame;
 }
 
+/** @param {EventTarget | null} target @param {string} selector */
+function isInside(target, selector) {
+  return target instanceof Element && target.closest(selector) !== null;
+}
+
+/** @param {string} cls @param {string} label @param {string} title */
 function button(cls, label, title) {
   const b = document.createElement("button");
   b.type = "button";
@@ -131,10 +186,11 @@ function button(cls, label, title) {
   return b;
 }
 
+/** @param {Frame} frame @param {string} url */
 function mount(frame, url) {
   const iframe = document.createElement("iframe");
   iframe.setAttribute("sandbox", SANDBOX);
-  iframe.title = frame.titleEl.textContent;
+  iframe.title = frame.titleEl.textContent ?? "";
   iframe.style.height = frame.geometry.h + "px";
   iframe.src = url;
   frame.url = url;
@@ -143,13 +199,17 @@ function mount(frame, url) {
   frame.bar.after(iframe);
 }
 
+/** @param {Frame} frame */
 function unmount(frame) {
   frame.iframe?.remove();
   frame.iframe = null;
   frame.helloed = false;
 }
 
-/** Reloads a mounted frame with a fresh token (live reload). */
+/**
+ * Reloads a mounted frame with a fresh token (live reload).
+ * @param {string} wid
+ */
 export async function reloadFrame(wid) {
   const frame = frames.get(wid);
   if (!frame?.iframe) return;
@@ -159,7 +219,11 @@ export async function reloadFrame(wid) {
   mount(frame, link.url);
 }
 
-/** Moves and sizes the frame: `x`/`y` on the desk, `w`/`h` the content box. */
+/**
+ * Moves and sizes the frame: `x`/`y` on the desk, `w`/`h` the content box.
+ * @param {Frame} frame
+ * @param {Geometry} geometry
+ */
 function place(frame, geometry) {
   const g = { ...frame.geometry, ...geometry };
   frame.geometry = g;
@@ -169,35 +233,46 @@ function place(frame, geometry) {
   if (frame.iframe && typeof g.h === "number") frame.iframe.style.height = g.h + "px";
 }
 
+/** @param {string} wid @param {Geometry | undefined} geometry */
 export function applyGeometry(wid, geometry) {
   const frame = frames.get(wid);
   if (frame && geometry) place(frame, geometry);
 }
 
-/** Opens a new window away from the others when the harness put it at the origin. */
+/**
+ * Opens a new window away from the others when the harness put it at the origin.
+ * @param {string} wid
+ */
 export function cascade(wid) {
   const frame = frames.get(wid);
-  const g = frame?.geometry;
-  if (!frame || frames.size < 2 || (g.x ?? 0) !== 0 || (g.y ?? 0) !== 0) return;
+  if (!frame || frames.size < 2) return;
+  const g = frame.geometry;
+  if ((g.x ?? 0) !== 0 || (g.y ?? 0) !== 0) return;
   const step = (frames.size - 1) * CASCADE_STEP_PX;
   void patch(frame, { geometry: { x: step, y: step } });
 }
 
-/** A drag of the title bar (`move`) or of the corner handle (`resize`); one PATCH at the end. */
+/**
+ * A drag of the title bar (`move`) or of the corner handle (`resize`); one PATCH at the end.
+ * @param {Frame} frame
+ * @param {PointerEvent} event
+ * @param {"move" | "resize"} kind
+ */
 function gesture(frame, event, kind) {
   const start = { ...frame.geometry };
   const b = sizeBounds(frame.view);
   pointerDrag(event, framesEl, {
-    move(dx, dy) {
+    move(/** @type {number} */ dx, /** @type {number} */ dy) {
       if (kind === "move")
         place(frame, {
-          x: Math.max(0, Math.round(start.x + dx)),
-          y: Math.max(0, Math.round(start.y + dy)),
+          x: Math.max(0, Math.round((start.x ?? 0) + dx)),
+          y: Math.max(0, Math.round((start.y ?? 0) + dy)),
         });
       else
         place(frame, {
-          w: clamp(start.w + dx, b.minW, b.maxW),
-          h: clamp(start.h + dy, b.minH, b.maxH),
+          // A window the harness gave no size yet resizes from what the page shows.
+          w: clamp((start.w ?? frame.box.offsetWidth) + dx, b.minW, b.maxW),
+          h: clamp((start.h ?? frame.iframe?.offsetHeight ?? 0) + dy, b.minH, b.maxH),
         });
     },
     end() {
@@ -210,7 +285,12 @@ function gesture(frame, event, kind) {
   });
 }
 
-/** PATCHes the window and shows what the harness kept (its clamp wins over the frame's guess). */
+/**
+ * PATCHes the window and shows what the harness kept (its clamp wins over the frame's guess).
+ * @param {Frame} frame
+ * @param {Record<string, unknown>} body
+ * @returns {Promise<WindowInfo | undefined>}
+ */
 async function patch(frame, body) {
   const out = await patchWindow(frame.wid, body);
   if (!out.ok) {
@@ -228,9 +308,13 @@ async function patch(frame, body) {
   return out.window;
 }
 
-/** The window a focus PATCH is in flight for: clicks and focus checks do not send it twice. */
+/**
+ * The window a focus PATCH is in flight for: clicks and focus checks do not send it twice.
+ * @type {string | undefined}
+ */
 let focusing;
 
+/** @param {string} wid */
 export async function focusFrame(wid) {
   const frame = frames.get(wid);
   if (!frame || frame.status !== "active" || focusedWid === wid || focusing === wid) return;
@@ -250,11 +334,12 @@ export async function focusFrame(wid) {
  * the page checks which one holds it every FOCUS_POLL_MS.
  */
 export function followIframeFocus() {
+  /** @type {ReturnType<typeof setInterval> | undefined} */
   let watch;
   const check = () => {
     const active = document.activeElement;
-    const box = active?.tagName === "IFRAME" ? active.closest(".frame") : null;
-    if (box) void focusFrame(box.dataset.wid);
+    const box = active instanceof HTMLIFrameElement ? active.closest(".frame") : null;
+    if (box instanceof HTMLElement && box.dataset.wid) void focusFrame(box.dataset.wid);
   };
   window.addEventListener("blur", () => {
     setTimeout(check);
@@ -266,7 +351,10 @@ export function followIframeFocus() {
   });
 }
 
-/** Single-instance re-open: the existing frame is focused and flashes. */
+/**
+ * Single-instance re-open: the existing frame is focused and flashes.
+ * @param {string} wid
+ */
 export function flashFrame(wid) {
   const frame = frames.get(wid);
   if (!frame) return;
@@ -277,6 +365,7 @@ export function flashFrame(wid) {
   void focusFrame(wid);
 }
 
+/** @param {string} wid @param {number | undefined} zIndex */
 export function applyFocus(wid, zIndex) {
   const frame = frames.get(wid);
   if (!frame) return;
@@ -286,6 +375,7 @@ export function applyFocus(wid, zIndex) {
   changed();
 }
 
+/** @param {string} wid @param {string | undefined} status */
 export function applyStatus(wid, status) {
   const frame = frames.get(wid);
   if (!frame || !status || frame.status === status) return;
@@ -296,7 +386,8 @@ export function applyStatus(wid, status) {
     frame.box.classList.add("minimised");
     frame.box.classList.remove("focused");
     if (focusedWid === wid) focusedWid = undefined;
-    const chip = button("chip", frame.titleEl.textContent, "Restore " + frame.titleEl.textContent);
+    const title = frame.titleEl.textContent ?? "";
+    const chip = button("chip", title, "Restore " + title);
     chip.dataset.wid = wid;
     chip.addEventListener("click", () => void restoreFrame(wid));
     frame.chip = chip;
@@ -315,6 +406,7 @@ export function applyStatus(wid, status) {
   changed();
 }
 
+/** @param {string} wid */
 async function restoreFrame(wid) {
   const frame = frames.get(wid);
   if (!frame) return;
@@ -325,6 +417,7 @@ async function restoreFrame(wid) {
   }
 }
 
+/** @param {string} wid */
 async function closeFrame(wid) {
   // A crashed window is already terminal on the harness (not live: DELETE would be not_found).
   if (frames.get(wid)?.status === "crashed") return removeFrame(wid);
@@ -334,6 +427,7 @@ async function closeFrame(wid) {
     logEvent(`close ${wid} refused: ${out.error.code}: ${out.error.message}`, out.error, "error");
 }
 
+/** @param {string} wid */
 export function removeFrame(wid) {
   const frame = frames.get(wid);
   if (!frame) return;
@@ -344,6 +438,7 @@ export function removeFrame(wid) {
   changed();
 }
 
+/** @param {string} wid @param {string} title */
 export function setTitle(wid, title) {
   const frame = frames.get(wid);
   if (!frame) return;

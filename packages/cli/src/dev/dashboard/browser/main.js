@@ -23,7 +23,14 @@ import {
   setTitle,
 } from "./frames.js";
 import { EVENTS, openWindow, windowLink } from "./harness-api.js";
-import { logCall, logEvent, renderExecutas, showState } from "./panel.js";
+import {
+  initCallTools,
+  logCall,
+  logEvent,
+  renderExecutas,
+  renderWarnings,
+  showState,
+} from "./panel.js";
 import { initSimulate } from "./simulate.js";
 
 const $ = (id) => document.getElementById(id);
@@ -44,6 +51,8 @@ for (const view of boot.app.views) {
   b.addEventListener("click", () => void openView(view));
   $("views").append(b);
 }
+renderWarnings(boot.warnings);
+initCallTools();
 renderExecutas(boot.executas);
 for (const call of boot.calls) logCall(call);
 for (const win of boot.windows) {

@@ -33,6 +33,9 @@ function addRow(log, outcome, summary, detail) {
   return row;
 }
 
+/** The app's keep-alive, every 10 s per window: hidden unless the "heartbeats" box is ticked. */
+const HEARTBEAT = "window.heartbeat";
+
 /** One Host API call as the harness logged it (dev-panel.ts `CallEntry`). */
 export function logCall(entry) {
   const head = `${entry.ns}.${entry.method} ${entry.outcome} ${entry.ms} ms`;
@@ -44,6 +47,34 @@ export function logCall(entry) {
       : `${head} → ${entry.error?.code}: ${entry.error?.message} · ${args}`;
   const row = addRow($("calls"), entry.outcome, summary, entry);
   row.dataset.call = entry.ns + "." + entry.method;
+  if (entry.warning) {
+    // Whole, under the summary: a call that worked, but not as its author may think.
+    const warning = document.createElement("span");
+    warning.className = "warning";
+    warning.textContent = "⚠ " + entry.warning;
+    row.firstElementChild.append(warning);
+    row.classList.add("warned");
+  }
+  filterRow(row);
+}
+
+/** The call log's filter box, heartbeat toggle and clear button. */
+export function initCallTools() {
+  const refilter = () => {
+    for (const row of $("calls").children) filterRow(row);
+  };
+  $("calls-filter").addEventListener("input", refilter);
+  $("calls-heartbeats").addEventListener("change", refilter);
+  $("calls-clear").addEventListener("click", () => {
+    $("calls").textContent = "";
+  });
+}
+
+function filterRow(row) {
+  const text = $("calls-filter").value.trim().toLowerCase();
+  const heartbeat = row.dataset.call === HEARTBEAT && !$("calls-heartbeats").checked;
+  const head = row.firstElementChild?.textContent.toLowerCase() ?? "";
+  row.hidden = heartbeat || (text !== "" && !head.includes(text));
 }
 
 /** A message the bridge refused to act on (foreign origin, another window, not an rpc). */
@@ -64,6 +95,18 @@ export function logDropped(reason, origin, data) {
 /** An AnnaAppEvent from the stream, or a page-local note (`detail` = what to show in full). */
 export function logEvent(summary, detail, outcome) {
   addRow($("events"), outcome, summary, detail);
+}
+
+/** What production would refuse but the harness runs without (the banner's warnings). */
+export function renderWarnings(list) {
+  const box = $("warnings");
+  box.textContent = "";
+  for (const text of list) {
+    const item = document.createElement("li");
+    item.textContent = text;
+    box.append(item);
+  }
+  $("warnings-box").hidden = list.length === 0;
 }
 
 export function renderExecutas(list) {
