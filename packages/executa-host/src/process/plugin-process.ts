@@ -5,7 +5,7 @@
 
 import { EventEmitter } from "node:events";
 import { healthState } from "@anna-ai/app-schema";
-import { NULL_LOGGER, RpcError, RpcLocalError } from "@anna-ai/jsonrpc";
+import { METHOD_NOT_FOUND, NULL_LOGGER, RpcError, RpcLocalError } from "@anna-ai/jsonrpc";
 import type { Logger, RequestOptions } from "@anna-ai/jsonrpc";
 import type { LaunchSpec } from "../launch/types.js";
 import type { InvokeStart, RouterSession, RouterSessionFactory } from "../router/contracts.js";
@@ -293,7 +293,7 @@ export class PluginProcess {
       );
       return { ...healthFromResult(raw), state: this.currentState, raw };
     } catch (error) {
-      if (error instanceof RpcError && error.code === -32601) {
+      if (error instanceof RpcError && error.code === METHOD_NOT_FOUND) {
         return { status: "healthy", state: this.currentState, detail: "health not implemented" };
       }
       return { status: "unhealthy", state: this.currentState, detail: messageOf(error) };
