@@ -11,8 +11,7 @@ export function createDisabledServices(reason = "disabled on this host"): HostSe
   for (const service of Object.keys(SERVICE_WIRE_METHODS) as (keyof HostServices)[]) {
     const entry = FAMILY_CODES[service].gate;
     const impl: Record<string, () => Promise<never>> = {};
-    const wire: Readonly<Record<string, string>> =
-      SERVICE_WIRE_METHODS[service];
+    const wire: Readonly<Record<string, string>> = SERVICE_WIRE_METHODS[service];
     for (const [method, wireMethod] of Object.entries(wire)) {
       impl[method] = () =>
         Promise.reject(catalogError(entry, `${wireMethod} is ${reason}`, { reason: "DISABLED" }));

@@ -7,7 +7,10 @@ import type { MockEntry } from "./mock-fixture.js";
 import { fixtureRpcError } from "./sampling-fixture.js";
 
 export function fixtureError(entry: MockEntry, family: "agent" | "image" | "upload"): RpcError {
-  return fixtureRpcError(entry.error ?? { code: PROTOCOL_ERRORS.INTERNAL_ERROR.code, message: "mock error" }, family);
+  return fixtureRpcError(
+    entry.error ?? { code: PROTOCOL_ERRORS.INTERNAL_ERROR.code, message: "mock error" },
+    family,
+  );
 }
 
 /** A fresh copy of a line's `result` (a caller mutating one answer must not change the next). */
