@@ -5,6 +5,7 @@ import {
   LaunchError,
   detectLaunchSpec,
   resolveSpecString,
+  type HealthReport,
   type LaunchSpec,
 } from "@anna-ai/executa-host";
 import type { FlagValues, ParsedArgs } from "../cli/args.js";
@@ -13,7 +14,7 @@ import type { CliIo } from "../cli/io.js";
 import { colorJson } from "../cli/style.js";
 import { readArgsFlag } from "./args-input.js";
 import { runRepl } from "./dev-repl.js";
-import { formatOutcome, outcomeJson } from "./format.js";
+import { formatOutcome, outcomeJson, undescribedToolLine } from "./format.js";
 import { FrameTracer } from "./frame-trace.js";
 import { buildDevRouter } from "./services.js";
 import { DevSession } from "./session.js";
@@ -146,26 +147,26 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     if (flags.health) {
       const report = await session.health();
       checkInterrupted();
-      const body = {
-        status: report.status,
-        state: report.state,
-        ...(report.detail ? { detail: report.detail } : {}),
-        raw: report.raw,
-      };
-      io.stdout.write((json ? JSON.stringify(body) : colorJson(body, io.style)) + "\n");
+      io.stdout.write((json ? healthJson(report) : colorJson(healthView(report), io.style)) + "\n");
       return report.status === "unhealthy" ? EXIT_RUNTIME : EXIT_OK;
     }
     const tool = flags.invoke as string;
-    if (!manifest.tools.some((t) => t.name === tool)) {
-      const names = manifest.tools.map((t) => t.name);
-      throw new ExitError(
-        EXIT_USAGE,
-        `${launch.toolId} has no tool '${tool}'; its tools are: ${names.join(", ") || "(none)"}`,
-      );
-    }
+    // The plugin decides what its tools are: an undescribed name is still sent, and its answer
+    // (usually -32601) is what scripts read; the described list follows on stderr.
+    const described = manifest.tools.some((t) => t.name === tool);
     const outcome = await session.invoke(tool, toolArgs);
     checkInterrupted();
     io.stdout.write((json ? outcomeJson(outcome) : formatOutcome(tool, outcome, io.style)) + "\n");
+    if (!described) {
+      out.err(
+        undescribedToolLine(
+          launch.toolId,
+          tool,
+          manifest.tools.map((t) => t.name),
+        ),
+      );
+      return EXIT_RUNTIME;
+    }
     return outcome.ok ? EXIT_OK : EXIT_RUNTIME;
   } finally {
     process.off("SIGINT", onSignal);
@@ -227,6 +228,27 @@ async function startOrExplain(
       },
     );
   }
+}
+
+/** The interpreted state, for people: H8's mapping beside what the plugin said. */
+function healthView(report: HealthReport): Record<string, unknown> {
+  return {
+    status: report.status,
+    state: report.state,
+    ...(report.detail ? { detail: report.detail } : {}),
+    ...(report.raw !== undefined ? { raw: report.raw } : {}),
+    ...(report.error !== undefined ? { error: report.error } : {}),
+  };
+}
+
+/**
+ * `--health --json`: what the plugin answered (its result, or the JSON-RPC error object, as
+ * `--invoke --json` prints one); the interpreted state only when there was no answer at all.
+ */
+function healthJson(report: HealthReport): string {
+  if (report.raw !== undefined) return JSON.stringify(report.raw);
+  if (report.error !== undefined) return JSON.stringify(report.error);
+  return JSON.stringify(healthView(report));
 }
 
 function parseCredentials(values: string[] | undefined): Record<string, string> {

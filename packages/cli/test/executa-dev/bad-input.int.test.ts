@@ -46,12 +46,19 @@ describe.concurrent("executa dev bad input", () => {
     expectOneLineError(r, /not found/);
   });
 
-  it("an unknown tool names the tools there are", async () => {
-    const r = await dev("--dir", NOTES, "--invoke", "nope", "--json");
-    expectOneLineError(
-      r,
-      /has no tool 'nope'; its tools are: add_note, list_notes, summarize_notes, echo/,
-    );
+  it("an undescribed tool is still sent: the plugin's answer, exit 1, then the described tools", async () => {
+    const r = await dev("--dir", NOTES, "--invoke", "ech", "--json");
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({
+      code: -32601,
+      message: "Unknown tool: ech",
+      data: { tool: "ech" },
+    });
+    expect(r.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /did not describe a tool 'ech' \(did you mean 'echo'\?\); described tools: add_note, list_notes, summarize_notes, echo$/,
+      ),
+    ]);
   });
 
   it("an unknown flag suggests the closest one", async () => {

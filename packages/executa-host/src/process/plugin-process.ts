@@ -6,7 +6,7 @@
 import { EventEmitter } from "node:events";
 import { healthState } from "@anna-ai/app-schema";
 import { METHOD_NOT_FOUND, NULL_LOGGER, RpcError, RpcLocalError } from "@anna-ai/jsonrpc";
-import type { Logger, RequestOptions } from "@anna-ai/jsonrpc";
+import type { JsonRpcErrorObject, Logger, RequestOptions } from "@anna-ai/jsonrpc";
 import type { LaunchSpec } from "../launch/types.js";
 import type { InvokeStart, RouterSession, RouterSessionFactory } from "../router/contracts.js";
 import { refuseReverseRequest } from "./default-reverse.js";
@@ -94,6 +94,8 @@ export interface HealthReport {
   detail?: string;
   /** The plugin's `health` result when it answered one. */
   raw?: unknown;
+  /** The JSON-RPC error the health request ended with (the plugin's own, or the host's timeout). */
+  error?: JsonRpcErrorObject;
 }
 
 export class PluginProcess {
@@ -293,10 +295,16 @@ export class PluginProcess {
       );
       return { ...healthFromResult(raw), state: this.currentState, raw };
     } catch (error) {
+      const wire = error instanceof RpcError ? { error: error.toJSON() } : {};
       if (error instanceof RpcError && error.code === METHOD_NOT_FOUND) {
-        return { status: "healthy", state: this.currentState, detail: "health not implemented" };
+        return {
+          status: "healthy",
+          state: this.currentState,
+          detail: "health not implemented",
+          ...wire,
+        };
       }
-      return { status: "unhealthy", state: this.currentState, detail: messageOf(error) };
+      return { status: "unhealthy", state: this.currentState, detail: messageOf(error), ...wire };
     }
   }
 
