@@ -22,8 +22,15 @@ export { PATH_LIKE_VARS } from "./launch/path-env.js";
 export { platformKey, normalizePlatformKey } from "./launch/platform-key.js";
 export { createWhich } from "./launch/which.js";
 export type { Which, WhichOptions } from "./launch/which.js";
-export { probeVersion } from "./launch/tool-version.js";
-export type { VersionProbe } from "./launch/tool-version.js";
+export {
+  TOOLCHAINS,
+  compareVersions,
+  createVersionProbe,
+  parseVersion,
+  probeVersion,
+  toolchainProblem,
+} from "./launch/tool-version.js";
+export type { ToolchainCheck, ToolchainName, VersionProbe } from "./launch/tool-version.js";
 export { EXECUTA_TYPES } from "./launch/executa-json.js";
 
 // Process supervision, invoke and the pool (src/process, src/host).

@@ -1,5 +1,11 @@
 // `runDoctor`: every check at once (the probes run in parallel), in table order.
-import { createDevTokenIssuer, createWhich, TOKEN_AUDIENCES } from "@anna-ai/executa-host";
+import {
+  createDevTokenIssuer,
+  createVersionProbe,
+  createWhich,
+  TOKEN_AUDIENCES,
+  type VersionProbe,
+} from "@anna-ai/executa-host";
 import type { CheckResult, DoctorReport } from "./check.js";
 import {
   checkDevKey,
@@ -12,7 +18,6 @@ import {
   type DevKeyProbe,
   type ToolFinder,
 } from "./checks.js";
-import { createVersionProbe, type VersionProbe } from "./probe.js";
 
 export interface DoctorOptions {
   /** The environment whose PATH is searched and which the probes run with. */

@@ -5,6 +5,7 @@ import {
   LaunchError,
   detectLaunchSpec,
   resolveSpecString,
+  toolchainProblem,
   type HealthReport,
   type LaunchSpec,
 } from "@anna-ai/executa-host";
@@ -135,6 +136,12 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
       checkInterrupted();
       return code;
     }
+    // The REPL banner shows launch warnings; one-shot modes say them first, on stderr (a
+    // toolchain problem only once: it is the error if the start fails).
+    const toolchain = launch.toolchain && toolchainProblem(launch.toolchain);
+    for (const warning of launch.warnings) {
+      if (warning !== toolchain) out.err(`${io.errStyle.yellow("warning:")} ${warning}`);
+    }
     const manifest = await startOrExplain(session, launch, checkInterrupted);
     started = true;
     if (!json) {
@@ -216,13 +223,25 @@ async function startOrExplain(
     checkInterrupted();
     if (error instanceof ExitError) throw error;
     const tail = session.stderrTail(START_STDERR_LINES);
+    const toolchain = launch.toolchain && toolchainProblem(launch.toolchain);
+    if (toolchain !== undefined && launch.toolchain?.path === undefined) {
+      // The host refused to spawn: the toolchain line is the whole story.
+      throw new ExitError(EXIT_USAGE, `${launch.toolId} did not start: ${toolchain}`, {
+        cause: error,
+      });
+    }
     const message = error instanceof Error ? error.message : String(error);
     // Process errors already quote stderr; add the tail only when they do not.
     const stderr =
       tail.length && !message.includes("stderr:") ? `; last stderr: ${tail.join(" | ")}` : "";
+    // What detection warned about is often why it failed (a path source missing, uv absent).
+    const warnings = launch.warnings.filter((w) => w !== toolchain);
+    const warned = warnings.length ? `; launch warnings: ${warnings.join(" | ")}` : "";
+    // A too old toolchain is the likeliest cause: it leads.
+    const first = toolchain === undefined ? "" : `${toolchain}; `;
     throw new ExitError(
       EXIT_USAGE,
-      `${launch.toolId} (${launch.command.join(" ")}) did not start: ${message}${stderr}`,
+      `${launch.toolId} (${launch.command.join(" ")}) did not start: ${first}${message}${stderr}${warned}`,
       {
         cause: error,
       },

@@ -249,6 +249,8 @@ function finish(
       source,
       warnings: plan.warnings,
       ...(plan.env ? { env: plan.env } : {}),
+      ...(plan.pathPrepend ? { pathPrepend: plan.pathPrepend } : {}),
+      ...(plan.toolchain ? { toolchain: plan.toolchain } : {}),
     },
     ctx,
   );

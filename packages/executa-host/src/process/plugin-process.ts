@@ -7,6 +7,7 @@ import { EventEmitter } from "node:events";
 import { healthState } from "@anna-ai/app-schema";
 import { METHOD_NOT_FOUND, NULL_LOGGER, RpcError, RpcLocalError } from "@anna-ai/jsonrpc";
 import type { JsonRpcErrorObject, Logger, RequestOptions } from "@anna-ai/jsonrpc";
+import { toolchainProblem } from "../launch/tool-version.js";
 import type { LaunchSpec } from "../launch/types.js";
 import type { InvokeStart, RouterSession, RouterSessionFactory } from "../router/contracts.js";
 import { refuseReverseRequest } from "./default-reverse.js";
@@ -389,6 +390,17 @@ export class PluginProcess {
     const coldStart = this.spec.binaryColdStart && this.startCount === 0;
     this.startCount++;
     this.setState("starting");
+    // A launcher detection did not find would only fail as `spawn go ENOENT`: say what to install.
+    const toolchain = this.spec.toolchain;
+    const missing =
+      toolchain !== undefined && toolchain.path === undefined
+        ? toolchainProblem(toolchain)
+        : undefined;
+    if (missing !== undefined) {
+      const error = hostError("SPAWN_FAILED", `${this.label} cannot start: ${missing}`);
+      this.setState("stopped", error.message);
+      throw error;
+    }
     let instance: PluginInstance;
     try {
       instance = this.spawnInstance();

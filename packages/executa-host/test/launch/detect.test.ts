@@ -204,7 +204,10 @@ describe("detectLaunchSpec — Python", () => {
     });
     expect(withPython.command[0]).toBe("python");
     const spec = await detectLaunchSpec(fixture("python-no-scripts"), machine({ tools: {} }));
-    expect(spec.warnings.join(" ")).toContain("python3 not found on PATH");
+    expect(spec.warnings).toContain(
+      "python3 is not on PATH: this plugin needs Python 3.8 or newer (the oldest Python the SDK runs on), found none; install it (https://www.python.org/downloads/) or put it on PATH",
+    );
+    expect(spec.toolchain).toMatchObject({ tool: "python3", found: undefined, path: undefined });
   });
 });
 
@@ -282,9 +285,12 @@ describe("detectLaunchSpec — Go", () => {
     expect(spec.env.GOTOOLCHAIN).toBeUndefined();
   });
 
-  it("warns when go is not installed", async () => {
+  it("warns when go is not installed, with the version go.mod wants", async () => {
     const spec = await detectLaunchSpec(fixture("go-default"), machine({ tools: {} }));
-    expect(spec.warnings.join(" ")).toContain("go not found on PATH");
+    expect(spec.warnings.join(" ")).toMatch(
+      /go is not on PATH: this plugin needs Go \d+\.\d+(\.\d+)? or newer \((go\.mod|the oldest Go the SDK builds with)\), found none/,
+    );
+    expect(spec.toolchain).toMatchObject({ tool: "go", path: undefined });
   });
 
   it("lists several package main entries and runs the picked one with the shared files", async () => {
