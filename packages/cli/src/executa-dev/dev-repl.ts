@@ -1,7 +1,7 @@
 // The REPL of `executa dev`: a banner, then commands until quit. Plugin stderr, restarts and
 // stops are printed above the prompt as they happen.
 import type { DescribedManifest, LaunchSpec } from "@anna-ai/executa-host";
-import { EXIT_OK, EXIT_USAGE } from "../cli/exit-error.js";
+import { EXIT_OK, EXIT_SIGINT, EXIT_USAGE } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
 import { colorJson, type Style } from "../cli/style.js";
 import { parseArgsJson } from "./args-input.js";
@@ -159,7 +159,8 @@ export async function runRepl(
     options.interrupt.removeEventListener("abort", onInterrupt);
     for (const off of offs) off();
   }
-  return EXIT_OK;
+  // Ctrl-C ends the session like a signal does in one-shot mode (the plugin is shut down after).
+  return repl.interrupted() ? EXIT_SIGINT : EXIT_OK;
 }
 
 /** Plugin, where it was found, its command, then each family's mode and how to turn it on. */

@@ -10,7 +10,15 @@ import {
   type LaunchSpec,
 } from "@anna-ai/executa-host";
 import type { FlagValues, ParsedArgs } from "../cli/args.js";
-import { EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
+import {
+  EXIT_OK,
+  EXIT_RUNTIME,
+  EXIT_SIGINT,
+  EXIT_SIGTERM,
+  EXIT_USAGE,
+  ExitError,
+  usageError,
+} from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
 import { colorJson } from "../cli/style.js";
 import { readArgsFlag } from "./args-input.js";
@@ -23,9 +31,6 @@ import { DevSession } from "./session.js";
 const NAME = "executa dev";
 /** Plugin stderr lines quoted when it fails to start. */
 const START_STDERR_LINES = 10;
-/** Shell convention for a run ended by a signal: 128 + its number. */
-const EXIT_SIGINT = 130;
-const EXIT_SIGTERM = 143;
 
 export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number> {
   const flags = args.flags;
