@@ -69,6 +69,12 @@ describe("detectLaunchSpec — executa.json", () => {
     expect(unknown.message).toContain("python, node, go, binary");
   });
 
+  it("suggests the launcher type a typo meant", async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, "executa.json"), JSON.stringify({ tool_id: "t", type: "Node" }));
+    expect((await launchError(dir)).message).toMatch(/got "Node"; did you mean "node"\?$/);
+  });
+
   it("reports broken JSON with the file name", async () => {
     const dir = await tempDir();
     await writeFile(path.join(dir, "executa.json"), '{\n  "tool_id": "x",\n  "type": "node",\n}\n');
