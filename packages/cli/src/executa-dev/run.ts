@@ -5,10 +5,12 @@ import {
   LaunchError,
   detectLaunchSpec,
   resolveSpecString,
+  SAMPLING_DISABLED_MESSAGE,
   toolchainProblem,
   type HealthReport,
   type LaunchSpec,
 } from "@anna-ai/executa-host";
+import type { JsonRpcMessage } from "@anna-ai/jsonrpc";
 import type { FlagValues, ParsedArgs } from "../cli/args.js";
 import {
   EXIT_OK,
@@ -73,6 +75,9 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     err: (line) => void io.stderr.write(line + "\n"),
   };
   let started = false;
+  // Set when the host answered a sampling call with `sampling_disabled` (the default mode): the
+  // plugin may turn it into any message, so one-shot mode adds the flag that fixes it.
+  let samplingRefused = false;
   const recordPath =
     typeof flags.record === "string" ? path.resolve(io.cwd, flags.record) : undefined;
   const session = openSession(
@@ -88,6 +93,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
         },
         {
           frame: (dir, msg, meta) => {
+            if (isSamplingDisabledAnswer(msg)) samplingRefused = true;
             const line = tracer.line(dir, msg, meta);
             if (tracing) out.err(line);
           },
@@ -169,6 +175,11 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     const outcome = await session.invoke(tool, toolArgs);
     checkInterrupted();
     io.stdout.write((json ? outcomeJson(outcome) : formatOutcome(tool, outcome, io.style)) + "\n");
+    if (samplingRefused) {
+      out.err(
+        `${io.errStyle.yellow("hint:")} ${tool} called sampling/createMessage and got sampling_disabled: sampling is off by default; answer it offline with --mock-sampling <fixture.jsonl>`,
+      );
+    }
     if (!described) {
       out.err(
         undescribedToolLine(
@@ -252,6 +263,11 @@ async function startOrExplain(
       },
     );
   }
+}
+
+function isSamplingDisabledAnswer(message: JsonRpcMessage): boolean {
+  const error = (message as { error?: { message?: unknown } }).error;
+  return error !== undefined && error.message === SAMPLING_DISABLED_MESSAGE;
 }
 
 /** The interpreted state, for people: H8's mapping beside what the plugin said. */

@@ -92,6 +92,24 @@ describe.concurrent("executa dev one-shot", () => {
     expect(line.error).toMatch(/sampling/);
   });
 
+  it("a sampling_disabled refusal in one-shot mode adds a --mock-sampling hint on stderr", async () => {
+    const args = ["executa", "dev", "--dir", KITCHEN, "--invoke", "structured_summary"];
+    const off = await runCli([...args, "--args", '{"text":"abc"}', "--json"]);
+    expect(off.stderr).toMatch(
+      /^hint: structured_summary called sampling\/createMessage and got sampling_disabled: .*--mock-sampling <fixture\.jsonl>$/m,
+    );
+    // With answers from a file there is nothing to hint at.
+    const mocked = await runCli([
+      ...args,
+      "--args",
+      '{"text":"abc"}',
+      "--mock-sampling",
+      path.join(FIXTURES, "sampling.jsonl"),
+      "--json",
+    ]);
+    expect(mocked.stderr).not.toContain("hint:");
+  });
+
   it("a JSON-RPC error prints {code, message, data} on one line and exits 1", async () => {
     const r = await runCli([
       "executa",
