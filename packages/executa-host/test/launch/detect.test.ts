@@ -428,3 +428,30 @@ describe("detectLaunchSpec — broken project files", () => {
     expect(error.path).toBe(path.join(dir, file));
   });
 });
+
+describe("lone Node scripts", () => {
+  it("count only files that speak JSON-RPC: a build script beside a plugin is not one", async () => {
+    const dir = await tempDir();
+    await writeFile(
+      path.join(dir, "build.mjs"),
+      'import { build } from "esbuild";\nawait build({});\n',
+    );
+    await writeFile(
+      path.join(dir, "server.mjs"),
+      'import { createInterface } from "node:readline";\ncreateInterface({ input: process.stdin });\n',
+    );
+    const spec = await detectLaunchSpec(dir, NO_UV);
+    expect(spec.command.at(-1)).toBe(path.join(dir, "server.mjs"));
+  });
+
+  it("a folder holding only a build script is not a plugin", async () => {
+    const dir = await tempDir();
+    await writeFile(
+      path.join(dir, "build.mjs"),
+      'import { build } from "esbuild";\nawait build({});\n',
+    );
+    const error = await launchError(dir);
+    expect(error.code).toBe("NO_PLUGIN_FOUND");
+    expect(error.message).toMatch(/no plugin found; add executa\.json/);
+  });
+});
