@@ -6,6 +6,8 @@ export { detectLaunchSpec } from "./launch/detect.js";
 export type { DetectLaunchOptions } from "./launch/detect.js";
 export type { DetectOptions } from "./launch/detect-context.js";
 export { discoverExecutas, isIgnoredFolder } from "./launch/discover.js";
+export { SKILL_FILE, skillFromExecutaJson } from "./launch/skill-folder.js";
+export type { SkillFolder } from "./launch/skill-folder.js";
 export type { DiscoveryResult } from "./launch/discover.js";
 export { listPluginEntries } from "./launch/plugin-entries.js";
 export type { PluginEntry } from "./launch/plugin-entries.js";

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FIXTURES, example, runCli, type CliResult } from "./helpers.js";
+import { FIXTURES, example, runCli, tempDir, type CliResult } from "./helpers.js";
 
 const NOTES = example("ts-notes");
 const work = mkdtempSync(path.join(tmpdir(), "executa-dev-bad-"));
@@ -59,6 +59,20 @@ describe.concurrent("executa dev bad input", () => {
         /did not describe a tool 'ech' \(did you mean 'echo'\?\); described tools: add_note, list_notes, summarize_notes, echo$/,
       ),
     ]);
+  });
+
+  it("a skill folder says there is nothing to run", async () => {
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, "executa.json"),
+      JSON.stringify({ executa_type: "skill", content_file: "SKILL.md" }),
+    );
+    writeFileSync(path.join(dir, "SKILL.md"), "---\nname: guide\ndescription: d\n---\n");
+    const r = await dev("--dir", dir, "--describe");
+    expectOneLineError(
+      r,
+      /is a skill \(executa\.json declares "executa_type": "skill" with SKILL\.md\): nothing to run/,
+    );
   });
 
   it("an unknown flag suggests the closest one", async () => {

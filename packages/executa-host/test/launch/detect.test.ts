@@ -390,10 +390,31 @@ describe("detectLaunchSpec — binaries", () => {
 
 describe("detectLaunchSpec — folders without a plugin", () => {
   it("says what a plugin folder needs when there is none", async () => {
-    const dir = fixture("skill-only");
+    const dir = await tempDir();
     const error = await launchError(dir);
     expect(error.code).toBe("NO_PLUGIN_FOUND");
     expect(error.message).toContain(`${dir}: no plugin found; add executa.json`);
+  });
+
+  it("recognises a SKILL.md-only folder as a skill: nothing to run", async () => {
+    const dir = fixture("skill-only");
+    const error = await launchError(dir);
+    expect(error.code).toBe("IS_SKILL");
+    expect(error.message).toBe(
+      `${dir} is a skill (it holds only SKILL.md): nothing to run; check it with anna-app validate, and start a tool plugin with executa dev instead`,
+    );
+  });
+
+  it("recognises executa.json with executa_type skill (no type, no tool_id) as a skill", async () => {
+    const dir = await tempDir();
+    await writeFile(
+      path.join(dir, "executa.json"),
+      JSON.stringify({ executa_type: "skill", content_file: "GUIDE.md" }),
+    );
+    const error = await launchError(dir);
+    expect(error.code).toBe("IS_SKILL");
+    expect(error.message).toContain(`declares "executa_type": "skill" with GUIDE.md`);
+    expect(error.message).not.toMatch(/missing "type"/);
   });
 
   it("reports a missing directory", async () => {
