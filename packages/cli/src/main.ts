@@ -18,7 +18,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     }
     const found = findCommand(argv);
     if (!found) {
-      const groupHelp = groupCommands(argv[0] as string);
+      const groupHelp = await groupCommands(argv[0] as string);
       if (groupHelp && (argv.length === 1 || argv[1] === "--help")) {
         io.stdout.write(groupHelp);
         return argv.length === 1 ? EXIT_USAGE : EXIT_OK;
@@ -72,16 +72,28 @@ function topLevelHelp(io: CliIo): string {
   return lines.join("\n") + "\n";
 }
 
-function groupCommands(group: string): string | undefined {
+/** Examples each member command contributes to its group's help (the rest: `<command> --help`). */
+const GROUP_EXAMPLES_PER_COMMAND = 2;
+
+/** A group's help: its commands, then the first examples of each (from the commands' own specs). */
+async function groupCommands(group: string): Promise<string | undefined> {
   const members = COMMANDS.filter((c) => c.path.length > 1 && c.path[0] === group);
   if (members.length === 0) return undefined;
   const width = Math.max(...members.map((c) => c.path.join(" ").length)) + 2;
+  const specs = await Promise.all(members.map(async (c) => (await c.load()).spec));
   return (
     [
       `Usage: anna-app ${group} <command> [options]`,
       "",
       "Commands:",
       ...members.map((c) => `  ${c.path.join(" ").padEnd(width)}${c.summary}`),
+      "",
+      "Examples:",
+      ...specs.flatMap((spec) =>
+        spec.examples.slice(0, GROUP_EXAMPLES_PER_COMMAND).map((e) => `  ${e}`),
+      ),
+      "",
+      `Run 'anna-app ${group} <command> --help' for every flag and more examples.`,
     ].join("\n") + "\n"
   );
 }

@@ -6,6 +6,8 @@ export { detectLaunchSpec } from "./launch/detect.js";
 export type { DetectLaunchOptions } from "./launch/detect.js";
 export type { DetectOptions } from "./launch/detect-context.js";
 export { discoverExecutas, isIgnoredFolder } from "./launch/discover.js";
+export { SKILL_FILE, skillFromExecutaJson } from "./launch/skill-folder.js";
+export type { SkillFolder } from "./launch/skill-folder.js";
 export type { DiscoveryResult } from "./launch/discover.js";
 export { listPluginEntries } from "./launch/plugin-entries.js";
 export type { PluginEntry } from "./launch/plugin-entries.js";
@@ -22,8 +24,15 @@ export { PATH_LIKE_VARS } from "./launch/path-env.js";
 export { platformKey, normalizePlatformKey } from "./launch/platform-key.js";
 export { createWhich } from "./launch/which.js";
 export type { Which, WhichOptions } from "./launch/which.js";
-export { probeVersion } from "./launch/tool-version.js";
-export type { VersionProbe } from "./launch/tool-version.js";
+export {
+  TOOLCHAINS,
+  compareVersions,
+  createVersionProbe,
+  parseVersion,
+  probeVersion,
+  toolchainProblem,
+} from "./launch/tool-version.js";
+export type { ToolchainCheck, ToolchainName, VersionProbe } from "./launch/tool-version.js";
 export { EXECUTA_TYPES } from "./launch/executa-json.js";
 
 // Process supervision, invoke and the pool (src/process, src/host).

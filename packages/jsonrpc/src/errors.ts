@@ -2,14 +2,16 @@
 // connection as a JSON-RPC `error` object; an RpcLocalError describes what happened on this side
 // (timeout, abort, closed pipe, a frame we could not read) and is never sent.
 
+// The two-module protocol table only: plugins load this package at spawn time.
+import { PROTOCOL_ERRORS } from "@anna-ai/app-schema/errors/protocol";
 import type { JsonRpcErrorObject } from "./types.js";
 
-/** Standard JSON-RPC 2.0 codes used by the peer itself (L989–L1011, T9). */
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
-export const METHOD_NOT_FOUND = -32601;
-export const INVALID_PARAMS = -32602;
-export const INTERNAL_ERROR = -32603;
+/** Standard JSON-RPC 2.0 codes used by the peer itself (L989–L1011, T9), from the catalog. */
+export const PARSE_ERROR = PROTOCOL_ERRORS.PARSE_ERROR.code;
+export const INVALID_REQUEST = PROTOCOL_ERRORS.INVALID_REQUEST.code;
+export const METHOD_NOT_FOUND = PROTOCOL_ERRORS.METHOD_NOT_FOUND.code;
+export const INVALID_PARAMS = PROTOCOL_ERRORS.INVALID_PARAMS.code;
+export const INTERNAL_ERROR = PROTOCOL_ERRORS.INTERNAL_ERROR.code;
 
 /** A JSON-RPC error object, received from or to be sent to the other side. */
 export class RpcError extends Error {

@@ -1,6 +1,7 @@
 // Host services speak the reverse-RPC catalog (RpcError with `data.errorCode`, H12); the Host API
 // speaks string codes (R100). One table maps the families' suffixes; the catalog code travels in
 // `details.errorCode` so nothing is lost.
+import { PROTOCOL_ERRORS } from "@anna-ai/app-schema/errors";
 import type { HostServices } from "@anna-ai/executa-host";
 import { RpcError } from "@anna-ai/jsonrpc";
 import { HostApiError, type HostApiErrorCode } from "../errors/host-api-error.js";
@@ -33,7 +34,7 @@ const FACADE_SUFFIXES: readonly [string, HostApiErrorCode][] = [
 ];
 
 /** JSON-RPC invalid params, sent by services that validate their own input. */
-const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = PROTOCOL_ERRORS.INVALID_PARAMS.code;
 
 export function hostApiErrorFromService(error: unknown, what: string): HostApiError {
   if (error instanceof HostApiError) return error;

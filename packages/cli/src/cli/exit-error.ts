@@ -4,6 +4,9 @@
 export const EXIT_OK = 0;
 export const EXIT_RUNTIME = 1;
 export const EXIT_USAGE = 2;
+/** Shell convention for a run ended by a signal: 128 + its number. */
+export const EXIT_SIGINT = 130;
+export const EXIT_SIGTERM = 143;
 
 export class ExitError extends Error {
   readonly exitCode: number;

@@ -45,7 +45,11 @@ export const spec: CommandSpec = {
       description: "Pick one entry in a folder that holds several plugins",
     },
     { name: "describe", type: "boolean", description: "Print the manifest and exit" },
-    { name: "health", type: "boolean", description: "Probe health and exit" },
+    {
+      name: "health",
+      type: "boolean",
+      description: "Probe health and exit (with --json: the plugin's own health result)",
+    },
     { name: "invoke", type: "string", value: "<tool>", description: "Invoke a tool and exit" },
     {
       name: "args",

@@ -5,14 +5,20 @@
 import { stat } from "node:fs/promises";
 import type { SupervisorMode, SupervisorStatus } from "@anna-ai/executa-host";
 import type { CheckResult } from "./check.js";
-import { compareVersions, type VersionProbe } from "./probe.js";
+import {
+  TOOLCHAINS,
+  compareVersions,
+  toolchainProblem,
+  type ToolchainName,
+  type VersionProbe,
+} from "@anna-ai/executa-host";
 
 /** package.json `engines.node` of every package here. */
-export const MIN_NODE_VERSION = "20.19.0";
-/** `requires-python` of the python template. */
-export const MIN_PYTHON_VERSION = "3.8";
-/** The `go` line of the go template's go.mod. */
-export const MIN_GO_VERSION = "1.19";
+export const MIN_NODE_VERSION = TOOLCHAINS.node.minimum;
+/** `requires-python` of the python template; plugin launches check the same minimum. */
+export const MIN_PYTHON_VERSION = TOOLCHAINS.python3.minimum;
+/** The `go` line of the go template's go.mod; plugin launches check the same minimum. */
+export const MIN_GO_VERSION = TOOLCHAINS.go.minimum;
 
 export interface ToolFinder {
   which(command: string): string | undefined;
@@ -50,6 +56,11 @@ interface ToolCheckSpec {
   /** Said when the tool is found and new enough. */
   ok: string;
   minimum?: { version: string; tooOld: (version: string) => string };
+  /**
+   * The launcher in the shared toolchain table: missing and too old are then said the way a
+   * plugin launch says them (tool, version wanted, version found), after this check's consequence.
+   */
+  toolchain?: { tool: ToolchainName; needs: string };
 }
 
 /** Probes the tool at `found` for its version and compares it to the spec's minimum. */
@@ -69,7 +80,7 @@ async function checkTool(
       status: "warn",
       found: "missing",
       ...(found === undefined ? {} : { path: found }),
-      detail: spec.missing,
+      detail: withToolchainLine(spec, spec.missing, undefined, found),
     };
   }
   if (spec.minimum === undefined) {
@@ -77,9 +88,36 @@ async function checkTool(
   }
   const where = { found: version, version, path: found };
   if (compareVersions(version, spec.minimum.version) < 0) {
-    return { ...base, ...where, status: "warn", detail: spec.minimum.tooOld(version) };
+    return {
+      ...base,
+      ...where,
+      status: "warn",
+      detail: withToolchainLine(spec, spec.minimum.tooOld(version), version, found),
+    };
   }
   return { ...base, ...where, status: "ok", detail: spec.ok };
+}
+
+function withToolchainLine(
+  spec: ToolCheckSpec,
+  consequence: string,
+  version: string | undefined,
+  path: string | undefined,
+): string {
+  if (spec.toolchain === undefined || (path !== undefined && version === undefined)) {
+    return consequence;
+  }
+  const problem = toolchainProblem(
+    {
+      tool: spec.toolchain.tool,
+      wanted: spec.minimum?.version,
+      wantedBy: "the templates and SDKs",
+      found: version,
+      path,
+    },
+    spec.toolchain.needs,
+  );
+  return problem === undefined ? consequence : `${consequence}; ${problem}`;
 }
 
 export async function checkNpm(tools: ToolFinder): Promise<CheckResult> {
@@ -101,6 +139,7 @@ export async function checkPython(tools: ToolFinder): Promise<CheckResult> {
     versionArgs: ["--version"],
     missing: "Python plugins cannot run",
     broken: `${name ?? "python"} --version failed: Python plugins may not start`,
+    toolchain: { tool: "python3", needs: "they need" },
     ok: `runs Python plugins (${name ?? "python"})`,
     minimum: {
       version: MIN_PYTHON_VERSION,
@@ -127,6 +166,7 @@ export async function checkGo(tools: ToolFinder): Promise<CheckResult> {
     label: "Go",
     versionArgs: ["version"],
     missing: "Go plugins cannot run (go run .) and the go template cannot be tested",
+    toolchain: { tool: "go", needs: "they need" },
     ok: "runs Go plugins (go run .)",
     minimum: {
       version: MIN_GO_VERSION,

@@ -1,12 +1,14 @@
 // `runDoctor`: every check at once (the probes run in parallel), in table order.
 import {
   createDevTokenIssuer,
+  createVersionProbe,
   createWhich,
   probeSupervisor,
   resolveSupervisorMode,
   SUPERVISOR_ENV,
   TOKEN_AUDIENCES,
   type SupervisorStatus,
+  type VersionProbe,
 } from "@anna-ai/executa-host";
 import type { CheckResult, DoctorReport } from "./check.js";
 import {
@@ -21,7 +23,6 @@ import {
   type DevKeyProbe,
   type ToolFinder,
 } from "./checks.js";
-import { createVersionProbe, type VersionProbe } from "./probe.js";
 
 export interface DoctorOptions {
   /** The environment whose PATH is searched and which the probes run with. */

@@ -1,11 +1,11 @@
 // The REPL of `executa dev`: a banner, then commands until quit. Plugin stderr, restarts and
 // stops are printed above the prompt as they happen.
 import type { DescribedManifest, LaunchSpec } from "@anna-ai/executa-host";
-import { EXIT_OK, EXIT_USAGE } from "../cli/exit-error.js";
+import { EXIT_OK, EXIT_SIGINT, EXIT_USAGE } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
 import { colorJson, type Style } from "../cli/style.js";
 import { parseArgsJson } from "./args-input.js";
-import { formatOutcome, parametersOf, toolsTable } from "./format.js";
+import { undescribedToolLine, formatOutcome, parametersOf, toolsTable } from "./format.js";
 import type { DevRouter } from "./services.js";
 import { REPL_COMMANDS, startRepl } from "./repl.js";
 import type { DevSession } from "./session.js";
@@ -122,12 +122,11 @@ export async function runRepl(
           repl.print(s.red((error as Error).message.replace(/ \(see: .*\)$/, "")));
           return;
         }
+        // Sent even when undescribed, as in one-shot mode: the plugin decides what its tools are.
         const known = (await session.describe()).tools.map((t) => t.name);
-        if (!known.includes(tool)) {
-          repl.print(s.red(`no tool '${tool}'; tools: ${known.join(", ") || "(none)"}`));
-          return;
-        }
         repl.print(formatOutcome(tool, await session.invoke(tool, args), s));
+        if (!known.includes(tool))
+          repl.print(s.red(undescribedToolLine(launch.toolId, tool, known)));
         return;
       }
       case "trace": {
@@ -160,7 +159,8 @@ export async function runRepl(
     options.interrupt.removeEventListener("abort", onInterrupt);
     for (const off of offs) off();
   }
-  return EXIT_OK;
+  // Ctrl-C ends the session like a signal does in one-shot mode (the plugin is shut down after).
+  return repl.interrupted() ? EXIT_SIGINT : EXIT_OK;
 }
 
 /** Plugin, where it was found, its command, then each family's mode and how to turn it on. */

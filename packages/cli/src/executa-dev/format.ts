@@ -1,5 +1,6 @@
 // How `executa dev` shows manifests, tool tables and invoke outcomes to a person.
 import type { DescribedManifest, InvokeOutcome } from "@anna-ai/executa-host";
+import { closest } from "../cli/args.js";
 import { colorJson, type Style } from "../cli/style.js";
 
 interface ParameterView {
@@ -110,6 +111,17 @@ export function outcomeJson(outcome: InvokeOutcome): string {
 function failureData(raw: unknown): unknown {
   const data = (raw as { data?: unknown } | null | undefined)?.data;
   return data === null ? undefined : data;
+}
+
+/** Said after the plugin's answer to a tool it did not describe, with the nearest described name. */
+export function undescribedToolLine(
+  toolId: string,
+  tool: string,
+  names: readonly string[],
+): string {
+  const guess = closest(tool, names);
+  const hint = guess === undefined ? "" : ` (did you mean '${guess}'?)`;
+  return `${toolId} did not describe a tool '${tool}'${hint}; described tools: ${names.join(", ") || "(none)"}`;
 }
 
 function truncate(text: string, max: number): string {

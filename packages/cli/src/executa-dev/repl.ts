@@ -42,6 +42,8 @@ export interface Repl {
   /** Resolves when the user quits or input ends. */
   done: Promise<void>;
   close(): void;
+  /** Whether the session ended with Ctrl-C on an empty prompt (the CLI then exits 130). */
+  interrupted(): boolean;
 }
 
 const QUIT_WORDS = new Set(["quit", "exit", ".exit", "q"]);
@@ -56,6 +58,7 @@ export function startRepl(io: CliIo, handlers: ReplHandlers, prompt: string): Re
     completer: interactive ? (line: string) => complete(line, handlers) : undefined,
   });
   let closed = false;
+  let interruptedByUser = false;
   let busy = false;
   const queue: string[] = [];
   let resolveDone!: () => void;
@@ -121,6 +124,7 @@ export function startRepl(io: CliIo, handlers: ReplHandlers, prompt: string): Re
       rl.prompt();
       return;
     }
+    interruptedByUser = true;
     finish();
   });
 
@@ -131,7 +135,7 @@ export function startRepl(io: CliIo, handlers: ReplHandlers, prompt: string): Re
 
   rl.setPrompt(prompt);
   if (interactive) rl.prompt();
-  return { print, printErr, done, close: finish };
+  return { print, printErr, done, close: finish, interrupted: () => interruptedByUser };
 }
 
 /** Completion: command words first, then tool names, then parameter names inside the JSON. */

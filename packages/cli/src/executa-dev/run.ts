@@ -5,15 +5,27 @@ import {
   LaunchError,
   detectLaunchSpec,
   resolveSpecString,
+  SAMPLING_DISABLED_MESSAGE,
+  toolchainProblem,
+  type HealthReport,
   type LaunchSpec,
 } from "@anna-ai/executa-host";
+import type { JsonRpcMessage } from "@anna-ai/jsonrpc";
 import type { FlagValues, ParsedArgs } from "../cli/args.js";
-import { EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
+import {
+  EXIT_OK,
+  EXIT_RUNTIME,
+  EXIT_SIGINT,
+  EXIT_SIGTERM,
+  EXIT_USAGE,
+  ExitError,
+  usageError,
+} from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
 import { colorJson } from "../cli/style.js";
 import { readArgsFlag } from "./args-input.js";
 import { runRepl } from "./dev-repl.js";
-import { formatOutcome, outcomeJson } from "./format.js";
+import { formatOutcome, outcomeJson, undescribedToolLine } from "./format.js";
 import { FrameTracer } from "./frame-trace.js";
 import { buildDevRouter } from "./services.js";
 import { DevSession } from "./session.js";
@@ -21,9 +33,6 @@ import { DevSession } from "./session.js";
 const NAME = "executa dev";
 /** Plugin stderr lines quoted when it fails to start. */
 const START_STDERR_LINES = 10;
-/** Shell convention for a run ended by a signal: 128 + its number. */
-const EXIT_SIGINT = 130;
-const EXIT_SIGTERM = 143;
 
 export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number> {
   const flags = args.flags;
@@ -66,6 +75,9 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     err: (line) => void io.stderr.write(line + "\n"),
   };
   let started = false;
+  // Set when the host answered a sampling call with `sampling_disabled` (the default mode): the
+  // plugin may turn it into any message, so one-shot mode adds the flag that fixes it.
+  let samplingRefused = false;
   const recordPath =
     typeof flags.record === "string" ? path.resolve(io.cwd, flags.record) : undefined;
   const session = openSession(
@@ -81,6 +93,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
         },
         {
           frame: (dir, msg, meta) => {
+            if (isSamplingDisabledAnswer(msg)) samplingRefused = true;
             const line = tracer.line(dir, msg, meta);
             if (tracing) out.err(line);
           },
@@ -134,6 +147,12 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
       checkInterrupted();
       return code;
     }
+    // The REPL banner shows launch warnings; one-shot modes say them first, on stderr (a
+    // toolchain problem only once: it is the error if the start fails).
+    const toolchain = launch.toolchain && toolchainProblem(launch.toolchain);
+    for (const warning of launch.warnings) {
+      if (warning !== toolchain) out.err(`${io.errStyle.yellow("warning:")} ${warning}`);
+    }
     const manifest = await startOrExplain(session, launch, checkInterrupted);
     started = true;
     if (!json) {
@@ -146,26 +165,31 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     if (flags.health) {
       const report = await session.health();
       checkInterrupted();
-      const body = {
-        status: report.status,
-        state: report.state,
-        ...(report.detail ? { detail: report.detail } : {}),
-        raw: report.raw,
-      };
-      io.stdout.write((json ? JSON.stringify(body) : colorJson(body, io.style)) + "\n");
+      io.stdout.write((json ? healthJson(report) : colorJson(healthView(report), io.style)) + "\n");
       return report.status === "unhealthy" ? EXIT_RUNTIME : EXIT_OK;
     }
     const tool = flags.invoke as string;
-    if (!manifest.tools.some((t) => t.name === tool)) {
-      const names = manifest.tools.map((t) => t.name);
-      throw new ExitError(
-        EXIT_USAGE,
-        `${launch.toolId} has no tool '${tool}'; its tools are: ${names.join(", ") || "(none)"}`,
-      );
-    }
+    // The plugin decides what its tools are: an undescribed name is still sent, and its answer
+    // (usually -32601) is what scripts read; the described list follows on stderr.
+    const described = manifest.tools.some((t) => t.name === tool);
     const outcome = await session.invoke(tool, toolArgs);
     checkInterrupted();
     io.stdout.write((json ? outcomeJson(outcome) : formatOutcome(tool, outcome, io.style)) + "\n");
+    if (samplingRefused) {
+      out.err(
+        `${io.errStyle.yellow("hint:")} ${tool} called sampling/createMessage and got sampling_disabled: sampling is off by default; answer it offline with --mock-sampling <fixture.jsonl>`,
+      );
+    }
+    if (!described) {
+      out.err(
+        undescribedToolLine(
+          launch.toolId,
+          tool,
+          manifest.tools.map((t) => t.name),
+        ),
+      );
+      return EXIT_RUNTIME;
+    }
     return outcome.ok ? EXIT_OK : EXIT_RUNTIME;
   } finally {
     process.off("SIGINT", onSignal);
@@ -215,18 +239,56 @@ async function startOrExplain(
     checkInterrupted();
     if (error instanceof ExitError) throw error;
     const tail = session.stderrTail(START_STDERR_LINES);
+    const toolchain = launch.toolchain && toolchainProblem(launch.toolchain);
+    if (toolchain !== undefined && launch.toolchain?.path === undefined) {
+      // The host refused to spawn: the toolchain line is the whole story.
+      throw new ExitError(EXIT_USAGE, `${launch.toolId} did not start: ${toolchain}`, {
+        cause: error,
+      });
+    }
     const message = error instanceof Error ? error.message : String(error);
     // Process errors already quote stderr; add the tail only when they do not.
     const stderr =
       tail.length && !message.includes("stderr:") ? `; last stderr: ${tail.join(" | ")}` : "";
+    // What detection warned about is often why it failed (a path source missing, uv absent).
+    const warnings = launch.warnings.filter((w) => w !== toolchain);
+    const warned = warnings.length ? `; launch warnings: ${warnings.join(" | ")}` : "";
+    // A too old toolchain is the likeliest cause: it leads.
+    const first = toolchain === undefined ? "" : `${toolchain}; `;
     throw new ExitError(
       EXIT_USAGE,
-      `${launch.toolId} (${launch.command.join(" ")}) did not start: ${message}${stderr}`,
+      `${launch.toolId} (${launch.command.join(" ")}) did not start: ${first}${message}${stderr}${warned}`,
       {
         cause: error,
       },
     );
   }
+}
+
+function isSamplingDisabledAnswer(message: JsonRpcMessage): boolean {
+  const error = (message as { error?: { message?: unknown } }).error;
+  return error !== undefined && error.message === SAMPLING_DISABLED_MESSAGE;
+}
+
+/** The interpreted state, for people: H8's mapping beside what the plugin said. */
+function healthView(report: HealthReport): Record<string, unknown> {
+  return {
+    status: report.status,
+    state: report.state,
+    ...(report.detail ? { detail: report.detail } : {}),
+    ...(report.raw !== undefined ? { raw: report.raw } : {}),
+    ...(report.error !== undefined ? { error: report.error } : {}),
+  };
+}
+
+/**
+ * `--health --json`: what the plugin answered (its result, or the JSON-RPC error object, as
+ * `--invoke --json` prints one); the interpreted state only when there was no answer at all.
+ */
+function healthJson(report: HealthReport): string {
+  if (report.raw !== undefined) return JSON.stringify(report.raw);
+  if (report.error !== undefined) return JSON.stringify(report.error);
+  return JSON.stringify(healthView(report));
 }
 
 function parseCredentials(values: string[] | undefined): Record<string, string> {

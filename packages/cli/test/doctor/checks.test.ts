@@ -5,7 +5,7 @@ import type { CliIo } from "../../src/cli/io.js";
 import { createStyle } from "../../src/cli/style.js";
 import { createDoctorCommand } from "../../src/commands/doctor.js";
 import type { CheckResult } from "../../src/doctor/check.js";
-import { compareVersions, parseVersion } from "../../src/doctor/probe.js";
+import { compareVersions, parseVersion } from "@anna-ai/executa-host";
 import { renderDoctor } from "../../src/doctor/render.js";
 import { runDoctor, type DoctorOptions } from "../../src/doctor/run-doctor.js";
 
@@ -75,8 +75,13 @@ describe("doctor checks", () => {
     expect(detail("uv").detail).toMatch(
       /^Python plugins start with python3 directly \(fine for stdlib plugins\)/,
     );
-    expect(detail("python").detail).toBe("Python plugins cannot run");
-    expect(detail("go").detail).toMatch(/^Go plugins cannot run/);
+    // The consequence, then the line a plugin launch prints: tool, version wanted, found.
+    expect(detail("python").detail).toBe(
+      "Python plugins cannot run; python3 is not on PATH: they need Python 3.8 or newer (the templates and SDKs), found none; install it (https://www.python.org/downloads/) or put it on PATH",
+    );
+    expect(detail("go").detail).toMatch(
+      /^Go plugins cannot run .*; go is not on PATH: they need Go 1\.19 or newer .*, found none; install it/,
+    );
     expect(detail("npm").detail).toMatch(/^the ts template cannot be installed or built/);
     expect(detail("nexus")).toMatchObject({ status: "warn", found: "not set" });
   });
@@ -89,7 +94,9 @@ describe("doctor checks", () => {
   it("warns about a Python or Go older than the templates need", async () => {
     const report = await runDoctor(machine({ python3: "3.6.9", go: "1.17.2" }));
     expect(byId(report.checks, "python")).toMatchObject({ status: "warn", version: "3.6.9" });
-    expect(byId(report.checks, "go").detail).toMatch(/older than 1\.19/);
+    expect(byId(report.checks, "go").detail).toMatch(
+      /older than 1\.19.*; go is too old: they need Go 1\.19 or newer .*, found 1\.17\.2 /,
+    );
     expect(report.ok).toBe(true);
   });
 

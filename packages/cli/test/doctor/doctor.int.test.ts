@@ -33,7 +33,9 @@ describe("anna-app doctor", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^ {2}✓ Node +\d+\.\d+\.\d+ /m);
-    expect(result.stdout).toMatch(/^ {2}! Python +missing +Python plugins cannot run$/m);
+    expect(result.stdout).toMatch(
+      /^ {2}! Python +missing +Python plugins cannot run; python3 is not on PATH: they need Python 3\.8 or newer/m,
+    );
     expect(result.stdout).toMatch(
       /^ {2}! uv +missing +Python plugins start with python3 directly \(fine for stdlib plugins\)/m,
     );

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FIXTURES, example, runCli, type CliResult } from "./helpers.js";
+import { FIXTURES, example, runCli, tempDir, type CliResult } from "./helpers.js";
 
 const NOTES = example("ts-notes");
 const work = mkdtempSync(path.join(tmpdir(), "executa-dev-bad-"));
@@ -46,11 +46,32 @@ describe.concurrent("executa dev bad input", () => {
     expectOneLineError(r, /not found/);
   });
 
-  it("an unknown tool names the tools there are", async () => {
-    const r = await dev("--dir", NOTES, "--invoke", "nope", "--json");
+  it("an undescribed tool is still sent: the plugin's answer, exit 1, then the described tools", async () => {
+    const r = await dev("--dir", NOTES, "--invoke", "ech", "--json");
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({
+      code: -32601,
+      message: "Unknown tool: ech",
+      data: { tool: "ech" },
+    });
+    expect(r.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /did not describe a tool 'ech' \(did you mean 'echo'\?\); described tools: add_note, list_notes, summarize_notes, echo$/,
+      ),
+    ]);
+  });
+
+  it("a skill folder says there is nothing to run", async () => {
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, "executa.json"),
+      JSON.stringify({ executa_type: "skill", content_file: "SKILL.md" }),
+    );
+    writeFileSync(path.join(dir, "SKILL.md"), "---\nname: guide\ndescription: d\n---\n");
+    const r = await dev("--dir", dir, "--describe");
     expectOneLineError(
       r,
-      /has no tool 'nope'; its tools are: add_note, list_notes, summarize_notes, echo/,
+      /is a skill \(executa\.json declares "executa_type": "skill" with SKILL\.md\): nothing to run/,
     );
   });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { renderHelp } from "../../src/cli/args.js";
 import { command } from "../../src/commands/executa-dev.js";
+import { runCli } from "./helpers.js";
 
 describe("executa dev --help", () => {
   const help = renderHelp(command.spec);
@@ -30,4 +31,17 @@ describe("executa dev --help", () => {
   it("says the app scope only applies to app invokes", () => {
     expect(help).toMatch(/app only applies to invokes from an app/);
   });
+});
+
+describe("group --help", () => {
+  it.each(["executa", "fixture"])(
+    "anna-app %s --help lists examples of its commands",
+    async (group) => {
+      const r = await runCli([group, "--help"]);
+      expect(r.code).toBe(0);
+      const examples = r.stdout.slice(r.stdout.indexOf("Examples:"));
+      expect(r.stdout).toContain("Examples:");
+      expect(examples).toMatch(new RegExp(`^  anna-app ${group} \\w+ `, "m"));
+    },
+  );
 });

@@ -1,7 +1,7 @@
 // Drives the built CLI (`node packages/cli/bin/anna-app.js`) as a child process in a temp dir,
 // the way a developer or a CI script runs it. Every process is killed if a test leaves it behind.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -150,4 +150,34 @@ export function buildGo(exampleName: string, outDir: string, file?: string): str
   });
   if (built.status !== 0) throw new Error(`go build ${exampleName} failed: ${built.stderr}`);
   return out;
+}
+
+const pythonExecutable = (): string | undefined => {
+  const found = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], {
+    encoding: "utf8",
+  });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+};
+
+/** The real python3 (not a pyenv shim), or undefined when Python is not installed. */
+export const PYTHON = pythonExecutable();
+export const PYTHON_SKIP_REASON = "python3 is not installed (CI installs it)";
+
+/**
+ * A PATH holding exactly `tools`: each maps a launcher name to a real executable (symlinked) or
+ * to a `#!/bin/sh` script body (a fake launcher, e.g. a `go` that prints an old version).
+ * Nothing else is on it (`/bin` may hold a python3): scripts use shell builtins only.
+ */
+export function toolPath(
+  dir: string,
+  tools: Record<string, { link: string } | { script: string }>,
+): string {
+  const bin = path.join(dir, "tool-bin");
+  mkdirSync(bin, { recursive: true });
+  for (const [name, tool] of Object.entries(tools)) {
+    const file = path.join(bin, name);
+    if ("link" in tool) symlinkSync(tool.link, file);
+    else writeFileSync(file, `#!/bin/sh\n${tool.script}\n`, { mode: 0o755 });
+  }
+  return bin;
 }

@@ -26,10 +26,19 @@ describe.concurrent("executa dev one-shot", () => {
     expect(r.stderr).toBe("");
   });
 
-  it("--health --json reports a healthy plugin", async () => {
+  it("--health --json prints the plugin's own health result", async () => {
     const r = await runCli(["executa", "dev", "--dir", NOTES, "--health", "--json"]);
     expect(r.code).toBe(0);
-    expect(jsonLine(r)).toMatchObject({ status: "healthy", state: "ready" });
+    // What the SDK answered, not the host's reading of it ("healthy", state "ready").
+    expect(jsonLine(r)).toEqual({ status: "ready", message: "", details: {} });
+  });
+
+  it("--health without --json shows the interpreted state beside the plugin's result", async () => {
+    const r = await runCli(["executa", "dev", "--dir", NOTES, "--health"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('"status": "healthy"');
+    expect(r.stdout).toContain('"state": "ready"');
+    expect(r.stdout).toContain('"raw": {');
   });
 
   it("--invoke --json prints exactly the unwrapped data and exits 0", async () => {
@@ -81,6 +90,24 @@ describe.concurrent("executa dev one-shot", () => {
     const line = jsonLine(r) as { success: boolean; error: string };
     expect(line.success).toBe(false);
     expect(line.error).toMatch(/sampling/);
+  });
+
+  it("a sampling_disabled refusal in one-shot mode adds a --mock-sampling hint on stderr", async () => {
+    const args = ["executa", "dev", "--dir", KITCHEN, "--invoke", "structured_summary"];
+    const off = await runCli([...args, "--args", '{"text":"abc"}', "--json"]);
+    expect(off.stderr).toMatch(
+      /^hint: structured_summary called sampling\/createMessage and got sampling_disabled: .*--mock-sampling <fixture\.jsonl>$/m,
+    );
+    // With answers from a file there is nothing to hint at.
+    const mocked = await runCli([
+      ...args,
+      "--args",
+      '{"text":"abc"}',
+      "--mock-sampling",
+      path.join(FIXTURES, "sampling.jsonl"),
+      "--json",
+    ]);
+    expect(mocked.stderr).not.toContain("hint:");
   });
 
   it("a JSON-RPC error prints {code, message, data} on one line and exits 1", async () => {
@@ -230,10 +257,7 @@ describe.concurrent("executa dev one-shot", () => {
       "--json",
     ]);
     expect(r.code).toBe(1);
-    expect(jsonLine(r)).toMatchObject({
-      status: "unhealthy",
-      raw: { status: "error", message: "db down" },
-    });
+    expect(jsonLine(r)).toEqual({ status: "error", message: "db down" });
   });
 
   it("prints executa/progress notifications on stderr, but not under --json", async () => {

@@ -53,4 +53,24 @@ describe("REPL on a TTY", () => {
     }
     await repl.done;
   });
+
+  it("Ctrl-C clears a typed line, and on an empty prompt ends the session as interrupted", async () => {
+    const { io, type } = ttyIo();
+    const repl = startRepl(
+      io,
+      { run: () => Promise.resolve(), toolNames: () => [], parameterNames: () => [] },
+      "t> ",
+    );
+    try {
+      type("invoke ec");
+      type("\u0003");
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(repl.interrupted()).toBe(false);
+      type("\u0003");
+      await repl.done;
+      expect(repl.interrupted()).toBe(true);
+    } finally {
+      repl.close();
+    }
+  });
 });

@@ -7,7 +7,14 @@ import {
   validateProject,
   type ValidateReport,
 } from "../../src/validate/validate-project.js";
-import { brief, VALID_MANIFEST, validProject, writeProject, type ProjectFiles } from "./project.js";
+import {
+  brief,
+  VALID_APP_JSON,
+  VALID_MANIFEST,
+  validProject,
+  writeProject,
+  type ProjectFiles,
+} from "./project.js";
 
 async function run(
   files: ProjectFiles,
@@ -307,6 +314,21 @@ describe("validateProject: layer 3, cross-file", () => {
     );
   });
 
+  it("checks a skill executa.json as a skill: its content_file must exist", async () => {
+    const { report } = await run({
+      ...validProject(),
+      "executas/focus-coach/executa.json": { executa_type: "skill", content_file: "GUIDE.md" },
+    });
+    const d = find(report, "executa_json.skill_content_missing");
+    expect([d.severity, d.file, d.pointer]).toEqual([
+      "error",
+      "executas/focus-coach/executa.json",
+      "/content_file",
+    ]);
+    expect(d.message).toMatch(/^skill content file GUIDE\.md does not exist/);
+    expect(brief(report.diagnostics).filter((l) => /type|tool_id/.test(l))).toEqual([]);
+  });
+
   it("validates every SKILL.md folder with @anna-ai/skills", async () => {
     const { report } = await run({
       ...validProject(),
@@ -383,6 +405,31 @@ describe("validateProject: layer 3, valid cases", () => {
       },
     ],
     ["a SKILL.md-only folder under executas/ (skipped by discovery without a warning)", {}],
+    [
+      "a bundled skill: executa_type skill with content_file, referenced from bundled_executas",
+      {
+        "app.json": {
+          ...VALID_APP_JSON,
+          bundled_executas: {
+            ...VALID_APP_JSON.bundled_executas,
+            coach: { path: "executas/focus-coach" },
+          },
+        },
+        "executas/focus-coach/executa.json": { executa_type: "skill", content_file: "SKILL.md" },
+      },
+    ],
+    [
+      "a bare SKILL.md folder referenced from bundled_executas",
+      {
+        "app.json": {
+          ...VALID_APP_JSON,
+          bundled_executas: {
+            ...VALID_APP_JSON.bundled_executas,
+            coach: { path: "executas/focus-coach" },
+          },
+        },
+      },
+    ],
     [
       "dev.fixtures globs that match recordings",
       {

@@ -14,6 +14,7 @@ import { nodePlan, nodeToolId } from "./node-launch.js";
 import { listPluginEntries, severalPluginsError } from "./plugin-entries.js";
 import { isDirectory, isFile, readJsonObject, readTomlTable } from "./project-files.js";
 import { pythonPlan, readPythonProject } from "./python-launch.js";
+import { bareSkill, skillFromExecutaJson, skillMessage, type SkillFolder } from "./skill-folder.js";
 import type { ExecutaType, LaunchSpec } from "./types.js";
 import { isExecutableFile } from "./which.js";
 
@@ -29,7 +30,10 @@ export interface DetectLaunchOptions extends DetectOptions {
 
 /** What one folder holds, before discovery applies `enabled` and duplicate rules. */
 export type FolderResult =
-  { kind: "spec"; spec: LaunchSpec } | { kind: "disabled"; file: string } | { kind: "none" };
+  | { kind: "spec"; spec: LaunchSpec }
+  | { kind: "disabled"; file: string }
+  | { kind: "skill"; skill: SkillFolder }
+  | { kind: "none" };
 
 /**
  * The LaunchSpec for the plugin in `dir` (`anna-app executa dev --dir`). Throws a LaunchError
@@ -47,6 +51,8 @@ export async function detectLaunchSpec(
   }
   const found = await detectInFolder(root, ctx, { skipDisabled: false });
   if (found.kind === "spec") return found.spec;
+  if (found.kind === "skill")
+    throw new LaunchError("IS_SKILL", skillMessage(found.skill), { path: root });
 
   // No marker file: a lone plugin script still runs (real plugins ship bare `*_plugin.py`).
   const entries = await listPluginEntries(root);
@@ -56,6 +62,8 @@ export async function detectLaunchSpec(
       entries.map((e) => e.file),
     );
   const only = entries[0];
+  const skill = only === undefined ? await bareSkill(root) : undefined;
+  if (skill !== undefined) throw new LaunchError("IS_SKILL", skillMessage(skill), { path: root });
   if (only !== undefined) {
     const spec = await specForPluginFile(
       root,
@@ -96,6 +104,8 @@ export async function detectInFolder(
   if (await isFile(executaJsonFile)) {
     const raw = await readExecutaJsonRaw(executaJsonFile);
     if (options.skipDisabled && isDisabled(raw)) return { kind: "disabled", file: executaJsonFile };
+    const skill = skillFromExecutaJson(raw, dir);
+    if (skill !== undefined) return { kind: "skill", skill };
     const manifest = validateExecutaJson(raw, executaJsonFile);
     const plan = await planForType(manifest.type, dir, manifest.toolId, manifest.command, ctx);
     const spec = await finish(dir, manifest.toolId, manifest.type, "executa.json", plan, ctx);
@@ -138,7 +148,8 @@ export async function detectInFolder(
       spec: await finish(dir, folderName, "binary", "bin/", plan, ctx),
     };
   }
-  return { kind: "none" };
+  const skill = await bareSkill(dir);
+  return skill === undefined ? { kind: "none" } : { kind: "skill", skill };
 }
 
 async function planForType(
@@ -249,6 +260,8 @@ function finish(
       source,
       warnings: plan.warnings,
       ...(plan.env ? { env: plan.env } : {}),
+      ...(plan.pathPrepend ? { pathPrepend: plan.pathPrepend } : {}),
+      ...(plan.toolchain ? { toolchain: plan.toolchain } : {}),
     },
     ctx,
   );

@@ -6,6 +6,7 @@ import type { DetectOptions } from "./detect-context.js";
 import { detectInFolder } from "./detect.js";
 import { LaunchError } from "./launch-error.js";
 import { isDirectory } from "./project-files.js";
+import type { SkillFolder } from "./skill-folder.js";
 import type { LaunchSpec } from "./types.js";
 
 export interface DiscoveryResult {
@@ -15,6 +16,8 @@ export interface DiscoveryResult {
   warnings: string[];
   /** Folders that must be fixed (`go.mod` alone, broken JSON/TOML, several plugins, …). */
   errors: LaunchError[];
+  /** Skill folders (executa_type "skill", or SKILL.md only): published as skills, never run. */
+  skills: SkillFolder[];
 }
 
 // Committed build and dependency folders hold their own manifests and executa.json files
@@ -34,7 +37,7 @@ export async function discoverExecutas(
   executasDir: string,
   options: DetectOptions = {},
 ): Promise<DiscoveryResult> {
-  const result: DiscoveryResult = { specs: [], warnings: [], errors: [] };
+  const result: DiscoveryResult = { specs: [], warnings: [], errors: [], skills: [] };
   const root = path.resolve(executasDir);
   if (!(await isDirectory(root))) return result;
   const ctx = detectContext(options);
@@ -45,6 +48,7 @@ export async function discoverExecutas(
     if (!(await isDirectory(dir))) continue;
     try {
       const found = await detectInFolder(dir, ctx, { skipDisabled: true });
+      if (found.kind === "skill") result.skills.push(found.skill);
       if (found.kind !== "spec") continue;
       const { toolId } = found.spec;
       const owner = owners.get(toolId);

@@ -1,12 +1,25 @@
 // `executa.json`: the explicit marker of a plugin folder (R165, L11581). Only `tool_id` and
 // `type` are required; unknown keys (`transport`, `manifest_file`, `distribution`, …) are
 // tolerated because real plugins carry them (real-world-plugins.md "More traps").
+import { suggestClosest } from "@anna-ai/app-schema";
 import { LaunchError } from "./launch-error.js";
 import { readJsonObject } from "./project-files.js";
 import { ShellSplitError, shellSplit } from "./shell-split.js";
 import type { ExecutaType } from "./types.js";
 
 export const EXECUTA_TYPES: readonly ExecutaType[] = ["python", "node", "go", "binary"];
+
+/** `; did you mean "python"?` for a mistyped launcher type ("pyhton", "Node", "golang"), or "". */
+export function launcherTypeHint(value: string): string {
+  const lower = value.trim().toLowerCase();
+  const aliases: Record<string, ExecutaType> = { golang: "go", nodejs: "node", python3: "python" };
+  const guess =
+    aliases[lower] ??
+    (EXECUTA_TYPES.includes(lower as ExecutaType)
+      ? lower
+      : suggestClosest(lower, EXECUTA_TYPES, 2)[0]);
+  return guess === undefined ? "" : `; did you mean "${guess}"?`;
+}
 
 export interface ExecutaJson {
   toolId: string;
@@ -49,7 +62,7 @@ export function validateExecutaJson(raw: Record<string, unknown>, file: string):
   if (typeof type !== "string" || !(EXECUTA_TYPES as readonly string[]).includes(type)) {
     throw invalid(
       file,
-      `"type" must be one of ${EXECUTA_TYPES.join(", ")}, got ${JSON.stringify(type)}`,
+      `"type" must be one of ${EXECUTA_TYPES.join(", ")}, got ${JSON.stringify(type)}${typeof type === "string" ? launcherTypeHint(type) : ""}`,
       "type",
     );
   }

@@ -5,6 +5,7 @@ import type { DetectContext } from "./detect-context.js";
 import { isDirectory } from "./project-files.js";
 import { envKey } from "./which.js";
 import { libraryPathVar, prependPaths } from "./path-env.js";
+import type { ToolchainCheck } from "./tool-version.js";
 import type { ExecutaType, LaunchSpec } from "./types.js";
 
 export interface SpecParts {
@@ -17,6 +18,9 @@ export interface SpecParts {
   warnings: readonly string[];
   /** Type-specific variables (PYTHONUNBUFFERED, GOTOOLCHAIN, …). */
   env?: Readonly<Record<string, string>>;
+  toolchain?: ToolchainCheck;
+  /** Type-specific folders for PATH-like variables, merged over the user's value. */
+  pathPrepend?: Readonly<Record<string, readonly string[]>>;
 }
 
 export async function finishSpec(parts: SpecParts, ctx: DetectContext): Promise<LaunchSpec> {
@@ -26,6 +30,9 @@ export async function finishSpec(parts: SpecParts, ctx: DetectContext): Promise<
   if (await isDirectory(dataDir)) env.EXECUTA_DATA = dataDir;
 
   const pathPrepend: Record<string, string[]> = {};
+  for (const [name, folders] of Object.entries(parts.pathPrepend ?? {})) {
+    pathPrepend[name] = [...folders];
+  }
   if (parts.type === "binary") {
     const libs: string[] = [];
     for (const name of ["lib", "lib64"]) {
@@ -62,5 +69,6 @@ export async function finishSpec(parts: SpecParts, ctx: DetectContext): Promise<
     binaryColdStart: parts.type === "binary",
     source: parts.source,
     warnings: [...parts.warnings],
+    ...(parts.toolchain ? { toolchain: parts.toolchain } : {}),
   };
 }

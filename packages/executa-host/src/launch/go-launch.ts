@@ -8,7 +8,12 @@ import { LaunchError } from "./launch-error.js";
 import type { LaunchPlan } from "./launch-plan.js";
 import { goPackageMain, severalPluginsError } from "./plugin-entries.js";
 import { isFile, readText } from "./project-files.js";
-import { compareVersions } from "./tool-version.js";
+import {
+  TOOLCHAINS,
+  compareVersions,
+  toolchainProblem,
+  type ToolchainCheck,
+} from "./tool-version.js";
 
 export function goModWithoutExecutaJson(dir: string): LaunchError {
   return new LaunchError(
@@ -52,19 +57,26 @@ export async function goPlan(input: GoInput, ctx: DetectContext): Promise<Launch
   }
   const env: Record<string, string> = {};
   const go = ctx.which("go");
-  if (go === undefined) {
-    warnings.push("go not found on PATH; install Go 1.21+ to run this plugin");
-    return { command, warnings, env };
-  }
   const wanted = await requiredGo(dir);
-  const installed = wanted === undefined ? undefined : await ctx.versionOf(go);
+  const installed = go === undefined ? undefined : await ctx.versionOf(go);
+  const toolchain: ToolchainCheck = {
+    tool: "go",
+    wanted: wanted ?? TOOLCHAINS.go.minimum,
+    wantedBy: wanted === undefined ? "the oldest Go the SDK builds with" : "go.mod",
+    found: installed,
+    path: go,
+  };
+  if (go === undefined) {
+    warnings.push(toolchainProblem(toolchain) ?? "go is not on PATH");
+    return { command, warnings, env, toolchain };
+  }
   if (wanted !== undefined && installed !== undefined && compareVersions(wanted, installed) > 0) {
     env.GOTOOLCHAIN = "local";
     warnings.push(
       `go.mod asks for go ${wanted} but go ${installed} is installed; set GOTOOLCHAIN=local so go does not download a toolchain (go ≥1.21 then refuses to build; install go ${wanted} if it does)`,
     );
   }
-  return { command, warnings, env };
+  return { command, warnings, env, toolchain };
 }
 
 /** The newest of go.mod's `go` and `toolchain` lines: either makes Go ≥1.21 switch toolchains. */

@@ -8,7 +8,9 @@ export type LaunchErrorCode =
   | "INVALID_PROJECT_FILE"
   | "INVALID_SPEC"
   | "AMBIGUOUS_PLUGIN"
-  | "MISSING_DIRECTORY";
+  | "MISSING_DIRECTORY"
+  /** The folder is a skill (SKILL.md): there is no process to start. */
+  | "IS_SKILL";
 
 export class LaunchError extends Error {
   readonly code: LaunchErrorCode;

@@ -17,6 +17,11 @@ const PYTHON_SCRIPT = /^(?:.+_plugin|main|plugin)\.py$/;
 const NODE_SCRIPT = /\.(?:js|mjs|cjs)$/;
 // Tooling files that sit next to Node plugins but are never one.
 const NODE_NOT_A_PLUGIN = /(?:^\.|\.(?:config|test|spec|d)\.[cm]?js$)/;
+/**
+ * What a Node plugin's source contains: it speaks JSON-RPC on stdin, itself or through the SDK.
+ * A build script or a helper next to it (`build.mjs`, `seed.js`) does not, and is not a plugin.
+ */
+const NODE_PLUGIN_SOURCE = /jsonrpc|executa-sdk|process\.stdin|["'](?:node:)?readline["']/i;
 const GO_TEST_FILE = /_test\.go$/;
 const GO_PACKAGE_MAIN = /^package\s+main\b/m;
 const GO_FUNC_MAIN = /^func\s+main\s*\(\s*\)/m;
@@ -37,9 +42,7 @@ export async function listPluginEntries(dir: string): Promise<PluginEntry[]> {
   const go = await goPackageMain(dir, names);
   return [
     ...go.mains.map((m) => ({ file: m.file, type: "go" as const })),
-    ...names
-      .filter((n) => NODE_SCRIPT.test(n) && !NODE_NOT_A_PLUGIN.test(n))
-      .map((file) => ({ file, type: "node" as const })),
+    ...(await nodeScripts(dir, names)).map((file) => ({ file, type: "node" as const })),
     ...names
       .filter((n) => PYTHON_SCRIPT.test(n))
       .map((file) => ({ file, type: "python" as const })),
@@ -50,10 +53,17 @@ export async function pythonScripts(dir: string): Promise<string[]> {
   return (await topLevelFiles(dir)).filter((n) => PYTHON_SCRIPT.test(n));
 }
 
-export async function nodeScripts(dir: string): Promise<string[]> {
-  return (await topLevelFiles(dir)).filter(
+/** Top-level `.js/.mjs/.cjs` files whose source speaks JSON-RPC (see NODE_PLUGIN_SOURCE). */
+export async function nodeScripts(dir: string, names?: string[]): Promise<string[]> {
+  const candidates = (names ?? (await topLevelFiles(dir))).filter(
     (n) => NODE_SCRIPT.test(n) && !NODE_NOT_A_PLUGIN.test(n),
   );
+  const out: string[] = [];
+  for (const file of candidates) {
+    const source = await readText(path.join(dir, file)).catch(() => "");
+    if (NODE_PLUGIN_SOURCE.test(source)) out.push(file);
+  }
+  return out;
 }
 
 export async function goPackageMain(dir: string, names?: string[]): Promise<GoPackageMain> {

@@ -7,15 +7,24 @@ import type { DetectContext } from "./detect-context.js";
 import { LaunchError } from "./launch-error.js";
 import type { LaunchPlan } from "./launch-plan.js";
 import { pythonScripts, severalPluginsError } from "./plugin-entries.js";
-import { isFile, isRecord } from "./project-files.js";
-import { meetsRequiresPython } from "./tool-version.js";
+import { isDirectory, isFile, isRecord } from "./project-files.js";
+import {
+  TOOLCHAINS,
+  meetsRequiresPython,
+  requiresPythonMinimum,
+  toolchainProblem,
+  type ToolchainCheck,
+} from "./tool-version.js";
 
 export interface PythonProject {
   /** `[project.scripts]` in file order: [name, "module:function"]. */
   scripts: [string, string][];
   name: string | undefined;
   requiresPython: string | undefined;
+  /** `[project] dependencies` that no `[tool.uv.sources]` path provides: only uv installs them. */
   hasDependencies: boolean;
+  /** `[tool.uv.sources] name = { path = "…" }` values, as written (relative to the project). */
+  pathSources: string[];
 }
 
 export function readPythonProject(table: Record<string, unknown>): PythonProject {
@@ -23,13 +32,65 @@ export function readPythonProject(table: Record<string, unknown>): PythonProject
   const scripts = isRecord(project.scripts)
     ? Object.entries(project.scripts).filter((e): e is [string, string] => typeof e[1] === "string")
     : [];
+  const sources = uvPathSources(table);
+  const dependencies = Array.isArray(project.dependencies) ? project.dependencies : [];
   return {
     scripts,
     name: typeof project.name === "string" && project.name !== "" ? project.name : undefined,
     requiresPython:
       typeof project["requires-python"] === "string" ? project["requires-python"] : undefined,
-    hasDependencies: Array.isArray(project.dependencies) && project.dependencies.length > 0,
+    hasDependencies: dependencies.some(
+      (d) => typeof d !== "string" || !sources.has(requirementName(d)),
+    ),
+    pathSources: [...sources.values()],
   };
+}
+
+/** PEP 503 normalised name → path of every `[tool.uv.sources]` entry with a `path`. */
+function uvPathSources(table: Record<string, unknown>): Map<string, string> {
+  const tool = isRecord(table.tool) ? table.tool : {};
+  const uv = isRecord(tool.uv) ? tool.uv : {};
+  const sources = isRecord(uv.sources) ? uv.sources : {};
+  const out = new Map<string, string>();
+  for (const [name, source] of Object.entries(sources)) {
+    if (isRecord(source) && typeof source.path === "string" && source.path !== "") {
+      out.set(normaliseName(name), source.path);
+    }
+  }
+  return out;
+}
+
+/** "executa-sdk[extra] >= 0.1; python_version>'3'" → "executa-sdk" (normalised). */
+function requirementName(requirement: string): string {
+  return normaliseName(/^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(requirement)?.[1] ?? requirement);
+}
+
+function normaliseName(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, "-");
+}
+
+/**
+ * What Python must see on sys.path to import each path source without installing it: the
+ * project's `src/` in a src layout, else the folder itself (a wheel or sdist file as is: a pure
+ * wheel imports from sys.path). Missing paths are reported, not fatal: the import error names them.
+ */
+async function pathSourceRoots(
+  dir: string,
+  project: PythonProject | undefined,
+  warnings: string[],
+): Promise<string[]> {
+  const roots: string[] = [];
+  for (const source of project?.pathSources ?? []) {
+    const target = path.resolve(dir, source);
+    if (await isDirectory(path.join(target, "src"))) roots.push(path.join(target, "src"));
+    else if ((await isDirectory(target)) || (await isFile(target))) roots.push(target);
+    else {
+      warnings.push(
+        `pyproject.toml [tool.uv.sources] path "${source}" does not exist (${target}); its package will not be importable`,
+      );
+    }
+  }
+  return roots;
 }
 
 export interface PythonInput {
@@ -41,6 +102,43 @@ export interface PythonInput {
 }
 
 export async function pythonPlan(input: PythonInput, ctx: DetectContext): Promise<LaunchPlan> {
+  const plan = await basePlan(input, ctx);
+  const launcher = path.basename(plan.command[0] ?? "").replace(/\.exe$/i, "");
+  // uv installs path sources into its environment itself; python3 needs them on PYTHONPATH.
+  if (launcher === "uv") return plan;
+  const roots = await pathSourceRoots(input.dir, input.project, plan.warnings);
+  const withSources: LaunchPlan =
+    roots.length > 0 ? { ...plan, pathPrepend: { PYTHONPATH: roots } } : plan;
+  if (launcher !== "python3" && launcher !== "python") return withSources;
+  return { ...withSources, toolchain: await pythonToolchain(plan, input.project, ctx) };
+}
+
+async function pythonToolchain(
+  plan: LaunchPlan,
+  project: PythonProject | undefined,
+  ctx: DetectContext,
+): Promise<ToolchainCheck> {
+  const found = ctx.which(plan.command[0] ?? "python3");
+  const wanted =
+    project?.requiresPython === undefined
+      ? undefined
+      : requiresPythonMinimum(project.requiresPython);
+  const toolchain: ToolchainCheck = {
+    tool: "python3",
+    wanted: wanted ?? TOOLCHAINS.python3.minimum,
+    wantedBy:
+      wanted === undefined
+        ? "the oldest Python the SDK runs on"
+        : `pyproject.toml requires-python "${project?.requiresPython ?? ""}"`,
+    found: found === undefined ? undefined : await ctx.versionOf(found),
+    path: found,
+  };
+  const problem = found === undefined ? toolchainProblem(toolchain) : undefined;
+  if (problem !== undefined) plan.warnings.push(problem);
+  return toolchain;
+}
+
+async function basePlan(input: PythonInput, ctx: DetectContext): Promise<LaunchPlan> {
   const { dir, toolId, project, explicit } = input;
   const warnings: string[] = [];
   const env = { PYTHONUNBUFFERED: "1" };
@@ -54,7 +152,7 @@ export async function pythonPlan(input: PythonInput, ctx: DetectContext): Promis
     );
   }
 
-  const python = findPython(ctx, warnings);
+  const python = findPython(ctx);
   const tooNew = await requiresNewerPython(project, python, ctx);
 
   const script = pickScript(project, toolId, warnings);
@@ -123,12 +221,12 @@ function pickScript(
   return { name: chosen[0], target: chosen[1] };
 }
 
-function findPython(ctx: DetectContext, warnings: string[]): { name: string; path?: string } {
+function findPython(ctx: DetectContext): { name: string; path?: string } {
   for (const name of ["python3", "python"]) {
     const found = ctx.which(name);
     if (found !== undefined) return { name, path: found };
   }
-  warnings.push("python3 not found on PATH; install Python 3 to run this plugin");
+  // Not a warning here: pythonPlan reports the missing launcher with the version it needs.
   return { name: "python3" };
 }
 

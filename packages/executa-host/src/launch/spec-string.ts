@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { detectContext } from "./detect-context.js";
 import type { DetectOptions } from "./detect-context.js";
 import { detectLaunchSpec, existingDir, specForType } from "./detect.js";
-import { EXECUTA_TYPES } from "./executa-json.js";
+import { EXECUTA_TYPES, launcherTypeHint } from "./executa-json.js";
 import { LaunchError } from "./launch-error.js";
 import { ShellSplitError, shellSplit } from "./shell-split.js";
 import type { ExecutaType, LaunchSpec } from "./types.js";
@@ -56,7 +56,9 @@ export function parseSpecString(input: string, options: SpecStringOptions = {}):
   if (type !== undefined) {
     const value = unquote(type);
     if (!(EXECUTA_TYPES as readonly string[]).includes(value)) {
-      throw fail(`has type=${value}; use one of ${EXECUTA_TYPES.join(", ")}`);
+      throw fail(
+        `has type=${value}; use one of ${EXECUTA_TYPES.join(", ")}${launcherTypeHint(value)}`,
+      );
     }
     parsed.type = value as ExecutaType;
   }

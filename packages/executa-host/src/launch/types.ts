@@ -1,6 +1,8 @@
 // A resolved way to start one plugin process. Detection (src/launch) produces it; supervision
 // (src/process) consumes it without looking at the plugin's files again.
 
+import type { ToolchainCheck } from "./tool-version.js";
+
 export type ExecutaType = "python" | "node" | "go" | "binary";
 
 export interface LaunchSpec {
@@ -30,4 +32,9 @@ export interface LaunchSpec {
   source: string;
   /** Non-fatal findings (e.g. "uv not found; starting with python3 main.py"). */
   warnings: readonly string[];
+  /**
+   * The launcher `command[0]` needs and the version found, when it is a toolchain (go,
+   * python3): the host refuses to spawn a missing one with a line saying what to install.
+   */
+  toolchain?: ToolchainCheck;
 }

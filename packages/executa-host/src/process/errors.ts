@@ -2,11 +2,11 @@
 // names the plugin, so a trace line alone says which process failed and why. Numbers come from
 // the catalog in @anna-ai/app-schema/errors where it has the condition.
 
-import { HOST_ERRORS } from "@anna-ai/app-schema/errors";
+import { HOST_ERRORS, PROTOCOL_ERRORS } from "@anna-ai/app-schema/errors";
 import { RpcError } from "@anna-ai/jsonrpc";
 
 /** JSON-RPC "implementation-defined server error" (T9), for conditions outside the catalog. */
-export const HOST_ERROR_CODE = -32000;
+export const HOST_ERROR_CODE = PROTOCOL_ERRORS.SERVER_ERROR.code;
 
 /**
  * The string codes this part produces. The first four are catalog entries (`HOST_ERRORS`); the

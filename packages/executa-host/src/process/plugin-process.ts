@@ -5,8 +5,9 @@
 
 import { EventEmitter } from "node:events";
 import { healthState } from "@anna-ai/app-schema";
-import { NULL_LOGGER, RpcError, RpcLocalError } from "@anna-ai/jsonrpc";
-import type { Logger, RequestOptions } from "@anna-ai/jsonrpc";
+import { METHOD_NOT_FOUND, NULL_LOGGER, RpcError, RpcLocalError } from "@anna-ai/jsonrpc";
+import type { JsonRpcErrorObject, Logger, RequestOptions } from "@anna-ai/jsonrpc";
+import { toolchainProblem } from "../launch/tool-version.js";
 import type { LaunchSpec } from "../launch/types.js";
 import type { InvokeStart, RouterSession, RouterSessionFactory } from "../router/contracts.js";
 import { refuseReverseRequest } from "./default-reverse.js";
@@ -100,6 +101,8 @@ export interface HealthReport {
   detail?: string;
   /** The plugin's `health` result when it answered one. */
   raw?: unknown;
+  /** The JSON-RPC error the health request ended with (the plugin's own, or the host's timeout). */
+  error?: JsonRpcErrorObject;
 }
 
 export class PluginProcess {
@@ -303,10 +306,16 @@ export class PluginProcess {
       );
       return { ...healthFromResult(raw), state: this.currentState, raw };
     } catch (error) {
-      if (error instanceof RpcError && error.code === -32601) {
-        return { status: "healthy", state: this.currentState, detail: "health not implemented" };
+      const wire = error instanceof RpcError ? { error: error.toJSON() } : {};
+      if (error instanceof RpcError && error.code === METHOD_NOT_FOUND) {
+        return {
+          status: "healthy",
+          state: this.currentState,
+          detail: "health not implemented",
+          ...wire,
+        };
       }
-      return { status: "unhealthy", state: this.currentState, detail: messageOf(error) };
+      return { status: "unhealthy", state: this.currentState, detail: messageOf(error), ...wire };
     }
   }
 
@@ -391,6 +400,17 @@ export class PluginProcess {
     const coldStart = this.spec.binaryColdStart && this.startCount === 0;
     this.startCount++;
     this.setState("starting");
+    // A launcher detection did not find would only fail as `spawn go ENOENT`: say what to install.
+    const toolchain = this.spec.toolchain;
+    const missing =
+      toolchain !== undefined && toolchain.path === undefined
+        ? toolchainProblem(toolchain)
+        : undefined;
+    if (missing !== undefined) {
+      const error = hostError("SPAWN_FAILED", `${this.label} cannot start: ${missing}`);
+      this.setState("stopped", error.message);
+      throw error;
+    }
     let instance: PluginInstance;
     try {
       instance = this.spawnInstance();

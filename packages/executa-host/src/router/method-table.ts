@@ -1,93 +1,12 @@
 // Every reverse method the router serves: which family's codes it uses, which grant it needs,
 // which capability strings unlock it (H13, T13) and which service method answers it.
-import {
-  AGENT_ERRORS,
-  CREDENTIALS_ERRORS,
-  EMBEDDINGS_ERRORS,
-  IMAGE_ERRORS,
-  SAMPLING_ERRORS,
-  STORAGE_ERRORS,
-  UPLOAD_ERRORS,
-  WEB_ERRORS,
-} from "@anna-ai/app-schema/errors";
 import type { CatalogEntry } from "@anna-ai/app-schema/errors";
 import { REVERSE_METHOD_REQUIREMENTS, isReverseMethod } from "@anna-ai/app-schema";
 import { GRANT_FAMILIES } from "../services/grants.js";
 import type { GrantFamily } from "../services/grants.js";
 import type { HostServices } from "../services/host-services.js";
 
-/** The codes a family answers with when the router itself refuses a call. */
-export interface FamilyCodes {
-  /**
-   * Not negotiated (v1.1) or not declared in `host_capabilities`, and calls outside any invoke:
-   * NOT_NEGOTIATED where the family has one, else NOT_GRANTED (H13).
-   */
-  gate: CatalogEntry;
-  /** No user grant (H13). */
-  notGranted: CatalogEntry;
-  invalidRequest: CatalogEntry;
-  /** A service failed with something that is not a catalogued RpcError. */
-  upstream: CatalogEntry;
-}
-
-export const FAMILY_CODES: Readonly<Record<GrantFamily, FamilyCodes>> = {
-  sampling: {
-    gate: SAMPLING_ERRORS.NOT_NEGOTIATED,
-    notGranted: SAMPLING_ERRORS.NOT_GRANTED,
-    invalidRequest: SAMPLING_ERRORS.INVALID_REQUEST,
-    upstream: SAMPLING_ERRORS.PROVIDER_ERROR,
-  },
-  agent: {
-    gate: AGENT_ERRORS.NOT_GRANTED,
-    notGranted: AGENT_ERRORS.NOT_GRANTED,
-    invalidRequest: AGENT_ERRORS.INVALID_REQUEST,
-    upstream: AGENT_ERRORS.PROVIDER_ERROR,
-  },
-  storage: {
-    gate: STORAGE_ERRORS.NOT_GRANTED,
-    notGranted: STORAGE_ERRORS.NOT_GRANTED,
-    invalidRequest: STORAGE_ERRORS.INVALID_REQUEST,
-    upstream: STORAGE_ERRORS.UPSTREAM_ERROR,
-  },
-  files: {
-    gate: STORAGE_ERRORS.NOT_GRANTED,
-    notGranted: STORAGE_ERRORS.NOT_GRANTED,
-    invalidRequest: STORAGE_ERRORS.INVALID_REQUEST,
-    upstream: STORAGE_ERRORS.UPSTREAM_ERROR,
-  },
-  image: {
-    gate: IMAGE_ERRORS.NOT_NEGOTIATED,
-    notGranted: IMAGE_ERRORS.NOT_GRANTED,
-    invalidRequest: IMAGE_ERRORS.INVALID_REQUEST,
-    upstream: IMAGE_ERRORS.PROVIDER_ERROR,
-  },
-  upload: {
-    gate: UPLOAD_ERRORS.NOT_NEGOTIATED,
-    notGranted: UPLOAD_ERRORS.NOT_GRANTED,
-    invalidRequest: UPLOAD_ERRORS.INVALID_REQUEST,
-    upstream: UPLOAD_ERRORS.STORAGE_ERROR,
-  },
-  embeddings: {
-    gate: EMBEDDINGS_ERRORS.NOT_NEGOTIATED,
-    notGranted: EMBEDDINGS_ERRORS.NOT_GRANTED,
-    invalidRequest: EMBEDDINGS_ERRORS.INVALID_REQUEST,
-    upstream: EMBEDDINGS_ERRORS.PROVIDER_ERROR,
-  },
-  // R157 gives only the range; the names are app-schema's (D-schema-5).
-  web: {
-    gate: WEB_ERRORS.NOT_NEGOTIATED,
-    notGranted: WEB_ERRORS.NOT_GRANTED,
-    invalidRequest: WEB_ERRORS.INVALID_REQUEST,
-    upstream: WEB_ERRORS.PROVIDER_ERROR,
-  },
-  // R69: a missing token (no OAuth credential declared, or withheld) is -32061 like a refusal.
-  credentials: {
-    gate: CREDENTIALS_ERRORS.NOT_GRANTED,
-    notGranted: CREDENTIALS_ERRORS.NOT_GRANTED,
-    invalidRequest: CREDENTIALS_ERRORS.INVALID_REQUEST,
-    upstream: CREDENTIALS_ERRORS.UPSTREAM,
-  },
-};
+export { FAMILY_CODES, type FamilyCodes } from "../services/family-codes.js";
 
 export interface MethodSpec {
   method: string;

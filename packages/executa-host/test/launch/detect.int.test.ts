@@ -67,6 +67,16 @@ describe.runIf(hasPython)("resolved Python commands", () => {
     expect(result.argv0).toBe("demo-tool");
   });
 
+  it("import a [tool.uv.sources] path package without uv (it goes on PYTHONPATH)", async () => {
+    const dir = fixture("python-path-source/plugins/greeter");
+    const spec = await detectLaunchSpec(dir, NO_UV);
+    expect(spec.command[0]).toMatch(/^python3?$/);
+    // The dependency is the path source: no "install uv" warning for it.
+    expect(spec.warnings).toEqual([]);
+    const result = await describePlugin(spec);
+    expect(result.tools).toEqual([{ name: "greet_from_path_source", parameters: [] }]);
+  });
+
   it("run the single plugin script of a BOM-prefixed executa.json folder", async () => {
     const dir = fixture("executa-json-bom");
     const result = await describePlugin(await detectLaunchSpec(dir, NO_UV));

@@ -69,6 +69,12 @@ describe("detectLaunchSpec — executa.json", () => {
     expect(unknown.message).toContain("python, node, go, binary");
   });
 
+  it("suggests the launcher type a typo meant", async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, "executa.json"), JSON.stringify({ tool_id: "t", type: "Node" }));
+    expect((await launchError(dir)).message).toMatch(/got "Node"; did you mean "node"\?$/);
+  });
+
   it("reports broken JSON with the file name", async () => {
     const dir = await tempDir();
     await writeFile(path.join(dir, "executa.json"), '{\n  "tool_id": "x",\n  "type": "node",\n}\n');
@@ -204,7 +210,10 @@ describe("detectLaunchSpec — Python", () => {
     });
     expect(withPython.command[0]).toBe("python");
     const spec = await detectLaunchSpec(fixture("python-no-scripts"), machine({ tools: {} }));
-    expect(spec.warnings.join(" ")).toContain("python3 not found on PATH");
+    expect(spec.warnings).toContain(
+      "python3 is not on PATH: this plugin needs Python 3.8 or newer (the oldest Python the SDK runs on), found none; install it (https://www.python.org/downloads/) or put it on PATH",
+    );
+    expect(spec.toolchain).toMatchObject({ tool: "python3", found: undefined, path: undefined });
   });
 });
 
@@ -282,9 +291,12 @@ describe("detectLaunchSpec — Go", () => {
     expect(spec.env.GOTOOLCHAIN).toBeUndefined();
   });
 
-  it("warns when go is not installed", async () => {
+  it("warns when go is not installed, with the version go.mod wants", async () => {
     const spec = await detectLaunchSpec(fixture("go-default"), machine({ tools: {} }));
-    expect(spec.warnings.join(" ")).toContain("go not found on PATH");
+    expect(spec.warnings.join(" ")).toMatch(
+      /go is not on PATH: this plugin needs Go \d+\.\d+(\.\d+)? or newer \((go\.mod|the oldest Go the SDK builds with)\), found none/,
+    );
+    expect(spec.toolchain).toMatchObject({ tool: "go", path: undefined });
   });
 
   it("lists several package main entries and runs the picked one with the shared files", async () => {
@@ -378,10 +390,31 @@ describe("detectLaunchSpec — binaries", () => {
 
 describe("detectLaunchSpec — folders without a plugin", () => {
   it("says what a plugin folder needs when there is none", async () => {
-    const dir = fixture("skill-only");
+    const dir = await tempDir();
     const error = await launchError(dir);
     expect(error.code).toBe("NO_PLUGIN_FOUND");
     expect(error.message).toContain(`${dir}: no plugin found; add executa.json`);
+  });
+
+  it("recognises a SKILL.md-only folder as a skill: nothing to run", async () => {
+    const dir = fixture("skill-only");
+    const error = await launchError(dir);
+    expect(error.code).toBe("IS_SKILL");
+    expect(error.message).toBe(
+      `${dir} is a skill (it holds only SKILL.md): nothing to run; check it with anna-app validate, and start a tool plugin with executa dev instead`,
+    );
+  });
+
+  it("recognises executa.json with executa_type skill (no type, no tool_id) as a skill", async () => {
+    const dir = await tempDir();
+    await writeFile(
+      path.join(dir, "executa.json"),
+      JSON.stringify({ executa_type: "skill", content_file: "GUIDE.md" }),
+    );
+    const error = await launchError(dir);
+    expect(error.code).toBe("IS_SKILL");
+    expect(error.message).toContain(`declares "executa_type": "skill" with GUIDE.md`);
+    expect(error.message).not.toMatch(/missing "type"/);
   });
 
   it("reports a missing directory", async () => {
@@ -414,5 +447,32 @@ describe("detectLaunchSpec — broken project files", () => {
     expect(error.code).toBe("INVALID_PROJECT_FILE");
     expect(error.message).toMatch(message);
     expect(error.path).toBe(path.join(dir, file));
+  });
+});
+
+describe("lone Node scripts", () => {
+  it("count only files that speak JSON-RPC: a build script beside a plugin is not one", async () => {
+    const dir = await tempDir();
+    await writeFile(
+      path.join(dir, "build.mjs"),
+      'import { build } from "esbuild";\nawait build({});\n',
+    );
+    await writeFile(
+      path.join(dir, "server.mjs"),
+      'import { createInterface } from "node:readline";\ncreateInterface({ input: process.stdin });\n',
+    );
+    const spec = await detectLaunchSpec(dir, NO_UV);
+    expect(spec.command.at(-1)).toBe(path.join(dir, "server.mjs"));
+  });
+
+  it("a folder holding only a build script is not a plugin", async () => {
+    const dir = await tempDir();
+    await writeFile(
+      path.join(dir, "build.mjs"),
+      'import { build } from "esbuild";\nawait build({});\n',
+    );
+    const error = await launchError(dir);
+    expect(error.code).toBe("NO_PLUGIN_FOUND");
+    expect(error.message).toMatch(/no plugin found; add executa\.json/);
   });
 });

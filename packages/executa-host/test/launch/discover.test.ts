@@ -52,6 +52,28 @@ describe("discoverExecutas", () => {
       specs: [],
       warnings: [],
       errors: [],
+      skills: [],
     });
+  });
+
+  it("lists skill folders as skills, without warnings or errors", async () => {
+    const root = await copyFixture("discovery/executas");
+    await mkdir(path.join(root, "guide"));
+    await writeFile(
+      path.join(root, "guide", "executa.json"),
+      JSON.stringify({ executa_type: "skill", content_file: "SKILL.md" }),
+    );
+    await writeFile(path.join(root, "guide", "SKILL.md"), "---\nname: guide\n---\n");
+    await mkdir(path.join(root, "bare"));
+    await writeFile(path.join(root, "bare", "SKILL.md"), "---\nname: bare\n---\n");
+    const result = await discoverExecutas(root, NO_UV);
+    expect(result.skills.map((s) => [path.basename(s.dir), s.marker])).toEqual(
+      expect.arrayContaining([
+        ["bare", "SKILL.md"],
+        ["guide", "executa.json"],
+      ]),
+    );
+    expect(result.warnings.join("\n")).not.toMatch(/guide|bare/);
+    expect(result.errors.map((e) => e.path)).not.toContain(path.join(root, "guide"));
   });
 });

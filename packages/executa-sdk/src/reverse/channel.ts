@@ -1,6 +1,7 @@
 // The one path every reverse call takes: gate on negotiation, stamp the invoke (T12), apply the
 // family's timeout, and turn whatever goes wrong into the family's typed error.
 
+import { PROTOCOL_ERRORS } from "@anna-ai/app-schema/errors/protocol";
 import { RpcError, RpcLocalError } from "@anna-ai/jsonrpc";
 import { hostCallError, type HostCallError, type HostFamily } from "../errors.js";
 import { currentChannel, currentInvoke, type InvokeBinding } from "../invoke-binding.js";
@@ -77,7 +78,7 @@ const TIMEOUT: Record<HostFamily, EntryPick> = {
 };
 
 /** Code used for local failures that have no catalog entry (abort, closed connection). */
-const LOCAL_FAILURE_CODE = -32000;
+const LOCAL_FAILURE_CODE = PROTOCOL_ERRORS.SERVER_ERROR.code;
 
 export interface CallOptions {
   timeoutMs: number;

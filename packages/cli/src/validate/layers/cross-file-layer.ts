@@ -87,7 +87,13 @@ export async function runCrossFileLayer(ctx: ValidateContext, state: ProjectStat
     : new Map<string, { path: string }>();
   /** handle → the tool_id discovered at its path (undefined when none was). */
   const handleIds = new Map<string, string | undefined>();
+  // Bundled skills are published as skills (real-world-plugins.md): not a broken tool ref.
+  const skillDirs = new Set(discovery.skills.map((skill) => path.resolve(skill.dir)));
   for (const [handle, entry] of handles) {
+    if (skillDirs.has(path.resolve(ctx.paths.root, entry.path))) {
+      handleIds.set(handle, undefined);
+      continue;
+    }
     handleIds.set(handle, await resolveHandle(ctx, state, handle, entry.path, specByDir));
   }
   if (manifest === undefined) return;
@@ -185,9 +191,7 @@ async function resolveHandle(
   const verbatim = formatSpecMessage("bundledHandleNotFound", { handle, path: relPath }).text;
   let why: string;
   if (!(await exists(folder))) why = `${relPath} does not exist`;
-  else if (await exists(path.join(folder, "SKILL.md"))) {
-    why = `${relPath} is a skill folder (SKILL.md); skills are published separately, not as bundled executas`;
-  } else if (path.dirname(folder) !== path.resolve(ctx.paths.root, EXECUTAS_DIR)) {
+  else if (path.dirname(folder) !== path.resolve(ctx.paths.root, EXECUTAS_DIR)) {
     why = `${relPath} is not directly under ${EXECUTAS_DIR}/, the only place anna-app dev discovers executas`;
   } else if (isDisabled(ctx.document(path.join(folder, "executa.json"))?.value)) {
     why = `${relPath}/executa.json sets "enabled": false, so anna-app dev skips it; remove that to run it`;

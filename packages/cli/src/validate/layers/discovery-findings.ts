@@ -31,7 +31,7 @@ export async function discoverAndReport(ctx: ValidateContext): Promise<Discovery
         message: `${EXECUTAS_DIR}/ cannot be scanned (${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}); check its permissions`,
       },
     );
-    discovery = { specs: [], warnings: [], errors: [] };
+    discovery = { specs: [], warnings: [], errors: [], skills: [] };
   }
   await reportDiscovery(ctx, discovery.warnings, discovery.errors);
   return discovery;

@@ -1,6 +1,6 @@
 // Layer 1, JSON Schema (L4666): manifest.json, app.json and every executas/<name>/executa.json
 // through the validators of @anna-ai/app-schema — the same definitions the server uses.
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import {
   type AppIssue,
@@ -9,7 +9,7 @@ import {
   validateAppManifest,
   validateExecutaJson,
 } from "@anna-ai/app-schema";
-import { isIgnoredFolder } from "@anna-ai/executa-host";
+import { isIgnoredFolder, SKILL_FILE, skillFromExecutaJson } from "@anna-ai/executa-host";
 import type { ValidateContext } from "../context.js";
 import type { ValidateLayer } from "../diagnostic.js";
 import { layerOfIssue, type ProjectState } from "../project-state.js";
@@ -77,6 +77,20 @@ export async function runSchemaLayer(ctx: ValidateContext, state: ProjectState):
     });
     if (executaDoc === undefined) continue;
     const dirName = path.basename(path.dirname(file));
+    const skill = isRecord(executaDoc.value)
+      ? skillFromExecutaJson(executaDoc.value, path.dirname(file))
+      : undefined;
+    if (skill !== undefined) {
+      // A skill, not a tool: no tool_id or type; its content file is what gets published.
+      if (!(await isFile(skill.contentFile))) {
+        ctx.report("schema", file, "/content_file", {
+          severity: "error",
+          code: "executa_json.skill_content_missing",
+          message: `skill content file ${path.relative(path.dirname(file), skill.contentFile)} does not exist; add it or point "content_file" at the skill's markdown (usually ${SKILL_FILE})`,
+        });
+      }
+      continue;
+    }
     // tool_id/type missing only makes `anna-app dev` skip the folder; discovery reports that
     // (layer 3) with the same verbatim warning, so it is not repeated here.
     const result = validateExecutaJson(executaDoc.value, { dirName });
@@ -104,4 +118,15 @@ async function executaJsonFiles(executasDir: string): Promise<string[]> {
     .map((entry) => entry.name)
     .sort()
     .map((name) => path.join(executasDir, name, "executa.json"));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
