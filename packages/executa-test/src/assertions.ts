@@ -24,12 +24,14 @@ import { sameId, type Frame, type RpcId } from "./frame.js";
 const QUOTE_MAX_CHARS = 300;
 
 export class EnvelopeAssertionError extends Error {
-  constructor(
-    message: string,
-    readonly frame: Frame | undefined,
-  ) {
+  /** The offending frame, when one frame is to blame. */
+  declare readonly frame: Frame | undefined;
+
+  constructor(message: string, frame: Frame | undefined) {
     super(frame === undefined ? message : `${message}\n  frame: ${quote(frame.line)}`);
     this.name = "EnvelopeAssertionError";
+    // Not enumerable: test runners print enumerable error fields, and the message quotes it.
+    Object.defineProperty(this, "frame", { value: frame, enumerable: false });
   }
 }
 

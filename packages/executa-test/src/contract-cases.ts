@@ -85,15 +85,27 @@ export function wrongTypeValue(schema: PropertySchema): unknown {
   }
 }
 
+export interface ContractOptions {
+  /**
+   * Valid values the manifest cannot express (allowed list items, formats, ranges in prose), by
+   * tool and parameter: `{forecast: {fields: ["temp"]}}`. They replace the generated samples.
+   */
+  samples?: Readonly<Record<string, JsonObject>>;
+}
+
 /** The cases for one tool, from its parameters as the LLM sees them (list or JSON-Schema form). */
-export function toolContractCases(tool: ToolDefinition): ContractCase[] {
+export function toolContractCases(
+  tool: ToolDefinition,
+  options: ContractOptions = {},
+): ContractCase[] {
   const { schema } = toLlmToolSchema(tool);
   const properties = Object.entries(schema.properties);
   const required = new Set(schema.required);
+  const samples = options.samples?.[tool.name] ?? {};
   const all: JsonObject = {};
   const requiredOnly: JsonObject = {};
   for (const [name, property] of properties) {
-    const value = sampleValue(property);
+    const value = Object.hasOwn(samples, name) ? samples[name] : sampleValue(property);
     all[name] = value;
     if (required.has(name)) requiredOnly[name] = value;
   }
@@ -143,8 +155,11 @@ export function toolContractCases(tool: ToolDefinition): ContractCase[] {
 }
 
 /** Every tool's cases, in declaration order. */
-export function contractCases(manifest: Pick<ExecutaManifest, "tools">): ContractCase[] {
-  return manifest.tools.flatMap((tool) => toolContractCases(tool));
+export function contractCases(
+  manifest: Pick<ExecutaManifest, "tools">,
+  options: ContractOptions = {},
+): ContractCase[] {
+  return manifest.tools.flatMap((tool) => toolContractCases(tool, options));
 }
 
 /** Judges the plugin's answer to one case; throws an EnvelopeAssertionError that names the case. */

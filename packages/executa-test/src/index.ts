@@ -21,6 +21,7 @@ export type {
   ReverseHandler,
   RpcErrorObject,
 } from "./plugin-client.js";
+export { refusingHost } from "./refusing-host.js";
 export { isNotification, isRequest, isResponse, readFileTransport, sameId } from "./frame.js";
 export type { Frame, JsonObject, RpcId } from "./frame.js";
 export { WAIT_TIMEOUT_MS, WaitTimeoutError, withTimeout } from "./wait.js";
@@ -53,4 +54,4 @@ export {
   toolContractCases,
   wrongTypeValue,
 } from "./contract-cases.js";
-export type { ContractCase, ContractCaseKind } from "./contract-cases.js";
+export type { ContractCase, ContractCaseKind, ContractOptions } from "./contract-cases.js";

@@ -63,6 +63,8 @@ export interface PluginClientOptions {
   pluginName?: string;
   /** The process group to signal on `dispose()` (the host starts plugins as group leaders). */
   processGroup?: number;
+  /** Default for every wait (`request`, `waitFor`, …); default `WAIT_TIMEOUT_MS`. */
+  timeoutMs?: number;
 }
 
 interface Waiter {
@@ -88,6 +90,7 @@ export class PluginClient {
   private reverseHandler: ReverseHandler | undefined;
   private readonly pluginName: string;
   private readonly processGroup: number | undefined;
+  private readonly timeoutMs: number;
   private nextId = 1;
   private nextInvoke = 1;
   private stdoutRest = "";
@@ -101,6 +104,7 @@ export class PluginClient {
   ) {
     this.pluginName = options.pluginName ?? "plugin";
     this.processGroup = options.processGroup;
+    this.timeoutMs = options.timeoutMs ?? WAIT_TIMEOUT_MS;
     child.stdout.setEncoding("utf8");
     child.stderr.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => this.onStdout(chunk));
@@ -248,7 +252,7 @@ export class PluginClient {
   waitFor(
     accepts: (frame: Frame) => boolean,
     what: string,
-    timeoutMs = WAIT_TIMEOUT_MS,
+    timeoutMs = this.timeoutMs,
   ): Promise<Frame> {
     const index = this.unclaimed.findIndex(accepts);
     if (index >= 0) return Promise.resolve(this.unclaimed.splice(index, 1)[0] as Frame);
@@ -266,7 +270,7 @@ export class PluginClient {
     });
   }
 
-  waitForStderr(pattern: RegExp, timeoutMs = WAIT_TIMEOUT_MS): Promise<string> {
+  waitForStderr(pattern: RegExp, timeoutMs = this.timeoutMs): Promise<string> {
     const seen = this.stderrLines.find((line) => pattern.test(line));
     if (seen !== undefined) return Promise.resolve(seen);
     const found = new Promise<string>((resolve) => this.stderrWaiters.push({ pattern, resolve }));

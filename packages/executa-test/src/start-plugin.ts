@@ -19,6 +19,8 @@ export interface StartCommandOptions {
   env?: NodeJS.ProcessEnv;
   /** `context.plugin_name` of the default invoke context. */
   pluginName?: string;
+  /** Default for every wait; raise it for `go run` (it compiles before it answers). */
+  timeoutMs?: number;
 }
 
 export interface StartDirOptions {
@@ -30,6 +32,8 @@ export interface StartDirOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The environment the plugin inherits (default: this process's). */
   baseEnv?: NodeJS.ProcessEnv;
+  /** Default for every wait; raise it for `go run` (it compiles before it answers). */
+  timeoutMs?: number;
 }
 
 export interface StartedPlugin {
@@ -47,6 +51,7 @@ export function startPluginCommand(options: StartCommandOptions): PluginClient {
   });
   return new PluginClient(child, {
     ...(options.pluginName !== undefined ? { pluginName: options.pluginName } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(child.pid !== undefined ? { processGroup: child.pid } : {}),
   });
 }
@@ -66,6 +71,7 @@ export async function startPlugin(options: StartDirOptions): Promise<StartedPlug
     cwd: spec.cwd,
     env,
     pluginName: spec.toolId,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
   return { client, spec };
 }
