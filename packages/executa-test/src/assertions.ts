@@ -26,10 +26,13 @@ const QUOTE_MAX_CHARS = 300;
 export class EnvelopeAssertionError extends Error {
   /** The offending frame, when one frame is to blame. */
   declare readonly frame: Frame | undefined;
+  /** The message without the quoted frame. */
+  readonly detail: string;
 
-  constructor(message: string, frame: Frame | undefined) {
-    super(frame === undefined ? message : `${message}\n  frame: ${quote(frame.line)}`);
+  constructor(detail: string, frame: Frame | undefined) {
+    super(frame === undefined ? detail : `${detail}\n  frame: ${quote(frame.line)}`);
     this.name = "EnvelopeAssertionError";
+    this.detail = detail;
     // Not enumerable: test runners print enumerable error fields, and the message quotes it.
     Object.defineProperty(this, "frame", { value: frame, enumerable: false });
   }

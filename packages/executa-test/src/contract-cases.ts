@@ -192,8 +192,8 @@ export function assertContractOutcome(testCase: ContractCase, frame: Frame): voi
         ? "; check the arguments against the declared parameters and answer -32602 or success: false"
         : "";
     throw new EnvelopeAssertionError(
-      `contract case "${testCase.title}" with arguments ${args}: ${error.message}${hint}`,
-      undefined,
+      `contract case "${testCase.title}" with arguments ${args}: ${error.detail}${hint}`,
+      error.frame,
     );
   }
 }
