@@ -55,3 +55,4 @@ export {
   wrongTypeValue,
 } from "./contract-cases.js";
 export type { ContractCase, ContractCaseKind, ContractOptions } from "./contract-cases.js";
+export { loadContractCases } from "./load-contract-cases.js";
