@@ -139,7 +139,8 @@ export class PluginClient {
 
   /** Everything the plugin wrote on stderr so far. */
   get stderr(): string {
-    const lines = this.stderrRest === "" ? this.stderrLines : [...this.stderrLines, this.stderrRest];
+    const lines =
+      this.stderrRest === "" ? this.stderrLines : [...this.stderrLines, this.stderrRest];
     return lines.join("\n");
   }
 
@@ -167,7 +168,10 @@ export class PluginClient {
   }
 
   /** `initialize` with what the host offers (protocol 2.0, its capabilities) unless overridden. */
-  initialize(params: JsonObject = initializeParams(DEFAULT_CLIENT_INFO), id?: RpcId): Promise<Frame> {
+  initialize(
+    params: JsonObject = initializeParams(DEFAULT_CLIENT_INFO),
+    id?: RpcId,
+  ): Promise<Frame> {
     return this.request("initialize", params, id);
   }
 

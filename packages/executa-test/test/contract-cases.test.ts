@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { contractCases, sampleValue, toolContractCases, wrongTypeValue } from "@anna-ai/executa-test";
+import {
+  contractCases,
+  sampleValue,
+  toolContractCases,
+  wrongTypeValue,
+} from "@anna-ai/executa-test";
 
 describe("contract cases", () => {
   it("builds valid arguments from defaults, enums and types, then one case per rule", () => {
@@ -24,7 +29,11 @@ describe("contract cases", () => {
         "rejected",
         { query: "example", mode: "fast", limit: "not a number", tags: ["example"] },
       ],
-      ["wrong_type", "rejected", { query: "example", mode: "fast", limit: 5, tags: "not an array" }],
+      [
+        "wrong_type",
+        "rejected",
+        { query: "example", mode: "fast", limit: 5, tags: "not an array" },
+      ],
     ]);
     expect(cases[2]?.title).toBe('search: missing required "query"');
     expect(cases[6]?.title).toBe('search: "limit" of the wrong type (string for integer)');
@@ -47,7 +56,9 @@ describe("contract cases", () => {
         },
       ],
     };
-    const [requiredOnly, every] = contractCases(manifest, { samples: { roll: { label: "d20 roll!!" } } });
+    const [requiredOnly, every] = contractCases(manifest, {
+      samples: { roll: { label: "d20 roll!!" } },
+    });
     expect(requiredOnly?.arguments).toEqual({ sides: 4 });
     expect(every?.arguments).toEqual({ sides: 4, label: "d20 roll!!", seed: "example" });
     // A parameter with no declared type takes any value: no wrong-type case for it.

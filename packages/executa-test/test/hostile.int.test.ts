@@ -119,8 +119,12 @@ describe("assertions against the lenient fixture (every rule a little wrong)", (
       expect.stringMatching(
         /^contract case "echo: missing required "text"" with arguments \{"times":2\}: expected the invoke to fail \(success: false or a JSON-RPC error\), got success: true; check the arguments against the declared parameters and answer -32602 or success: false\n {2}frame: \{"jsonrpc":"2\.0","id":\d+,"result":\{"success":true,"data":\{"times":2\}\}\}$/,
       ),
-      expect.stringMatching(/^contract case "echo: "text" of the wrong type \(number for string\)"/),
-      expect.stringMatching(/^contract case "echo: "times" of the wrong type \(string for integer\)"/),
+      expect.stringMatching(
+        /^contract case "echo: "text" of the wrong type \(number for string\)"/,
+      ),
+      expect.stringMatching(
+        /^contract case "echo: "times" of the wrong type \(string for integer\)"/,
+      ),
     ]);
     expect(() => assertCleanStdout(client)).toThrow(/"lenient plugin listening"/);
   });
