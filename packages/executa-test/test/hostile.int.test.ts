@@ -1,6 +1,7 @@
 // Broken and hostile plugins make the assertions fail, each with a message that names the rule,
 // quotes the offending frame and says what a conforming plugin sends instead.
 
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
@@ -73,6 +74,26 @@ describe("assertions against broken plugins", () => {
     assertInvokeSuccess(await client.invoke("echo"));
     await client.dispose();
     expect(await client.exited).toEqual({ code: null, signal: "SIGKILL" });
+  });
+});
+
+/** Alive and not a zombie: /proc/<pid>/stat state field (Linux, where these tests run). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(process.platform !== "linux")("dispose on Linux", () => {
+  it("also stops the helper a plugin left in its process group", async () => {
+    const client = hostFixture("crash-with-helper.mjs");
+    const helper = assertInvokeSuccess(await client.invoke("helper")).data as { helperPid: number };
+    expect(running(helper.helperPid)).toBe(true);
+    await client.dispose();
+    expect(running(helper.helperPid)).toBe(false);
   });
 });
 
