@@ -2,7 +2,7 @@
 // answers fails the test with what was awaited and what the plugin did instead.
 
 /** Long enough for a cold Python or Go start on a busy 2-core CI runner; waits end on the event. */
-export const WAIT_TIMEOUT_MS = 5_000;
+export const WAIT_TIMEOUT_MS = 10_000;
 
 export class WaitTimeoutError extends Error {
   constructor(message: string) {
