@@ -22,7 +22,7 @@ export type {
   RpcErrorObject,
 } from "./plugin-client.js";
 export { refusingHost } from "./refusing-host.js";
-export { isNotification, isRequest, isResponse, readFileTransport, sameId } from "./frame.js";
+export { isNotification, isRequest, isResponse, sameId } from "./frame.js";
 export type { Frame, JsonObject, RpcId } from "./frame.js";
 export { WAIT_TIMEOUT_MS, WaitTimeoutError, withTimeout } from "./wait.js";
 

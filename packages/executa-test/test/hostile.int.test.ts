@@ -13,6 +13,7 @@ import {
   assertManifest,
   assertResponse,
   assertResult,
+  assertRpcError,
   contractCases,
   isResponse,
   startPluginCommand,
@@ -112,6 +113,18 @@ describe("assertions against the lenient fixture (every rule a little wrong)", (
     const frame = await client.waitFor(isResponse, "the string_id answer");
     expect(failure(() => assertResponse(frame, 7))).toMatch(
       /^response id "7" \(string\) does not echo the request id 7 \(number\); echo the id with its JSON type/,
+    );
+  });
+
+  it("names the catalog code an error lacks", async () => {
+    const { client } = await started({ dir: LENIENT_DIR });
+    const frame = await client.health();
+    expect(assertRpcError(frame, { code: -32601 }).message).toBe("Method not found");
+    expect(failure(() => assertRpcError(frame, { errorCode: "METHOD_NOT_FOUND" }))).toMatch(
+      /^expected error\.data\.errorCode "METHOD_NOT_FOUND", got undefined\n {2}frame: /,
+    );
+    expect(failure(() => assertResult(frame))).toMatch(
+      /^expected a result, got error -32601 \(METHOD_NOT_FOUND\): Method not found/,
     );
   });
 
