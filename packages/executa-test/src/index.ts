@@ -13,15 +13,9 @@ export {
   EXIT_TIMEOUT_MS,
   PluginClient,
 } from "./plugin-client.js";
-export type {
-  ExitInfo,
-  MethodHandler,
-  PluginClientOptions,
-  ReverseAnswer,
-  ReverseHandler,
-  RpcErrorObject,
-} from "./plugin-client.js";
-export { refusingHost } from "./refusing-host.js";
+export type { ExitInfo, PluginClientOptions } from "./plugin-client.js";
+export { refusingHost } from "./reverse.js";
+export type { MethodHandler, ReverseAnswer, ReverseHandler, RpcErrorObject } from "./reverse.js";
 export { isNotification, isRequest, isResponse, sameId } from "./frame.js";
 export type { Frame, JsonObject, RpcId } from "./frame.js";
 export { WAIT_TIMEOUT_MS, WaitTimeoutError, withTimeout } from "./wait.js";

@@ -22,6 +22,7 @@ import {
   type JsonObject,
   type RpcId,
 } from "./frame.js";
+import type { MethodHandler, ReverseAnswer, ReverseHandler, RpcErrorObject } from "./reverse.js";
 import { WAIT_TIMEOUT_MS, withTimeout } from "./wait.js";
 
 /** How long `close()` waits for the exit after stdin EOF before it kills and fails: a bound for
@@ -36,28 +37,6 @@ export interface ExitInfo {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
-
-export interface RpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-/** The answer to a reverse request: a result or an error, never both. */
-export type ReverseAnswer = { result: unknown; error?: undefined } | { error: RpcErrorObject };
-
-/** Answers one reverse method; throwing answers -32603 with the message. */
-export type MethodHandler = (
-  params: JsonObject,
-  frame: Frame,
-) => ReverseAnswer | Promise<ReverseAnswer>;
-
-/** Answers any reverse request; `undefined` leaves the frame for `nextReverse`. */
-export type ReverseHandler = (
-  method: string,
-  params: JsonObject,
-  frame: Frame,
-) => ReverseAnswer | undefined | Promise<ReverseAnswer | undefined>;
 
 export interface PluginClientOptions {
   /** `context.plugin_name` of the default invoke context. */
