@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { RawPlugin } from "./helpers/raw-client.js";
+import { spawnNodePlugin } from "./helpers/node-plugin.js";
+import { type PluginClient } from "@anna-ai/executa-test";
 
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./fixtures/bundled-plugin.mjs", import.meta.url));
@@ -25,9 +26,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function start(): RawPlugin {
-  const plugin = new RawPlugin(FIXTURE, { args: [bundle] });
-  onTestFinished(() => plugin.stop());
+function start(): PluginClient {
+  const plugin = spawnNodePlugin(FIXTURE, { args: [bundle] });
+  onTestFinished(() => plugin.dispose());
   return plugin;
 }
 
@@ -35,17 +36,20 @@ describe("the bundled SDK", () => {
   it("answers describe and invoke like the modules do", async () => {
     const plugin = start();
     const init = await plugin.request("initialize", { protocolVersion: "2.0" }, 0);
-    expect(init.result).toMatchObject({ protocolVersion: "2.0", serverInfo: { name: "bundled" } });
+    expect(init.message.result).toMatchObject({
+      protocolVersion: "2.0",
+      serverInfo: { name: "bundled" },
+    });
     const echo = await plugin.request("invoke", { tool: "echo", arguments: { text: "hi" } });
-    expect(echo.result).toMatchObject({ success: true, data: { text: "hi" } });
+    expect(echo.message.result).toMatchObject({ success: true, data: { text: "hi" } });
     const bad = await plugin.request("invoke", { tool: "echo", arguments: {} });
-    expect(bad.error).toMatchObject({ code: -32602 });
+    expect(bad.message.error).toMatchObject({ code: -32602 });
   });
 
   it("turns an RpcError from the separate jsonrpc package into a JSON-RPC error", async () => {
     const plugin = start();
     const response = await plugin.request("invoke", { tool: "rpc_fail", arguments: {} });
-    expect(response.error).toMatchObject({
+    expect(response.message.error).toMatchObject({
       code: -32042,
       message: "from the package copy",
       data: { errorCode: "X" },
@@ -56,9 +60,12 @@ describe("the bundled SDK", () => {
     const plugin = start();
     await plugin.request("initialize", { protocolVersion: "1.1" }, 0);
     const refused = await plugin.request("invoke", { tool: "storage", arguments: {} });
-    expect(refused.result).toMatchObject({ success: true, data: "-32021 STORAGE_NOT_GRANTED" });
+    expect(refused.message.result).toMatchObject({
+      success: true,
+      data: "-32021 STORAGE_NOT_GRANTED",
+    });
     const big = await plugin.request("invoke", { tool: "big", arguments: { bytes: 600 * 1024 } });
-    expect(big.__viaFile).toBeDefined();
-    expect((big.result as { data: string }).data.length).toBe(600 * 1024);
+    expect(big.fileTransport).toBeDefined();
+    expect((big.message.result as { data: string }).data.length).toBe(600 * 1024);
   });
 });

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { onTestFinished } from "vitest";
-import { RawPluginClient } from "./raw-client.js";
+import { startPluginCommand, type PluginClient } from "@anna-ai/executa-test";
 
 const execFileAsync = promisify(execFile);
 
@@ -41,8 +41,8 @@ export function startPlugin(
   args: readonly string[],
   cwd: string,
   env?: NodeJS.ProcessEnv,
-): RawPluginClient {
-  const client = new RawPluginClient(command, args, { cwd, env: env ?? pluginEnv() });
+): PluginClient {
+  const client = startPluginCommand({ command: [command, ...args], cwd, env: env ?? pluginEnv() });
   onTestFinished(() => client.dispose());
   return client;
 }
@@ -51,7 +51,7 @@ export function startPython(
   example: string,
   script: string,
   env?: NodeJS.ProcessEnv,
-): RawPluginClient {
+): PluginClient {
   const dir = exampleDir(example);
   return startPlugin("python3", [join(dir, script)], dir, env);
 }

@@ -13,7 +13,7 @@ import {
   startPlugin,
 } from "./example-plugins.js";
 import type { GoBuild } from "./example-plugins.js";
-import type { JsonObject, RawPluginClient } from "./raw-client.js";
+import type { JsonObject, PluginClient } from "@anna-ai/executa-test";
 
 const EXAMPLE = "go-hello";
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -31,13 +31,13 @@ describe.skipIf(!hasGo)("go-hello example", () => {
   }, GO_BUILD_TIMEOUT_MS);
   afterAll(() => build?.cleanup());
 
-  function start(env: NodeJS.ProcessEnv = pluginEnv({}, ["GREETING_PREFIX"])): RawPluginClient {
+  function start(env: NodeJS.ProcessEnv = pluginEnv({}, ["GREETING_PREFIX"])): PluginClient {
     const binary = build?.binaries["go-hello"];
     if (!binary) throw new Error("go-hello was not built");
     return startPlugin(binary, [], exampleDir(EXAMPLE), env);
   }
 
-  async function startInitialized(offer = "2.0"): Promise<RawPluginClient> {
+  async function startInitialized(offer = "2.0"): Promise<PluginClient> {
     const plugin = start();
     const init = await plugin.request("initialize", { protocolVersion: offer }, 0);
     expect(init.message.result).toMatchObject({ protocolVersion: offer });

@@ -11,7 +11,7 @@ import {
   startPlugin,
 } from "./example-plugins.js";
 import type { GoBuild } from "./example-plugins.js";
-import type { JsonObject } from "./raw-client.js";
+import type { JsonObject } from "@anna-ai/executa-test";
 
 const EXAMPLE = "go-multi";
 const hasGo = await hasCommand("go");

@@ -7,13 +7,13 @@ import { tmpdir } from "node:os";
 import { onTestFinished, describe, expect, it } from "vitest";
 import { exampleDir, pluginEnv, run, startPython } from "./example-plugins.js";
 import { startPutServer } from "./put-server.js";
-import type { Frame, JsonObject, RawPluginClient, ReverseAnswer } from "./raw-client.js";
+import type { Frame, JsonObject, PluginClient, ReverseAnswer } from "@anna-ai/executa-test";
 
 const EXAMPLE = "py-studio";
 const HEX32 = /^[0-9a-f]{32}$/;
 const FILE_TRANSPORT_THRESHOLD_BYTES = 512 * 1024;
 
-async function startStudio(offer: string | null = "2.0"): Promise<RawPluginClient> {
+async function startStudio(offer: string | null = "2.0"): Promise<PluginClient> {
   const plugin = startPython(EXAMPLE, "studio_plugin.py");
   if (offer !== null) {
     const init = await plugin.request(
@@ -28,7 +28,7 @@ async function startStudio(offer: string | null = "2.0"): Promise<RawPluginClien
 
 /** Answers reverse requests from a table and records them; unknown methods get -32601. */
 function fakeHost(
-  plugin: RawPluginClient,
+  plugin: PluginClient,
   answers: Record<string, (params: JsonObject) => ReverseAnswer>,
 ): Frame[] {
   const calls: Frame[] = [];

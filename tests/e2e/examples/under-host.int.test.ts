@@ -1,6 +1,6 @@
 // The examples run under our own host: launch detection (detectLaunchSpec) finds each one the
 // way `anna-app executa dev --dir` would, and ExecutaHost starts, handshakes, invokes and shuts
-// them down. The raw-client tests pin the wire; these prove the pieces fit.
+// them down. The raw-wire tests (@anna-ai/executa-test) pin the wire; these prove the pieces fit.
 
 import { join } from "node:path";
 import { detectLaunchSpec, ExecutaHost } from "@anna-ai/executa-host";

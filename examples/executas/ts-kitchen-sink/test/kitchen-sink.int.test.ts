@@ -8,13 +8,14 @@ import {
   startPutServer,
   type PutServer,
 } from "../../../../packages/executa-sdk/test/helpers/put-server.js";
-import { RawPlugin, type Frame } from "../../../../packages/executa-sdk/test/helpers/raw-client.js";
+import { spawnNodePlugin } from "../../../../packages/executa-sdk/test/helpers/node-plugin.js";
+import { type Frame, type PluginClient } from "@anna-ai/executa-test";
 
 const MAIN = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 
-function start(env: NodeJS.ProcessEnv = {}): RawPlugin {
-  const plugin = new RawPlugin(MAIN, { env: { KITCHEN_TOKEN: "", ...env } });
-  onTestFinished(() => plugin.stop());
+function start(env: NodeJS.ProcessEnv = {}): PluginClient {
+  const plugin = spawnNodePlugin(MAIN, { env: { KITCHEN_TOKEN: "", ...env } });
+  onTestFinished(() => plugin.dispose());
   return plugin;
 }
 
@@ -25,7 +26,7 @@ async function putServer(): Promise<PutServer> {
 }
 
 async function invoke(
-  plugin: RawPlugin,
+  plugin: PluginClient,
   tool: string,
   args: Record<string, unknown> = {},
   context: Record<string, unknown> = {},
@@ -36,17 +37,17 @@ async function invoke(
     arguments: args,
     context: { invoke_id: invokeId, ...context },
   });
-  if (response.error !== undefined)
-    throw new Error(`invoke ${tool} failed: ${JSON.stringify(response.error)}`);
-  return response.result as Record<string, unknown>;
+  if (response.message.error !== undefined)
+    throw new Error(`invoke ${tool} failed: ${JSON.stringify(response.message.error)}`);
+  return response.message.result as Record<string, unknown>;
 }
 
-function requests(plugin: RawPlugin, method?: string): Frame[] {
+function requests(plugin: PluginClient, method?: string): Frame[] {
   return plugin.frames.filter(
     (f) =>
-      typeof f.method === "string" &&
-      f.id !== undefined &&
-      (method === undefined || f.method === method),
+      typeof f.message.method === "string" &&
+      f.message.id !== undefined &&
+      (method === undefined || f.message.method === method),
   );
 }
 
@@ -54,10 +55,10 @@ describe("ts-kitchen-sink", () => {
   it("declares every capability and thirteen tools", async () => {
     const plugin = start();
     const init = await plugin.request("initialize", { protocolVersion: "2.0" }, 0);
-    expect(Object.keys((init.result as { capabilities: object }).capabilities).sort()).toEqual(
-      ["agent", "embed", "embeddings", "image", "sampling", "storage", "upload"].sort(),
-    );
-    const manifest = (await plugin.request("describe")).result as {
+    expect(
+      Object.keys((init.message.result as { capabilities: object }).capabilities).sort(),
+    ).toEqual(["agent", "embed", "embeddings", "image", "sampling", "storage", "upload"].sort());
+    const manifest = (await plugin.request("describe")).message.result as {
       tools: { name: string }[];
       host_capabilities: string[];
     };
@@ -92,9 +93,11 @@ describe("ts-kitchen-sink", () => {
   it("search_web sends web/search and lists title, URL and snippet", async () => {
     const plugin = start();
     plugin.onRequest("web/search", () => ({
-      results: [{ title: "T", url: "https://t.example/", snippet: "s", score: 0.9 }],
-      provider_tier: "basic",
-      quota_consumed: 0,
+      result: {
+        results: [{ title: "T", url: "https://t.example/", snippet: "s", score: 0.9 }],
+        provider_tier: "basic",
+        quota_consumed: 0,
+      },
     }));
     const result = await invoke(plugin, "search_web", { query: "tides", max_results: 2 });
     expect(result).toMatchObject({
@@ -104,7 +107,7 @@ describe("ts-kitchen-sink", () => {
         results: [{ title: "T", url: "https://t.example/", snippet: "s" }],
       },
     });
-    expect(requests(plugin, "web/search")[0]?.params).toMatchObject({
+    expect(requests(plugin, "web/search")[0]?.message.params).toMatchObject({
       query: "tides",
       max_results: 2,
     });
@@ -113,12 +116,14 @@ describe("ts-kitchen-sink", () => {
   it("read_page sends web/fetch and reports each page's own outcome", async () => {
     const plugin = start();
     plugin.onRequest("web/fetch", (params) => ({
-      pages: (params as { urls: string[] }).urls.map((url, i) =>
-        i === 0
-          ? { url, ok: true, title: "A", content: "hello", truncated: false }
-          : { url, ok: false, error: "SSRF_BLOCKED" },
-      ),
-      quota_consumed: 0,
+      result: {
+        pages: (params as { urls: string[] }).urls.map((url, i) =>
+          i === 0
+            ? { url, ok: true, title: "A", content: "hello", truncated: false }
+            : { url, ok: false, error: "SSRF_BLOCKED" },
+        ),
+        quota_consumed: 0,
+      },
     }));
     const result = await invoke(plugin, "read_page", {
       urls: ["https://a.example/", "http://10.0.0.1/"],
@@ -133,7 +138,7 @@ describe("ts-kitchen-sink", () => {
         ],
       },
     });
-    expect(requests(plugin, "web/fetch")[0]?.params).toMatchObject({
+    expect(requests(plugin, "web/fetch")[0]?.message.params).toMatchObject({
       urls: ["https://a.example/", "http://10.0.0.1/"],
       max_chars: 100,
       format: "text",
@@ -144,29 +149,33 @@ describe("ts-kitchen-sink", () => {
   it("account_token lists accounts, gets a token and returns only a redacted preview", async () => {
     const plugin = start();
     plugin.onRequest("credentials/listAccounts", () => ({
-      accounts: [
-        {
-          account_id: "g1",
-          email: null,
-          label: null,
-          is_default: true,
-          status: "active",
-          scopes: [],
-        },
-        {
-          account_id: "g2",
-          email: null,
-          label: null,
-          is_default: false,
-          status: "active",
-          scopes: [],
-        },
-      ],
+      result: {
+        accounts: [
+          {
+            account_id: "g1",
+            email: null,
+            label: null,
+            is_default: true,
+            status: "active",
+            scopes: [],
+          },
+          {
+            account_id: "g2",
+            email: null,
+            label: null,
+            is_default: false,
+            status: "active",
+            scopes: [],
+          },
+        ],
+      },
     }));
     plugin.onRequest("credentials/getToken", (params) => ({
-      access_token: "ya29.secret-token-7777",
-      account_id: (params as { account_id?: string }).account_id ?? "g1",
-      expires_at: "2030-01-01T00:00:00.000Z",
+      result: {
+        access_token: "ya29.secret-token-7777",
+        account_id: (params as { account_id?: string }).account_id ?? "g1",
+        expires_at: "2030-01-01T00:00:00.000Z",
+      },
     }));
     const result = await invoke(plugin, "account_token", { account: "g2" });
     expect(result).toMatchObject({
@@ -181,7 +190,7 @@ describe("ts-kitchen-sink", () => {
       },
     });
     expect(JSON.stringify(result)).not.toContain("secret-token");
-    expect(requests(plugin, "credentials/getToken")[0]?.params).toMatchObject({
+    expect(requests(plugin, "credentials/getToken")[0]?.message.params).toMatchObject({
       provider: "google",
       account_id: "g2",
     });
@@ -190,14 +199,19 @@ describe("ts-kitchen-sink", () => {
   it("asks sampling for a JSON Schema answer with a json_object fallback and parses it", async () => {
     const plugin = start();
     plugin.onRequest("sampling/createMessage", () => ({
-      role: "assistant",
-      content: { type: "text", text: '{"summary":"short","keywords":["a"],"sentiment":"neutral"}' },
-      _meta: {
-        responseFormat: {
-          requested: "json_schema",
-          applied: "json_schema",
-          structuredValid: true,
-          downgraded: false,
+      result: {
+        role: "assistant",
+        content: {
+          type: "text",
+          text: '{"summary":"short","keywords":["a"],"sentiment":"neutral"}',
+        },
+        _meta: {
+          responseFormat: {
+            requested: "json_schema",
+            applied: "json_schema",
+            structuredValid: true,
+            downgraded: false,
+          },
         },
       },
     }));
@@ -206,7 +220,10 @@ describe("ts-kitchen-sink", () => {
       success: true,
       data: { parsed: { summary: "short", keywords: ["a"], sentiment: "neutral" } },
     });
-    const params = requests(plugin, "sampling/createMessage")[0]?.params as Record<string, unknown>;
+    const params = requests(plugin, "sampling/createMessage")[0]?.message.params as Record<
+      string,
+      unknown
+    >;
     expect(params).toMatchObject({
       responseFormat: {
         type: "json_schema",
@@ -220,8 +237,10 @@ describe("ts-kitchen-sink", () => {
   it("keeps the raw text when the model's answer is not JSON", async () => {
     const plugin = start();
     plugin.onRequest("sampling/createMessage", () => ({
-      role: "assistant",
-      content: { type: "text", text: "not json" },
+      result: {
+        role: "assistant",
+        content: { type: "text", text: "not json" },
+      },
     }));
     expect(await invoke(plugin, "structured_summary", { text: "x" })).toMatchObject({
       data: { parsed: null, raw: "not json" },
@@ -250,22 +269,30 @@ describe("ts-kitchen-sink", () => {
     const plugin = start();
     const server = await putServer();
     plugin.onRequest("files/upload_begin", (params) => ({
-      put_url: server.url(`/put/${String(params.path)}`),
-      headers: { "Content-Type": "text/plain" },
-      expires_at: "soon",
+      result: {
+        put_url: server.url(`/put/${String(params.path)}`),
+        headers: { "Content-Type": "text/plain" },
+        expires_at: "soon",
+      },
     }));
     plugin.onRequest("files/upload_complete", (params) => ({
-      path: params.path,
-      etag: params.etag,
-      size_bytes: params.size_bytes,
+      result: {
+        path: params.path,
+        etag: params.etag,
+        size_bytes: params.size_bytes,
+      },
     }));
     plugin.onRequest("files/download_url", () => ({
-      get_url: "https://files.example/report.txt",
-      expires_at: "soon",
+      result: {
+        get_url: "https://files.example/report.txt",
+        expires_at: "soon",
+      },
     }));
     plugin.onRequest("files/list", () => ({
-      items: [{ path: "reports/today.txt", size_bytes: 5 }],
-      next_cursor: null,
+      result: {
+        items: [{ path: "reports/today.txt", size_bytes: 5 }],
+        next_cursor: null,
+      },
     }));
     const result = await invoke(plugin, "save_file", {
       path: "reports/today.txt",
@@ -288,7 +315,7 @@ describe("ts-kitchen-sink", () => {
         body: "hello",
       },
     ]);
-    expect(requests(plugin).map((f) => f.method)).toEqual([
+    expect(requests(plugin).map((f) => f.message.method)).toEqual([
       "files/upload_begin",
       "files/upload_complete",
       "files/download_url",
@@ -299,40 +326,46 @@ describe("ts-kitchen-sink", () => {
   it("runs an agent turn, a completion, and always deletes the session", async () => {
     const plugin = start();
     plugin.onRequest("agent/session.create", () => ({
-      app_session_uuid: "aps_123",
-      thread_id: "t1",
-      granted_tools: ["*"],
+      result: {
+        app_session_uuid: "aps_123",
+        thread_id: "t1",
+        granted_tools: ["*"],
+      },
     }));
     plugin.onRequest("agent/session.run", () => ({
-      run_id: "run_1",
-      frames: [
-        { event: "delta", text: "Plan: " },
-        { event: "tool_call", name: "search", args: {}, call_id: "c1" },
-        { event: "final", text: "Plan: rest." },
-      ],
+      result: {
+        run_id: "run_1",
+        frames: [
+          { event: "delta", text: "Plan: " },
+          { event: "tool_call", name: "search", args: {}, call_id: "c1" },
+          { event: "final", text: "Plan: rest." },
+        ],
+      },
     }));
     plugin.onRequest("agent/complete", () => ({
-      role: "assistant",
-      content: { type: "text", text: "Rest." },
+      result: {
+        role: "assistant",
+        content: { type: "text", text: "Rest." },
+      },
     }));
-    plugin.onRequest("agent/session.delete", () => ({ deleted: true }));
+    plugin.onRequest("agent/session.delete", () => ({ result: { deleted: true } }));
     const result = await invoke(plugin, "agent_task", { task: "Plan my week" });
     expect(result).toMatchObject({
       success: true,
       data: { session: "aps_123", answer: "Plan: rest.", frames: 3 },
     });
-    expect(requests(plugin).map((f) => f.method)).toEqual([
+    expect(requests(plugin).map((f) => f.message.method)).toEqual([
       "agent/session.create",
       "agent/session.run",
       "agent/complete",
       "agent/session.delete",
     ]);
-    expect(requests(plugin, "agent/session.create")[0]?.params).toMatchObject({
+    expect(requests(plugin, "agent/session.create")[0]?.message.params).toMatchObject({
       kind: "agent",
       agent_submode: "auto",
       label: "kitchen-sink",
     });
-    expect(requests(plugin, "agent/session.run")[0]?.params).toMatchObject({
+    expect(requests(plugin, "agent/session.run")[0]?.message.params).toMatchObject({
       app_session_uuid: "aps_123",
       content: "Plan my week",
     });
@@ -340,31 +373,37 @@ describe("ts-kitchen-sink", () => {
 
   it("deletes the agent session even when the run fails", async () => {
     const plugin = start();
-    plugin.onRequest("agent/session.create", () => ({ app_session_uuid: "aps_9" }));
+    plugin.onRequest("agent/session.create", () => ({ result: { app_session_uuid: "aps_9" } }));
     plugin.onRequest("agent/session.run", () => ({
-      error: { code: -32047, message: "run too large", data: { errorCode: "AGENT_RUN_TOO_LARGE" } },
+      error: {
+        code: -32047,
+        message: "run too large",
+        data: { errorCode: "AGENT_RUN_TOO_LARGE" },
+      },
     }));
-    plugin.onRequest("agent/session.delete", () => ({}));
+    plugin.onRequest("agent/session.delete", () => ({ result: {} }));
     const result = await invoke(plugin, "agent_task", { task: "x" });
     expect(result).toMatchObject({
       success: false,
       data: { code: -32047, errorCode: "AGENT_RUN_TOO_LARGE" },
     });
-    expect(requests(plugin).map((f) => f.method)).toContain("agent/session.delete");
+    expect(requests(plugin).map((f) => f.message.method)).toContain("agent/session.delete");
   });
 
   it("generates an image", async () => {
     const plugin = start();
     plugin.onRequest("image/generate", () => ({
-      images: [{ url: "https://img/1.png", mimeType: "image/png", width: 512, height: 512 }],
-      model: "mock-image",
+      result: {
+        images: [{ url: "https://img/1.png", mimeType: "image/png", width: 512, height: 512 }],
+        model: "mock-image",
+      },
     }));
     const result = await invoke(plugin, "draw", { prompt: "a lighthouse", size: "512x512" });
     expect(result).toMatchObject({
       success: true,
       data: { images: [{ url: "https://img/1.png" }], model: "mock-image" },
     });
-    expect(requests(plugin, "image/generate")[0]?.params).toMatchObject({
+    expect(requests(plugin, "image/generate")[0]?.message.params).toMatchObject({
       prompt: "a lighthouse",
       n: 1,
       size: "512x512",
@@ -378,24 +417,30 @@ describe("ts-kitchen-sink", () => {
     plugin.onRequest("host/uploadFile", (params) => {
       if (params.mode === "inline") {
         return {
-          r2_key: "k-inline",
-          download_url: `https://dl/${Buffer.from(String(params.content_b64), "base64").toString()}`,
-          size_bytes: 5,
-          expires_at: "t",
+          result: {
+            r2_key: "k-inline",
+            download_url: `https://dl/${Buffer.from(String(params.content_b64), "base64").toString()}`,
+            size_bytes: 5,
+            expires_at: "t",
+          },
         };
       }
       if (params.mode === "negotiate")
         return {
-          r2_key: "k-put",
-          put_url: server.url("/upload"),
-          headers: { "Content-Type": "text/plain" },
-          expires_in: 300,
+          result: {
+            r2_key: "k-put",
+            put_url: server.url("/upload"),
+            headers: { "Content-Type": "text/plain" },
+            expires_in: 300,
+          },
         };
       return {
-        r2_key: params.r2_key,
-        download_url: "https://dl/confirmed",
-        size_bytes: 5,
-        expires_at: "t",
+        result: {
+          r2_key: params.r2_key,
+          download_url: "https://dl/confirmed",
+          size_bytes: 5,
+          expires_at: "t",
+        },
       };
     });
     const result = await invoke(plugin, "publish_artifact", { content: "hello" });
@@ -404,7 +449,7 @@ describe("ts-kitchen-sink", () => {
       data: { inline: "https://dl/hello", presigned: "https://dl/confirmed", r2_key: "k-put" },
     });
     expect(
-      requests(plugin, "host/uploadFile").map((f) => (f.params as { mode: string }).mode),
+      requests(plugin, "host/uploadFile").map((f) => (f.message.params as { mode: string }).mode),
     ).toEqual(["inline", "negotiate", "confirm"]);
     expect(server.received).toMatchObject([
       { method: "PUT", contentType: "text/plain", authorization: undefined, body: "hello" },
@@ -414,9 +459,11 @@ describe("ts-kitchen-sink", () => {
   it("creates embeddings", async () => {
     const plugin = start();
     plugin.onRequest("embeddings/create", (params) => ({
-      object: "list",
-      model: "anna-managed-v1",
-      data: (params.input as string[]).map((_, index) => ({ index, embedding: [0, 1, 2] })),
+      result: {
+        object: "list",
+        model: "anna-managed-v1",
+        data: (params.input as string[]).map((_, index) => ({ index, embedding: [0, 1, 2] })),
+      },
     }));
     const result = await invoke(plugin, "embed", { texts: ["a", "b"] });
     expect(result).toMatchObject({
@@ -429,8 +476,8 @@ describe("ts-kitchen-sink", () => {
     const plugin = start();
     const result = await invoke(plugin, "long_task", { steps: 3 });
     expect(result).toMatchObject({ success: true, data: { steps: 3 } });
-    const progress = plugin.frames.filter((f) => f.method === "executa/progress");
-    expect(progress.map((f) => f.params)).toEqual(
+    const progress = plugin.frames.filter((f) => f.message.method === "executa/progress");
+    expect(progress.map((f) => f.message.params)).toEqual(
       [1, 2, 3].map((step) => ({
         type: "tool_update",
         data: { step, total: 3 },
@@ -438,17 +485,17 @@ describe("ts-kitchen-sink", () => {
         metadata: { executa_invoke_id: "inv-long_task", tool: "long_task" },
       })),
     );
-    expect(progress.every((f) => f.id === undefined)).toBe(true);
+    expect(progress.every((f) => f.message.id === undefined)).toBe(true);
   });
 
   it("returns a 1 MiB report through file transport", async () => {
     const plugin = start();
     const response = await plugin.request("invoke", { tool: "big_report", arguments: {} });
-    expect(typeof response.__viaFile).toBe("string");
-    expect(existsSync(response.__viaFile as string)).toBe(false);
-    expect((response.result as { data: { size: number; report: string } }).data.report.length).toBe(
-      1024 * 1024,
-    );
+    expect(typeof response.fileTransport).toBe("string");
+    expect(existsSync(response.fileTransport as string)).toBe(false);
+    expect(
+      (response.message.result as { data: { size: number; report: string } }).data.report.length,
+    ).toBe(1024 * 1024);
   });
 
   it("reads the credential from the invoke context first, then the environment, and shows only a preview", async () => {

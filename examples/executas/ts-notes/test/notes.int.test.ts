@@ -3,20 +3,21 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { FakeKv } from "../../../../packages/executa-sdk/test/helpers/fake-kv.js";
-import { RawPlugin, type Frame } from "../../../../packages/executa-sdk/test/helpers/raw-client.js";
+import { spawnNodePlugin } from "../../../../packages/executa-sdk/test/helpers/node-plugin.js";
+import { type Frame, type PluginClient } from "@anna-ai/executa-test";
 
 const MAIN = fileURLToPath(new URL("../dist/main.js", import.meta.url));
 
-function start(env: NodeJS.ProcessEnv = {}): { plugin: RawPlugin; kv: FakeKv } {
-  const plugin = new RawPlugin(MAIN, { env: { NOTES_API_KEY: "", ...env } });
-  onTestFinished(() => plugin.stop());
+function start(env: NodeJS.ProcessEnv = {}): { plugin: PluginClient; kv: FakeKv } {
+  const plugin = spawnNodePlugin(MAIN, { env: { NOTES_API_KEY: "", ...env } });
+  onTestFinished(() => plugin.dispose());
   const kv = new FakeKv();
   kv.attach(plugin);
   return { plugin, kv };
 }
 
 async function invoke(
-  plugin: RawPlugin,
+  plugin: PluginClient,
   tool: string,
   args: Record<string, unknown>,
   invokeId = `inv-${tool}`,
@@ -28,13 +29,13 @@ async function invoke(
     invoke_id: invokeId,
     context: { invoke_id: invokeId, plugin_name: "ts-notes", deadline_ms: Date.now() + 60_000 },
   });
-  if (response.error !== undefined)
-    throw new Error(`invoke ${tool} failed: ${JSON.stringify(response.error)}`);
-  return response.result as Record<string, unknown>;
+  if (response.message.error !== undefined)
+    throw new Error(`invoke ${tool} failed: ${JSON.stringify(response.message.error)}`);
+  return response.message.result as Record<string, unknown>;
 }
 
-function reverseRequests(plugin: RawPlugin): Frame[] {
-  return plugin.frames.filter((f) => typeof f.method === "string");
+function reverseRequests(plugin: PluginClient): Frame[] {
+  return plugin.frames.filter((f) => typeof f.message.method === "string");
 }
 
 describe("ts-notes", () => {
@@ -45,12 +46,12 @@ describe("ts-notes", () => {
       { protocolVersion: "2.0", capabilities: { sampling: {} } },
       0,
     );
-    expect(init.result).toMatchObject({
+    expect(init.message.result).toMatchObject({
       protocolVersion: "2.0",
       serverInfo: { name: "ts-notes", version: "0.1.0" },
       capabilities: { sampling: {}, storage: { kv: true } },
     });
-    const manifest = (await plugin.request("describe")).result as Record<string, unknown>;
+    const manifest = (await plugin.request("describe")).message.result as Record<string, unknown>;
     expect((manifest.tools as { name: string }[]).map((t) => t.name)).toEqual([
       "add_note",
       "list_notes",
@@ -81,7 +82,9 @@ describe("ts-notes", () => {
     ]);
     expect(kv.calls.every((c) => c.params.scope === "tool")).toBe(true);
     expect(
-      reverseRequests(plugin).every((f) => typeof f.id === "string" && /^[0-9a-f]{32}$/.test(f.id)),
+      reverseRequests(plugin).every(
+        (f) => typeof f.message.id === "string" && /^[0-9a-f]{32}$/.test(f.message.id),
+      ),
     ).toBe(true);
   });
 
@@ -117,7 +120,7 @@ describe("ts-notes", () => {
     expect(results.every((r) => r.success === true)).toBe(true);
     expect(kv.entries.get("tool:meta/stats")?.value).toMatchObject({ count: 5 });
     for (const frame of reverseRequests(plugin)) {
-      const params = frame.params as {
+      const params = frame.message.params as {
         context: { invoke_id: string };
         metadata: { executa_invoke_id: string; tool: string };
       };
@@ -138,10 +141,12 @@ describe("ts-notes", () => {
     plugin.onRequest("sampling/createMessage", (params) => {
       sampled = params;
       return {
-        role: "assistant",
-        content: { type: "text", text: "You have two errands." },
-        model: "mock-1",
-        stopReason: "endTurn",
+        result: {
+          role: "assistant",
+          content: { type: "text", text: "You have two errands." },
+          model: "mock-1",
+          stopReason: "endTurn",
+        },
       };
     });
     await invoke(plugin, "add_note", { text: "buy milk" });
@@ -163,7 +168,9 @@ describe("ts-notes", () => {
     const { plugin } = start();
     const result = await invoke(plugin, "summarize_notes", {});
     expect(result).toMatchObject({ success: true, data: { note_count: 0 } });
-    expect(reverseRequests(plugin).map((f) => f.method)).not.toContain("sampling/createMessage");
+    expect(reverseRequests(plugin).map((f) => f.message.method)).not.toContain(
+      "sampling/createMessage",
+    );
   });
 
   it("reports a sampling failure as an expected tool failure carrying the host code", async () => {
@@ -191,7 +198,7 @@ describe("ts-notes", () => {
       arguments: { text: "hi" },
       context: { invoke_id: "e1", credentials: { NOTES_API_KEY: "ctx-key-abcdefgh" } },
     });
-    expect(fromContext.result).toMatchObject({
+    expect(fromContext.message.result).toMatchObject({
       success: true,
       data: { text: "hi", api_key: "ctx-…efgh" },
     });
@@ -204,7 +211,7 @@ describe("ts-notes", () => {
   it("rejects bad arguments with -32602 and empty notes as a tool failure", async () => {
     const { plugin } = start();
     const bad = await plugin.request("invoke", { tool: "add_note", arguments: { text: 42 } });
-    expect(bad.error).toMatchObject({ code: -32602, data: { argument: "text" } });
+    expect(bad.message.error).toMatchObject({ code: -32602, data: { argument: "text" } });
     expect(await invoke(plugin, "add_note", { text: "   " })).toMatchObject({
       success: false,
       error: "a note needs some text",

@@ -1,7 +1,7 @@
 // An in-memory stand-in for the host's storage/* service, with the semantics plugins rely on:
 // etags, if_match → -32023, misses as {value:null, exists:false}, prefix listing.
 import { createHash } from "node:crypto";
-import type { RawPlugin } from "./raw-client.js";
+import type { PluginClient, ReverseAnswer } from "@anna-ai/executa-test";
 
 interface Entry {
   value: unknown;
@@ -17,11 +17,11 @@ export class FakeKv {
   private generation = 0;
 
   /** Registers storage/get|set|delete|list on the raw plugin host. */
-  attach(plugin: RawPlugin): void {
-    plugin.onRequest("storage/get", (params) => this.get(params));
+  attach(plugin: PluginClient): void {
+    plugin.onRequest("storage/get", (params) => ({ result: this.get(params) }));
     plugin.onRequest("storage/set", (params) => this.set(params));
-    plugin.onRequest("storage/delete", (params) => this.delete(params));
-    plugin.onRequest("storage/list", (params) => this.list(params));
+    plugin.onRequest("storage/delete", (params) => ({ result: this.delete(params) }));
+    plugin.onRequest("storage/list", (params) => ({ result: this.list(params) }));
   }
 
   /** Changes a key behind the plugin's back, as a concurrent writer would. */
@@ -52,7 +52,7 @@ export class FakeKv {
     return answer;
   }
 
-  private set(params: Record<string, unknown>): unknown {
+  private set(params: Record<string, unknown>): ReverseAnswer {
     const id = this.record("storage/set", params);
     const current = this.entries.get(id);
     const ifMatch = params.if_match;
@@ -67,7 +67,13 @@ export class FakeKv {
     }
     const etag = this.nextEtag(params.value);
     this.entries.set(id, { value: params.value, etag });
-    return { etag, generation: this.generation, size_bytes: JSON.stringify(params.value).length };
+    return {
+      result: {
+        etag,
+        generation: this.generation,
+        size_bytes: JSON.stringify(params.value).length,
+      },
+    };
   }
 
   private delete(params: Record<string, unknown>): unknown {
