@@ -34,7 +34,7 @@ import { toolsMethods } from "../handlers/tools-methods.js";
 import { webMethods } from "../handlers/web-methods.js";
 import { windowMethods } from "../handlers/window-methods.js";
 import { windowView } from "../handlers/window-view.js";
-import type { Recorder } from "../recording/recording.js";
+import type { Recorder } from "@anna-ai/app-schema";
 import { WindowTokenIssuer } from "../tokens/window-tokens.js";
 import { createMemoryWindowStore } from "../windows/memory-window-store.js";
 import { WindowManager, type OpenWindowOptions } from "../windows/window-manager.js";

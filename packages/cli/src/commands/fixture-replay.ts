@@ -5,7 +5,7 @@ import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import type { CliIo } from "../cli/io.js";
 import { exitCode, readRecordings } from "../fixture/each-recording.js";
 import { loadManifest } from "../fixture/load-manifest.js";
-import { errorCount } from "../fixture/recording.js";
+import { errorCount } from "@anna-ai/app-schema";
 import { renderIssue, renderReplay } from "../fixture/render.js";
 import { replayRecording } from "../fixture/replay.js";
 import { readBundledToolIds } from "../test-kit/bundled-tool-ids.js";

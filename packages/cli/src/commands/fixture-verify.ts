@@ -3,7 +3,7 @@
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import type { CliIo } from "../cli/io.js";
 import { exitCode, readRecordings } from "../fixture/each-recording.js";
-import { errorCount } from "../fixture/recording.js";
+import { errorCount } from "@anna-ai/app-schema";
 import { renderVerify } from "../fixture/render.js";
 import type { CommandModule } from "./registry.js";
 
