@@ -7,6 +7,7 @@ import {
   resolveSpecString,
   type LaunchSpec,
 } from "@anna-ai/executa-host";
+import { Redactor } from "@anna-ai/jsonrpc";
 import type { FlagValues, ParsedArgs } from "../cli/args.js";
 import { EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
@@ -57,7 +58,9 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
   io.stdout.on("error", ignorePipeError);
   io.stderr.on("error", ignorePipeError);
 
-  const tracer = new FrameTracer(io.errStyle);
+  // One list of secrets for the transcript, the trace and the plugin's stderr lines.
+  const redactor = new Redactor([...Object.values(credentials), ...router.secretValues]);
+  const tracer = new FrameTracer(io.errStyle, redactor);
   let tracing = flags.trace === true;
   // Where trace and plugin lines go: straight to stderr in one-shot mode, above the prompt in
   // the REPL. Plugin stderr waits until the plugin has started: if it fails, its last lines
@@ -76,7 +79,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
           router: router.factory,
           env: io.env,
           credentials,
-          secretValues: router.secretValues,
+          redactor,
           ...(recordPath !== undefined ? { recordPath } : {}),
         },
         {
@@ -85,7 +88,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
             if (tracing) out.err(line);
           },
           stderr: (line) => {
-            if (started && !json) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
+            if (started && !json) out.err(`${io.errStyle.dim("[plugin]")} ${redactor.text(line)}`);
           },
         },
       ),
@@ -137,7 +140,9 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     const manifest = await startOrExplain(session, launch, checkInterrupted);
     started = true;
     if (!json) {
-      for (const line of session.stderrTail()) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
+      for (const line of session.stderrTail()) {
+        out.err(`${io.errStyle.dim("[plugin]")} ${redactor.text(line)}`);
+      }
     }
     if (flags.describe) {
       io.stdout.write((json ? JSON.stringify(manifest) : colorJson(manifest, io.style)) + "\n");
