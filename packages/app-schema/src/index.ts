@@ -647,7 +647,11 @@ export {
   type Recording,
   type RecordingStyle,
 } from "./recording/recording.js";
-export { createJsonlRecorder, type JsonlRecorderOptions, type Recorder } from "./recording/writer.js";
+export {
+  createJsonlRecorder,
+  type JsonlRecorderOptions,
+  type Recorder,
+} from "./recording/writer.js";
 export {
   isSecretKey,
   maskText,

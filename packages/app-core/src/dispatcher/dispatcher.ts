@@ -7,6 +7,7 @@ import {
   DEFAULT_DEV_USER_ID,
   type AnnaAppEvent,
   type AppManifest,
+  type Recorder,
   type WindowGeometry,
 } from "@anna-ai/app-schema";
 import type { CredentialsGrant, HostServices, WebGrant } from "@anna-ai/executa-host";
@@ -34,7 +35,6 @@ import { toolsMethods } from "../handlers/tools-methods.js";
 import { webMethods } from "../handlers/web-methods.js";
 import { windowMethods } from "../handlers/window-methods.js";
 import { windowView } from "../handlers/window-view.js";
-import type { Recorder } from "@anna-ai/app-schema";
 import { WindowTokenIssuer } from "../tokens/window-tokens.js";
 import { createMemoryWindowStore } from "../windows/memory-window-store.js";
 import { WindowManager, type OpenWindowOptions } from "../windows/window-manager.js";

@@ -1,9 +1,9 @@
 // `anna-app fixture verify <file…>` (D47, R164): schema and invariant checks on recordings, one
 // `file:line: message` per issue. Exit 1 when any error, 2 when a file cannot be read.
+import { errorCount } from "@anna-ai/app-schema";
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import type { CliIo } from "../cli/io.js";
 import { exitCode, readRecordings } from "../fixture/each-recording.js";
-import { errorCount } from "@anna-ai/app-schema";
 import { renderVerify } from "../fixture/render.js";
 import type { CommandModule } from "./registry.js";
 

@@ -70,9 +70,7 @@ export async function devBanner(server: DevServer): Promise<DevBanner> {
       globs: [...server.fixtures.globs],
       record_dir: server.fixtures.recordDir,
       files: listed.filter((f) => f.kind === "recording").map((f) => f.file),
-      other: listed
-        .filter((f) => f.kind !== "recording")
-        .map(({ file, kind }) => ({ file, kind })),
+      other: listed.filter((f) => f.kind !== "recording").map(({ file, kind }) => ({ file, kind })),
     },
     warnings: server.executas.warnings,
   };

@@ -99,7 +99,12 @@ export async function fixtureRoute(
     });
   } catch (error) {
     if (error instanceof NotARecordingError) {
-      sendError(res, 422, "invalid_recording", `${file} is ${FIXTURE_FILE_KIND_LABELS[error.kind]}`);
+      sendError(
+        res,
+        422,
+        "invalid_recording",
+        `${file} is ${FIXTURE_FILE_KIND_LABELS[error.kind]}`,
+      );
       return true;
     }
     if (error instanceof FixtureFileError) {

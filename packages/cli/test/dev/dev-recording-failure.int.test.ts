@@ -54,7 +54,10 @@ async function panelStream(server: DevServer): Promise<{ until(text: string): Pr
             return seen;
           })(),
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no ${text} on the panel`)), STREAM_TIMEOUT_MS);
+            timer = setTimeout(
+              () => reject(new Error(`no ${text} on the panel`)),
+              STREAM_TIMEOUT_MS,
+            );
           }),
         ]);
       } finally {
