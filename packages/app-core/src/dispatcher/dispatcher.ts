@@ -20,7 +20,7 @@ import { HostApiError, type HostApiErrorWire } from "../errors/host-api-error.js
 import { createEventBus, type EventBus } from "../events/event-bus.js";
 import { appsMethods } from "../handlers/apps-methods.js";
 import { chatMethods, type ChatLog } from "../handlers/chat-methods.js";
-import { credentialsMethods, recordableResult } from "../handlers/credentials-methods.js";
+import { credentialsMethods } from "../handlers/credentials-methods.js";
 import {
   agentMethods,
   imageMethods,
@@ -369,7 +369,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           ns,
           method: rawMethod,
           ok: true,
-          result: recordableResult(ns, rawMethod, outcome.result),
+          // The recorder redacts: `credentials.get_token`'s access_token never reaches a file.
+          result: outcome.result,
         });
       else recorder?.res({ id, ns, method: rawMethod, ok: false, error: outcome.error });
       return outcome;
