@@ -626,6 +626,7 @@ export {
   type FixtureFileKind,
 } from "./recording/file-kind.js";
 export { PLUGIN_NAMESPACE } from "./recording/frame-lines.js";
+export { RECORD_KINDS } from "./recording/kind-lines.js";
 export { lineStyle, parseRecording, RecordingReader } from "./recording/parse-recording.js";
 export {
   RECORDING_FORMAT_VERSION,
