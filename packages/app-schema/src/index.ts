@@ -624,6 +624,7 @@ export {
   FIXTURE_FILE_KIND_LABELS,
   fixtureFileKind,
   type FixtureFileKind,
+  isNeutralLine,
 } from "./recording/file-kind.js";
 export { PLUGIN_NAMESPACE } from "./recording/frame-lines.js";
 export { RECORD_KINDS } from "./recording/kind-lines.js";

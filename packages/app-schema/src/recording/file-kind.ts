@@ -12,7 +12,16 @@ export const FIXTURE_FILE_KIND_LABELS: Readonly<Record<FixtureFileKind, string>>
 });
 
 /**
- * The kind of a file from its first non-blank line. A line that is not JSON at all leaves the
+ * Whether a line says nothing about the file's kind: blank, or a `#` comment (mock-answer files
+ * may start with comments; a recording never holds one).
+ */
+export function isNeutralLine(line: string): boolean {
+  const text = line.replace(/^\uFEFF/, "").trim();
+  return text === "" || text.startsWith("#");
+}
+
+/**
+ * The kind of a file from its first line that is not neutral (see isNeutralLine). A line that is not JSON at all leaves the
  * file a recording (a broken one, whose lines `fixture verify` reports) unless the name says it
  * is a `.json` document; a JSON object line without `kind`/`dir` is a mock answer when it names
  * a call (`ns` + `method`), else app data.
