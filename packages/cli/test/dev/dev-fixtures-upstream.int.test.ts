@@ -1,12 +1,13 @@
 // `anna-app dev` and the files of a published app's `fixtures/`: an upstream recording replays
 // through the harness's route, the banner counts recordings only (never the session's own) and
 // names the mock-answer files and app data beside them; replaying one of those says what it is.
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { devBanner, formatBanner } from "../../src/dev/banner.js";
 import { createStyle } from "../../src/cli/style.js";
+import { CLI_VERSION } from "../../src/version.js";
 import type { LiveReplayReport } from "../../src/dev/fixture-replay.js";
 import type { DevServer } from "../../src/dev/dev-server.js";
 import { editManifest } from "./edit-manifest.js";
@@ -68,6 +69,17 @@ describe("anna-app dev: published fixtures folders", () => {
       replayed: { ok: false, code: "permission_denied" },
       verdict: "match",
     });
+
+    // What this session writes is what the upstream reader looks for: a meta line with
+    // harness_version, events named under `event`.
+    const own = readFileSync(server.recordPath ?? "", "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(own[0]).toMatchObject({ kind: "meta", harness_version: CLI_VERSION });
+    const events = own.filter((r) => r.kind === "event");
+    expect(events.length).toBeGreaterThan(0);
+    for (const event of events) expect(typeof event.event).toBe("string");
 
     const mocks = await replay(server, "fixtures/mock-answers.jsonl");
     expect(mocks).toMatchObject({
