@@ -42,21 +42,18 @@ export {
   type EventListener,
 } from "./events/event-bus.js";
 export { makeEvent, type EventSubject } from "./events/make-event.js";
+export { createFileRecorder } from "./recording/recording.js";
 export {
-  createFileRecorder,
   createJsonlRecorder,
-  parseRecording,
   RECORDING_FORMAT_VERSION,
   type EventRecord,
   type JsonlRecorderOptions,
   type MetaRecord,
-  type ParsedRecording,
   type Recorder,
-  type RecordingIssue,
   type RecordingRecord,
   type ReqRecord,
   type ResRecord,
-} from "./recording/recording.js";
+} from "@anna-ai/app-schema";
 export {
   WINDOW_TOKEN_AUDIENCE,
   WINDOW_TOKEN_TTL_S,

@@ -626,3 +626,46 @@ export {
   type UninstallRecipeKind,
   UninstallRecipeSchema,
 } from "./skill/recipes.js";
+export {
+  FIXTURE_FILE_KIND_LABELS,
+  fixtureFileKind,
+  type FixtureFileKind,
+  isNeutralLine,
+} from "./recording/file-kind.js";
+export { PLUGIN_NAMESPACE } from "./recording/frame-lines.js";
+export { RECORD_KINDS } from "./recording/kind-lines.js";
+export { lineStyle, parseRecording, RecordingReader } from "./recording/parse-recording.js";
+export {
+  RECORDING_FORMAT_VERSION,
+  type EventRecord,
+  type MetaRecord,
+  type RecordedError,
+  type RecordingRecord,
+  type ReqRecord,
+  type ResRecord,
+} from "./recording/records.js";
+export {
+  errorCount,
+  RECORDING_STYLE_LABELS,
+  type CallOutcome,
+  type FixtureIssue,
+  type IssueSeverity,
+  type RecordedCall,
+  type RecordedEvent,
+  type Recording,
+  type RecordingStyle,
+} from "./recording/recording.js";
+export {
+  createJsonlRecorder,
+  type JsonlRecorderOptions,
+  type Recorder,
+} from "./recording/writer.js";
+export {
+  isSecretKey,
+  maskText,
+  MIN_SECRET_VALUE_CHARS,
+  REDACTED,
+  redactSecrets,
+  Redactor,
+  secretValues,
+} from "./redact/redact.js";

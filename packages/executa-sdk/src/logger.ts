@@ -2,14 +2,11 @@
 // surfaces stderr in traces, so secrets never reach it: secret-looking keys are masked by
 // redactSecrets, and the invoke's credential values are masked wherever they appear.
 
-import { REDACTED, redactSecrets, type Logger } from "@anna-ai/jsonrpc";
+import { maskText, redactSecrets, secretValues, type Logger } from "@anna-ai/jsonrpc";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-
-/** Values shorter than this are not masked inside text: they would mangle ordinary words. */
-const MIN_SECRET_CHARS = 4;
 
 export interface StderrLoggerOptions {
   /** Fields added to every line (plugin, tool, invoke_id). */
@@ -27,21 +24,6 @@ function defaultLevel(): LogLevel {
   return value !== undefined && value in LEVEL_RANK ? (value as LogLevel) : "info";
 }
 
-function maskText(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return out;
-}
-
-function maskDeep(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === "string") return maskText(value, secrets);
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((item) => maskDeep(item, secrets));
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = maskDeep(item, secrets);
-  return out;
-}
-
 function errorFields(value: unknown): unknown {
   if (value instanceof Error)
     return { name: value.name, message: value.message, stack: value.stack };
@@ -57,7 +39,7 @@ export class StderrLogger implements Logger {
 
   constructor(options: StderrLoggerOptions = {}) {
     this.fields = options.fields ?? {};
-    this.secrets = (options.secrets ?? []).filter((s) => s.length >= MIN_SECRET_CHARS);
+    this.secrets = secretValues(options.secrets ?? []);
     this.minRank = LEVEL_RANK[options.level ?? defaultLevel()];
     this.writeLine = options.write ?? ((line) => void process.stderr.write(line));
   }
@@ -94,20 +76,14 @@ export class StderrLogger implements Logger {
     const extra: Record<string, unknown> = {};
     if (fields !== undefined)
       for (const [key, value] of Object.entries(fields)) extra[key] = errorFields(value);
-    const record = redactSecrets({
-      ts: new Date().toISOString(),
-      level,
-      msg: message,
-      ...this.fields,
-      ...extra,
-    });
-    const safe = this.secrets.length > 0 ? maskDeep(record, this.secrets) : record;
+    const ts = new Date().toISOString();
+    const safe = redactSecrets({ ts, level, msg: message, ...this.fields, ...extra }, this.secrets);
     let line: string;
     try {
       line = JSON.stringify(safe);
     } catch {
       line = JSON.stringify({
-        ts: record.ts,
+        ts,
         level,
         msg: maskText(message, this.secrets),
         note: "fields not serialisable",

@@ -39,7 +39,13 @@ export { DEFAULT_MAX_LINE_BYTES, HINT_WINDOW_BYTES, LineDecoder } from "./line-d
 export type { DecodedLine, LineDecoderOptions } from "./line-decoder.js";
 export { recoverFrameHints } from "./frame-hints.js";
 export type { FrameHints } from "./frame-hints.js";
-export { REDACTED, redactSecrets } from "./redact.js";
+export {
+  maskText,
+  REDACTED,
+  redactSecrets,
+  Redactor,
+  secretValues,
+} from "@anna-ai/app-schema/redact";
 export { RpcPeer } from "./rpc-peer.js";
 export type { AnyNotificationHandler, AnyRequestHandler, RpcPeerOptions } from "./rpc-peer.js";
 export { createMemoryPair } from "./memory-transport.js";

@@ -2,7 +2,7 @@
 // with secrets redacted before anything reaches the sink. Wraps any transport, so the same
 // recording works for a stdio plugin, an iframe bridge or an in-memory pair.
 
-import { redactSecrets } from "./redact.js";
+import { redactSecrets } from "@anna-ai/app-schema/redact";
 import { NULL_LOGGER } from "./null-logger.js";
 import type {
   DroppedLine,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../src/redact.js";
+import { redactSecrets } from "../src/index.js";
 
 describe("redactSecrets", () => {
   it("hides credentials per key and token-like values while keeping the structure", () => {

@@ -7,6 +7,7 @@ import {
   DEFAULT_DEV_USER_ID,
   type AnnaAppEvent,
   type AppManifest,
+  type Recorder,
   type WindowGeometry,
 } from "@anna-ai/app-schema";
 import type { CredentialsGrant, HostServices, WebGrant } from "@anna-ai/executa-host";
@@ -19,7 +20,7 @@ import { HostApiError, type HostApiErrorWire } from "../errors/host-api-error.js
 import { createEventBus, type EventBus } from "../events/event-bus.js";
 import { appsMethods } from "../handlers/apps-methods.js";
 import { chatMethods, type ChatLog } from "../handlers/chat-methods.js";
-import { credentialsMethods, recordableResult } from "../handlers/credentials-methods.js";
+import { credentialsMethods } from "../handlers/credentials-methods.js";
 import {
   agentMethods,
   imageMethods,
@@ -34,7 +35,6 @@ import { toolsMethods } from "../handlers/tools-methods.js";
 import { webMethods } from "../handlers/web-methods.js";
 import { windowMethods } from "../handlers/window-methods.js";
 import { windowView } from "../handlers/window-view.js";
-import type { Recorder } from "../recording/recording.js";
 import { WindowTokenIssuer } from "../tokens/window-tokens.js";
 import { createMemoryWindowStore } from "../windows/memory-window-store.js";
 import { WindowManager, type OpenWindowOptions } from "../windows/window-manager.js";
@@ -369,7 +369,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           ns,
           method: rawMethod,
           ok: true,
-          result: recordableResult(ns, rawMethod, outcome.result),
+          // The recorder redacts: `credentials.get_token`'s access_token never reaches a file.
+          result: outcome.result,
         });
       else recorder?.res({ id, ns, method: rawMethod, ok: false, error: outcome.error });
       return outcome;

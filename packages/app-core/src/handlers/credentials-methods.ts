@@ -59,13 +59,3 @@ export function credentialsMethods(): MethodTable {
     ),
   };
 }
-
-/** Written in place of an access token in recordings (which are meant to be committed). */
-export const REDACTED_TOKEN = "[redacted]";
-
-/** A result as the recorder may keep it: `credentials.get_token`'s token never reaches a file. */
-export function recordableResult(ns: string, method: string, result: unknown): unknown {
-  if (ns !== "credentials" || method !== "get_token") return result;
-  if (typeof result !== "object" || result === null || !("access_token" in result)) return result;
-  return { ...result, access_token: REDACTED_TOKEN };
-}

@@ -54,7 +54,7 @@ describe("credentials.*", () => {
       .find((r) => r.kind === "res");
     expect(res).toMatchObject({
       ok: true,
-      result: { access_token: "[redacted]", account_id: "acct-1" },
+      result: { access_token: "[REDACTED]", account_id: "acct-1" },
     });
     expect(lines.join("\n")).not.toContain("ya29.secret");
   });

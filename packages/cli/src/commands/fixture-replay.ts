@@ -1,11 +1,11 @@
 // `anna-app fixture replay <file…> [--manifest manifest.json]` (D49, R164): the dry run. Each
 // recorded call's projected outcome under the manifest's ACL; exit 1 when any would be denied.
 import path from "node:path";
+import { errorCount } from "@anna-ai/app-schema";
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import type { CliIo } from "../cli/io.js";
 import { exitCode, readRecordings } from "../fixture/each-recording.js";
 import { loadManifest } from "../fixture/load-manifest.js";
-import { errorCount } from "../fixture/recording.js";
 import { renderIssue, renderReplay } from "../fixture/render.js";
 import { replayRecording } from "../fixture/replay.js";
 import { readBundledToolIds } from "../test-kit/bundled-tool-ids.js";

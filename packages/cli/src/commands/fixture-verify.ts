@@ -1,9 +1,9 @@
 // `anna-app fixture verify <file…>` (D47, R164): schema and invariant checks on recordings, one
 // `file:line: message` per issue. Exit 1 when any error, 2 when a file cannot be read.
+import { errorCount } from "@anna-ai/app-schema";
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import type { CliIo } from "../cli/io.js";
 import { exitCode, readRecordings } from "../fixture/each-recording.js";
-import { errorCount } from "../fixture/recording.js";
 import { renderVerify } from "../fixture/render.js";
 import type { CommandModule } from "./registry.js";
 
@@ -13,12 +13,13 @@ const spec: CommandSpec = {
   name: NAME,
   summary: "Check recordings: each line parses, calls pair with answers, t never goes backwards",
   description:
-    "Reads A10 recordings (kind: meta|req|res|event, as anna-app dev writes them), the guide's " +
-    "dir: out|in lines, and executa dev --record transcripts. Checks: valid JSON objects, known " +
-    "kinds, meta first, unique ids, every res after a req with its id, ok/result/error " +
-    "consistent, known Host API methods, t monotonic. Warnings (calls never answered, blank " +
-    "lines, dropped frames) do not fail. Exit 1 when any file has an error, 2 when a file " +
-    "cannot be read.",
+    "Reads session recordings (kind: meta|req|res|event, as anna-app dev and the upstream " +
+    "harness write them), the guide's dir: out|in lines, and executa dev --record transcripts. " +
+    "Checks: valid JSON objects, meta first, unique ids, every res after a req with its id, " +
+    "ok/result/error consistent, known Host API methods, t monotonic. Warnings (records of " +
+    "kinds it does not use, calls never answered, blank lines, dropped frames) do not fail. " +
+    "Files that are not recordings (mock-answer files, app data) are named and skipped. Exit 1 " +
+    "when any file has an error, 2 when a file cannot be read.",
   positionals: [
     { name: "file…", description: "JSONL recordings (several allowed)", required: true },
   ],

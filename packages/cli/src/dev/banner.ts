@@ -1,6 +1,7 @@
 // The boot banner (issue 5): dashboard URL, the app and its views, the window URL with `wid` and
 // `t`, the executas with their state, storage and LLM modes; `--json` prints it as one line.
 import path from "node:path";
+import { FIXTURE_FILE_KIND_LABELS, type FixtureFileKind } from "@anna-ai/app-schema";
 import type { Style } from "../cli/style.js";
 import type { DevServer } from "./dev-server.js";
 
@@ -19,13 +20,27 @@ export interface DevBanner {
   web?: string;
   credentials?: string;
   recording: string | null;
-  /** `manifest.dev.fixtures`: the globs, where sessions are recorded, the recordings they match. */
-  fixtures: { globs: string[]; record_dir: string; files: string[] };
+  /** Why recording stopped already (its file could not be written). */
+  recording_stopped?: string;
+  /**
+   * `manifest.dev.fixtures`: the globs, where sessions are recorded, the recordings they match
+   * (not this session's own), and the other files they match (mock answers, app data).
+   */
+  fixtures: {
+    globs: string[];
+    record_dir: string;
+    files: string[];
+    other: Array<{ file: string; kind: FixtureFileKind }>;
+  };
   warnings: string[];
 }
 
 export async function devBanner(server: DevServer): Promise<DevBanner> {
-  const files = await server.fixtures.list();
+  const own = server.recordPath;
+  const stopped = server.recordingStatus()?.reason;
+  const listed = (await server.fixtures.list()).filter(
+    (f) => own === undefined || path.resolve(server.app.projectDir, f.file) !== own,
+  );
   return {
     dashboard: server.url,
     app: {
@@ -50,10 +65,12 @@ export async function devBanner(server: DevServer): Promise<DevBanner> {
     ...(hostApiGrants(server, "web") ? { web: server.webLabel } : {}),
     ...(hostApiGrants(server, "credentials") ? { credentials: server.credentialsLabel } : {}),
     recording: server.recordPath ?? null,
+    ...(stopped === undefined ? {} : { recording_stopped: stopped }),
     fixtures: {
       globs: [...server.fixtures.globs],
       record_dir: server.fixtures.recordDir,
-      files: files.map((f) => f.file),
+      files: listed.filter((f) => f.kind === "recording").map((f) => f.file),
+      other: listed.filter((f) => f.kind !== "recording").map(({ file, kind }) => ({ file, kind })),
     },
     warnings: [...server.app.warnings, ...server.executas.warnings],
   };
@@ -85,12 +102,18 @@ export function formatBanner(banner: DevBanner, style: Style, cwd: string): stri
   if (banner.web !== undefined) lines.push(`  Web        ${banner.web}`);
   if (banner.credentials !== undefined) lines.push(`  Accounts   ${banner.credentials}`);
   lines.push(`  Recording  ${banner.recording === null ? "off" : rel(banner.recording)}`);
-  const { globs, files } = banner.fixtures;
+  if (banner.recording_stopped !== undefined) {
+    lines.push(style.yellow(`             stopped: ${banner.recording_stopped}`));
+  }
+  const { globs, files, other } = banner.fixtures;
   if (globs.length > 0) {
     const count = files.length === 1 ? "1 recording" : `${files.length} recordings`;
     lines.push(
       `  Fixtures   ${count} in ${globs.join(", ")} (replay: POST /dev/api/fixtures/replay)`,
     );
+    for (const { file, kind } of other) {
+      lines.push(style.dim(`             ${file}: ${FIXTURE_FILE_KIND_LABELS[kind]}, not counted`));
+    }
   }
   for (const warning of banner.warnings) lines.push(style.dim(`  ${warning}`));
   lines.push(style.dim("  Ctrl-C stops the harness and its executas."));

@@ -5,6 +5,8 @@
 // (fixture-replay.ts). Matching is `anna-app validate`'s, so both agree on what a glob names.
 import { stat } from "node:fs/promises";
 import path from "node:path";
+import type { FixtureFileKind } from "@anna-ai/app-schema";
+import { probeFixtureKind } from "../fixture/read-fixture.js";
 import { globToRegExp } from "../validate/layers/dev-fixtures.js";
 import { relativePath, walkFiles } from "../validate/walk.js";
 
@@ -17,6 +19,8 @@ export interface DevFixtureFile {
   bytes: number;
   /** ISO time of the last change. */
   modified: string;
+  /** A recording, or a mock-answer file or app data the globs also match (not replayable). */
+  kind: FixtureFileKind;
 }
 
 export interface DevFixtures {
@@ -57,8 +61,10 @@ export function devFixtures(projectDir: string, globs: readonly string[] = []): 
     const out: DevFixtureFile[] = [];
     for (const [file, absolute] of [...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const info = await stat(absolute).catch(() => undefined);
-      if (info === undefined) continue;
-      out.push({ file, bytes: info.size, modified: info.mtime.toISOString() });
+      if (info === undefined || !info.isFile()) continue;
+      const kind = await probeFixtureKind(absolute).catch(() => undefined);
+      if (kind === undefined) continue;
+      out.push({ file, bytes: info.size, modified: info.mtime.toISOString(), kind });
     }
     return out;
   };

@@ -40,9 +40,10 @@ import { originAllowed } from "./routes/origin-guard.js";
 import { pageRoute } from "./routes/page-routes.js";
 import { runtimeRoute } from "./routes/runtime-routes.js";
 import { buildDevServices, type DevLlmMode } from "./services.js";
-import { createSessionRecorder } from "./session-recorder.js";
+import { createSessionRecorder, type RecordingStatus } from "./session-recorder.js";
 import { watchBundle, watchExecutas, type Watcher } from "./watch.js";
 import { createWindowLinks } from "./window-links.js";
+import { CLI_VERSION } from "../version.js";
 
 export const DEV_DEFAULT_PORT = 5180;
 export const DEV_HOST = "127.0.0.1";
@@ -71,6 +72,8 @@ export interface DevServerOptions {
    * `manifest.dev.fixtures` glob starts in, else `fixtures/` (A10, L7915).
    */
   record?: string | false;
+  /** The recording's size cap; default MAX_SESSION_RECORDING_BYTES. */
+  recordMaxBytes?: number;
   /** The SDK module to serve; default @anna-ai/app-runtime's bundle. */
   sdkPath?: string;
   logger?: Logger;
@@ -108,6 +111,8 @@ export interface DevServer {
   readonly webLabel: string;
   readonly credentialsLabel: string;
   readonly recordPath: string | undefined;
+  /** Where the recording stands (null with `--no-record`): stopped, and why, after a failure. */
+  recordingStatus(): RecordingStatus | null;
   /** `manifest.dev.fixtures`: the recordings listed and replayable on `/dev/api/fixtures`. */
   readonly fixtures: DevFixtures;
   /** Executa states for the banner and the panel. */
@@ -165,16 +170,31 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
               `dev-session-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`,
             ),
         );
+  const streams = new SseStreams(logger);
+  const panel = new DevPanel((res, frame) => streams.write(res, frame));
   const recorder =
     recordPath === undefined
       ? undefined
-      : createSessionRecorder(recordPath, {
-          app_id: app.slug,
-          user_id: userId,
-          // Relative to the project: recordings are committed, a machine's path has no place there.
-          manifest: path.relative(app.projectDir, app.manifestPath) || app.manifestPath,
-          source: "anna-app dev",
-        });
+      : createSessionRecorder(
+          recordPath,
+          {
+            app_id: app.slug,
+            user_id: userId,
+            // Relative to the project: recordings are committed, a machine's path has no place there.
+            manifest: path.relative(app.projectDir, app.manifestPath) || app.manifestPath,
+            source: "anna-app dev",
+            // The upstream harness's meta key: its reader expects it.
+            harness_version: CLI_VERSION,
+          },
+          {
+            ...(options.recordMaxBytes === undefined ? {} : { maxBytes: options.recordMaxBytes }),
+            // Calls go on; the developer learns it from the log and the panel.
+            onStop: (reason) => {
+              logger.warn("recording stopped", { file: recordPath, reason });
+              panel.push("recording_stopped", { file: recordPath, reason });
+            },
+          },
+        );
 
   // Shared with the mocks' token check, so a mocked call is authenticated like a real one.
   const tokenSecret = randomBytes(32);
@@ -187,8 +207,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     executas.handles,
   );
   const host = new ExecutaHost({ router: devServices.router, logger });
-  const streams = new SseStreams(logger);
-  const panel = new DevPanel((res, frame) => streams.write(res, frame));
   const executaFollow = followExecutas(host, panel);
   for (const spec of executas.specs) host.register(spec, { userId });
   const dispatcher = createDispatcher({
@@ -247,6 +265,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       dashboard: dashboardBootState(app.manifest),
       // What production would refuse but the harness runs without, as the banner lists it.
       warnings: [...app.warnings, ...executas.warnings],
+      recording: recorder?.status() ?? null,
     };
   }
 
@@ -370,6 +389,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     webLabel: devServices.webLabel,
     credentialsLabel: devServices.credentialsLabel,
     recordPath,
+    recordingStatus: () => recorder?.status() ?? null,
     fixtures,
     executaStates,
     onReport(listener) {

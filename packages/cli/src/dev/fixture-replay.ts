@@ -5,7 +5,7 @@
 // without running anything (D49), this runs the calls: it also catches a changed result.
 // Events are not re-emitted: the dispatcher emits its own as the calls run.
 import type { CallResult } from "@anna-ai/app-core";
-import { errorCount, type RecordedCall, type Recording } from "../fixture/recording.js";
+import { errorCount, REDACTED, type RecordedCall, type Recording } from "@anna-ai/app-schema";
 import { isJsonObject } from "./http-util.js";
 
 /**
@@ -141,8 +141,12 @@ async function replayOne(call: RecordedCall, issue: IssueCall): Promise<Replayed
   };
 }
 
-/** Appends `path: before → after` for every leaf that differs, skipping volatile keys. */
+/**
+ * Appends `path: before → after` for every leaf that differs, skipping volatile keys and values
+ * the recording redacted (a secret is never written, so it cannot be compared).
+ */
 function diffJson(before: unknown, after: unknown, at: string, out: string[]): void {
+  if (before === REDACTED) return;
   if (isJsonObject(before) && isJsonObject(after)) {
     const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
     for (const key of keys) {

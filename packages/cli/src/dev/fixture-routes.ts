@@ -7,7 +7,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { CallResult } from "@anna-ai/app-core";
-import { FixtureFileError, readRecordingFile } from "../fixture/read-fixture.js";
+import { FIXTURE_FILE_KIND_LABELS } from "@anna-ai/app-schema";
+import {
+  FixtureFileError,
+  NotARecordingError,
+  readRecordingFile,
+} from "../fixture/read-fixture.js";
 import type { DevFixtures } from "./dev-fixtures.js";
 import { replayIntoWindow, ReplayRefused, type LiveReplayReport } from "./fixture-replay.js";
 import { jsonFields, readJsonBody, sendError, sendJson } from "./http-util.js";
@@ -93,6 +98,15 @@ export async function fixtureRoute(
       return deps.call(token, windowUuid, `replay-${++n}`, ns, m, args);
     });
   } catch (error) {
+    if (error instanceof NotARecordingError) {
+      sendError(
+        res,
+        422,
+        "invalid_recording",
+        `${file} is ${FIXTURE_FILE_KIND_LABELS[error.kind]}`,
+      );
+      return true;
+    }
     if (error instanceof FixtureFileError) {
       sendError(res, 404, "not_found", `${file}: ${error.message}`);
       return true;

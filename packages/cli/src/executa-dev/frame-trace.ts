@@ -1,7 +1,7 @@
 // `--trace`: one line per frame with direction, size and, for replies, the latency since the
 // request it answers. Host→plugin ids and plugin→host ids live in separate tables, as on the wire.
 import type { FrameMeta, JsonRpcMessage } from "@anna-ai/jsonrpc";
-import { redactSecrets } from "@anna-ai/jsonrpc";
+import { Redactor } from "@anna-ai/jsonrpc";
 import type { Style } from "../cli/style.js";
 
 const PREVIEW_CHARS = 400;
@@ -9,7 +9,11 @@ const PREVIEW_CHARS = 400;
 export class FrameTracer {
   private readonly sentAt = new Map<string, number>();
 
-  constructor(private readonly style: Style) {}
+  constructor(
+    private readonly style: Style,
+    /** The session's: the one redaction list plus the secret values it knows. */
+    private readonly redactor: Redactor = new Redactor(),
+  ) {}
 
   /** Returns the trace line for one frame (always computed, so latency stays right when toggled). */
   line(direction: "in" | "out", message: JsonRpcMessage, meta: FrameMeta): string {
@@ -34,7 +38,7 @@ export class FrameTracer {
     const via = meta.fileTransport
       ? ` via file ${meta.fileTransport} (${formatBytes(Buffer.byteLength(JSON.stringify(message)))})`
       : "";
-    let body = JSON.stringify(redactSecrets(message));
+    let body = JSON.stringify(this.redactor.redact(message));
     if (body.length > PREVIEW_CHARS)
       body = body.slice(0, PREVIEW_CHARS) + `… (+${body.length - PREVIEW_CHARS} chars)`;
     return `${this.style.dim("[trace]")} ${arrow} ${formatBytes(meta.bytes)}${latency}${via} ${this.style.dim(body)}`;

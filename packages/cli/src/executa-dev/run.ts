@@ -10,7 +10,7 @@ import {
   type HealthReport,
   type LaunchSpec,
 } from "@anna-ai/executa-host";
-import type { JsonRpcMessage } from "@anna-ai/jsonrpc";
+import { Redactor, type JsonRpcMessage } from "@anna-ai/jsonrpc";
 import type { FlagValues, ParsedArgs } from "../cli/args.js";
 import {
   EXIT_OK,
@@ -66,7 +66,9 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
   io.stdout.on("error", ignorePipeError);
   io.stderr.on("error", ignorePipeError);
 
-  const tracer = new FrameTracer(io.errStyle);
+  // One list of secrets for the transcript, the trace and the plugin's stderr lines.
+  const redactor = new Redactor([...Object.values(credentials), ...router.secretValues]);
+  const tracer = new FrameTracer(io.errStyle, redactor);
   let tracing = flags.trace === true;
   // Where trace and plugin lines go: straight to stderr in one-shot mode, above the prompt in
   // the REPL. Plugin stderr waits until the plugin has started: if it fails, its last lines
@@ -88,7 +90,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
           router: router.factory,
           env: io.env,
           credentials,
-          secretValues: router.secretValues,
+          redactor,
           ...(recordPath !== undefined ? { recordPath } : {}),
         },
         {
@@ -98,7 +100,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
             if (tracing) out.err(line);
           },
           stderr: (line) => {
-            if (started && !json) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
+            if (started && !json) out.err(`${io.errStyle.dim("[plugin]")} ${redactor.text(line)}`);
           },
         },
       ),
@@ -156,7 +158,9 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
     const manifest = await startOrExplain(session, launch, checkInterrupted);
     started = true;
     if (!json) {
-      for (const line of session.stderrTail()) out.err(`${io.errStyle.dim("[plugin]")} ${line}`);
+      for (const line of session.stderrTail()) {
+        out.err(`${io.errStyle.dim("[plugin]")} ${redactor.text(line)}`);
+      }
     }
     if (flags.describe) {
       io.stdout.write((json ? JSON.stringify(manifest) : colorJson(manifest, io.style)) + "\n");

@@ -1,6 +1,6 @@
 // One plugin under `executa dev`: the host pool with a single registered process, the reverse-RPC
 // router built from the flags, and the observers the REPL, --trace and --record hang off.
-import type { FrameMeta, JsonRpcMessage } from "@anna-ai/jsonrpc";
+import type { FrameMeta, JsonRpcMessage, Redactor } from "@anna-ai/jsonrpc";
 import {
   ExecutaHost,
   type DescribedManifest,
@@ -25,8 +25,12 @@ export interface DevSessionOptions {
   credentials: Record<string, string>;
   /** JSONL transcript of every frame (redacted). */
   recordPath?: string;
-  /** More values the transcript hides wherever they appear (connected accounts' tokens). */
-  secretValues?: readonly string[];
+  /**
+   * What the transcript, the trace and the plugin's stderr lines hide: the one redaction list
+   * plus secret values (`--credential`, connected accounts' tokens); per-invoke credentials are
+   * added as they are sent.
+   */
+  redactor: Redactor;
 }
 
 export interface DevSessionListeners {
@@ -54,10 +58,7 @@ export class DevSession {
     this.recorder =
       options.recordPath === undefined
         ? undefined
-        : new SessionRecorder(options.recordPath, [
-            ...Object.values(options.credentials),
-            ...(options.secretValues ?? []),
-          ]);
+        : new SessionRecorder(options.recordPath, options.redactor);
     const recorder = this.recorder;
     this.unsubscribe.push(
       this.process.on("frame", (e) => {
@@ -86,7 +87,7 @@ export class DevSession {
 
   invoke(tool: string, args: Record<string, unknown>): Promise<InvokeOutcome> {
     const credentials = this.credentialsFor(this.process.manifest);
-    this.recorder?.addSecrets(Object.values(credentials));
+    this.options.redactor.add(Object.values(credentials));
     return this.host.invoke(DEV_USER_ID, this.toolId, tool, args, { credentials });
   }
 

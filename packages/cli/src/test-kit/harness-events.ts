@@ -1,3 +1,4 @@
+import type { Recording } from "@anna-ai/app-schema";
 import {
   type EventHandler,
   type EventHub,
@@ -49,6 +50,16 @@ export class HarnessEvents {
 
   on(name: string, handler: EventHandler): () => void {
     return this.#hub.on(name, handler);
+  }
+
+  /**
+   * Emits every event of a recording (`readRecording`) in order — ours, the upstream harness's
+   * (`event` key) or the guide's `dir: in` lines alike; calls are not replayed, the bundle
+   * makes its own. Returns how many were emitted.
+   */
+  replay(recording: Pick<Recording, "events">): number {
+    for (const event of recording.events) this.emit(event.name, event.payload);
+    return recording.events.length;
   }
 
   /** Every event delivered since the last drain, oldest first; empties the buffer. */

@@ -10,5 +10,7 @@ export { CallLog, type CallRecord } from "./call-log.js";
 export { HarnessEvents, type HarnessEvent } from "./harness-events.js";
 export { createHarnessAcl, type HarnessAcl } from "./harness-acl.js";
 export { readBundledToolIds } from "./bundled-tool-ids.js";
+export { readRecording } from "./read-recording.js";
+export type { RecordedCall, RecordedEvent, Recording } from "@anna-ai/app-schema";
 export type { MockHandler } from "./default-mocks.js";
 export { HostApiError, HostRpcError } from "@anna-ai/app-runtime";

@@ -3,14 +3,16 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { SessionRecorder, redactValues } from "../../src/executa-dev/session-record.js";
+import { Redactor } from "@anna-ai/jsonrpc";
+import { SessionRecorder } from "../../src/executa-dev/session-record.js";
 
 describe("SessionRecorder", () => {
   it("writes {t, ts, dir, bytes, msg, file?} lines with tokens, credentials and their values hidden", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "record-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, "s.jsonl");
-    const recorder = new SessionRecorder(file, ["sk_live_abcdef"]);
+    const redactor = new Redactor(["sk_live_abcdef"]);
+    const recorder = new SessionRecorder(file, redactor);
     recorder.write(
       "out",
       {
@@ -21,7 +23,7 @@ describe("SessionRecorder", () => {
       },
       { bytes: 120 },
     );
-    recorder.addSecrets(["late-secret-1"]);
+    redactor.add(["late-secret-1"]);
     recorder.write(
       "in",
       { jsonrpc: "2.0", id: 1, result: { echoed: "key=sk_live_abcdef and late-secret-1" } },
@@ -51,7 +53,7 @@ describe("SessionRecorder", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "record-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, "s.jsonl");
-    const recorder = new SessionRecorder(file, ["on", "secret-value"]);
+    const recorder = new SessionRecorder(file, new Redactor(["on", "secret-value"]));
     recorder.write(
       "in",
       { jsonrpc: "2.0", id: 1, result: { a: "on and on", b: "secret-value" } },
@@ -64,7 +66,7 @@ describe("SessionRecorder", () => {
   });
 
   it("redacts nested values, the longest secret first", () => {
-    expect(redactValues({ a: ["xx-abcdef-yy"] }, ["abcdef-yy", "abcdef"])).toEqual({
+    expect(new Redactor(["abcdef", "abcdef-yy"]).redact({ a: ["xx-abcdef-yy"] })).toEqual({
       a: ["xx-[REDACTED]"],
     });
   });

@@ -128,6 +128,10 @@ dev.addEventListener("fixture_replay", (message) => {
     r.differed > 0 ? "error" : "allowed",
   );
 });
+// A recording that could not go on (folder removed, disk full, size cap): calls still work.
+const recordingStopped = (r) => logEvent(`recording stopped: ${r.reason}`, r, "error");
+if (boot.recording?.state === "stopped") recordingStopped(boot.recording);
+dev.addEventListener("recording_stopped", (message) => recordingStopped(JSON.parse(message.data)));
 dev.addEventListener("reload", () => {
   for (const frame of allFrames()) void reloadFrame(frame.wid);
   logEvent("bundle changed: reloaded", {});
