@@ -58,7 +58,17 @@ function templateDir(bin: PgBin): string {
   const tpl = join(tmpdir(), `anna-nexus-pg-template-${process.getuid?.() ?? 0}`);
   if (existsSync(join(tpl, "data", "PG_VERSION"))) return tpl;
   const staging = ownedTempDir("anna-nexus-pg-init-");
-  runPg(bin, "initdb", ["-D", join(staging, "data"), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"]);
+  runPg(bin, "initdb", [
+    "-D",
+    join(staging, "data"),
+    "-U",
+    "postgres",
+    "-A",
+    "trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+  ]);
   try {
     renameSync(staging, tpl);
   } catch {
@@ -96,7 +106,18 @@ export async function startPostgres(bin: PgBin): Promise<PgCluster> {
   execFileSync("cp", ["-a", join(tpl, "data"), join(root, "data")]);
   const port = await freePort();
   const opts = `-p ${port} -h 127.0.0.1 -k ${root} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
-  runPg(bin, "pg_ctl", ["-D", join(root, "data"), "-o", opts, "-l", join(root, "log"), "-w", "-t", "60", "start"]);
+  runPg(bin, "pg_ctl", [
+    "-D",
+    join(root, "data"),
+    "-o",
+    opts,
+    "-l",
+    join(root, "log"),
+    "-w",
+    "-t",
+    "60",
+    "start",
+  ]);
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     port,
