@@ -10,7 +10,10 @@ export interface Logger {
 
 export const nullLogger: Logger = { log: () => {} };
 
-const SECRET_KEY = /pass(word)?|secret|token|pat$|^pat|cookie|authorization|device_code|session/i;
+// A key is secret when its last word is one of these (`pat`, `user_pat`, `password_hash`…);
+// `token_id` or `path` are not.
+const SECRET_KEY =
+  /(^|_)(pat|password|passwd|hash|secret|token|cookie|authorization|code|session)$/i;
 export const REDACTED = "[redacted]";
 
 /** Deep-copies `fields` with every secret-looking key's value replaced. */

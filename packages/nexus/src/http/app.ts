@@ -8,6 +8,7 @@ import { NexusError } from "../core/errors.js";
 import { authRoutes, meRoutes } from "../routes/auth.js";
 import { devicePageRoutes } from "../routes/device-page.js";
 import { deviceRoutes } from "../routes/device.js";
+import { handleRoutes } from "../routes/handle.js";
 import { healthRoutes } from "../routes/health.js";
 import { tokenRoutes } from "../routes/tokens.js";
 import type { AppDeps, Env } from "./context.js";
@@ -51,6 +52,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1", meRoutes(deps));
   app.route("/api/v1/anna-apps/dev", deviceRoutes(deps));
   app.route("/api/v1/anna-apps/dev", tokenRoutes(deps));
+  app.route("/api/v1/developer", handleRoutes(deps));
 
   app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));
   app.onError((err, c) => {
