@@ -14,8 +14,8 @@ export class MigrationError extends Error {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Migrator is schema-agnostic.
 /** Applies every pending migration in order; returns the names applied now. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Migrator is schema-agnostic.
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const migrator = new Migrator({
     db,

@@ -55,12 +55,15 @@ export function startNexus(
         new Promise<RegExpMatchArray>((resolve, reject) => {
           const check = () => {
             const m = (out.stderr + out.stdout).match(pattern);
-            if (m) (waiters.delete(check), resolve(m));
-            else if (child.exitCode !== null)
-              (waiters.delete(check),
-                reject(
-                  new Error(`exited ${child.exitCode} before ${pattern}; stderr:\n${out.stderr}`),
-                ));
+            if (m) {
+              waiters.delete(check);
+              resolve(m);
+            } else if (child.exitCode !== null) {
+              waiters.delete(check);
+              reject(
+                new Error(`exited ${child.exitCode} before ${pattern}; stderr:\n${out.stderr}`),
+              );
+            }
           };
           waiters.add(check);
           check();
