@@ -11,6 +11,10 @@ export interface NexusConfig {
   sessionTtlMs: number;
   patTtlMs: number;
   deviceCodeTtlMs: number;
+  /** Current Developer Terms of Service version (S3: activation must accept exactly this). */
+  developerTosVersion: string;
+  /** Self-serve Verified Developer activation (R3); when off, only an admin grants it. */
+  selfServeDeveloper: boolean;
   /** The poll interval the device flow advertises. */
   devicePollIntervalS: number;
   rateLimits: {
@@ -36,6 +40,8 @@ export const DEFAULT_CONFIG: NexusConfig = {
   patTtlMs: 90 * DAY_MS,
   deviceCodeTtlMs: 10 * 60_000,
   devicePollIntervalS: 5,
+  developerTosVersion: "2026-01",
+  selfServeDeveloper: true,
   rateLimits: {
     signinFailures: 5,
     signinWindowMs: 15 * 60_000,

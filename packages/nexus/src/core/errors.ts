@@ -16,6 +16,12 @@ export const ERROR_STATUS = {
   csrf_rejected: 403,
   missing_scope: 403,
   admin_required: 403,
+  // Spec-named codes keep the spec's spelling (R3/S3).
+  PAT_NOT_ALLOWED: 403,
+  EMAIL_NOT_VERIFIED: 403,
+  DEVELOPER_REVOKED: 403,
+  TOS_NOT_ACCEPTED: 400,
+  TOS_VERSION_MISMATCH: 409,
   not_found: 404,
   email_taken: 409,
   handle_taken: 409,

@@ -155,9 +155,7 @@ export function requireScopes(p: Principal, needed: readonly Scope[]): void {
 /** Some actions (approving a device login) need a person in a browser, not a token. */
 export function requireSession(p: Principal): Extract<Principal, { via: "session" }> {
   if (p.via !== "session") {
-    throw new NexusError("forbidden", "this action needs a browser session, not a token", {
-      details: { reason: "PAT_NOT_ALLOWED" },
-    });
+    throw new NexusError("PAT_NOT_ALLOWED", "this action needs a browser session, not a token");
   }
   return p;
 }
