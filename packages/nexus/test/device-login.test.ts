@@ -70,6 +70,25 @@ describe.each(DIALECTS)("device login and PATs on $name", (d) => {
   );
 
   it.skipIf(d.skip)(
+    "hands the PAT to exactly one of several concurrent polls and stores only hashes",
+    async () => {
+      const h = await setup();
+      const cookie = await h.signup("race@example.com");
+      const s = await start(h);
+      await approve(h, cookie, s.user_code);
+      const results = await Promise.all(Array.from({ length: 6 }, () => poll(h, s.device_code)));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 410, 410, 410, 410, 410]);
+      const { pat } = (await results.find((r) => r.status === 200)!.json()) as { pat: string };
+      const user = (await h.stores.users.findCredentials("race@example.com"))!.user;
+      const tokens = await h.stores.tokens.list(user.id, true);
+      expect(tokens).toHaveLength(1);
+      expect(JSON.stringify(tokens)).not.toContain(pat);
+      // looked up by hash only: the PAT itself is no key
+      expect(await h.stores.tokens.findByHash(pat)).toBeUndefined();
+    },
+  );
+
+  it.skipIf(d.skip)(
     "answers 410 once the code expires, 400 for an unknown code and 404 approving one",
     async () => {
       const h = await setup();
