@@ -174,6 +174,37 @@ describe.each(DIALECTS)("accounts on $name", (d) => {
   });
 });
 
+describe.each(DIALECTS)("sessions on $name", (d) => {
+  it.skipIf(d.skip)(
+    "expire after 30 days, and a PAT-authenticated call gets no cookie",
+    async () => {
+      const h = harness(await d.open());
+      const cookie = await h.signup("old@example.com");
+      h.clock.advance(30 * 86_400_000 - 1);
+      expect((await h.req("GET", "/api/v1/me", { cookie })).status).toBe(200);
+      h.clock.advance(1);
+      expect((await h.req("GET", "/api/v1/me", { cookie })).status).toBe(401);
+      const user = (await h.stores.users.findCredentials("old@example.com"))!.user;
+      const { mintPat } = await import("../src/routes/tokens.js");
+      const { pat } = await mintPat(h.stores, {
+        userId: user.id,
+        scopes: ["aps:dev"],
+        label: null,
+        now: h.clock.now(),
+        ttlMs: 60_000,
+      });
+      const viaPat = await h.req("GET", "/api/v1/me", {
+        headers: { authorization: `Bearer ${pat}` },
+      });
+      expect(viaPat.status).toBe(200);
+      expect(viaPat.headers.get("set-cookie")).toBeNull();
+      expect(
+        (await h.req("GET", "/api/v1/me", { headers: { authorization: "Basic abc" } })).status,
+      ).toBe(401);
+    },
+  );
+});
+
 describe("readiness", () => {
   it("reports 503 when the database is unreachable", async () => {
     const d = DIALECTS[0]!;
