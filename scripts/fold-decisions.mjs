@@ -36,6 +36,7 @@ export const SECTIONS = [
   ["skills", "skills"],
   ["core", "app-core"],
   ["runtime", "app-runtime"],
+  ["nexus", "nexus"],
   ["cli-xdev", "cli: `anna-app executa dev`"],
   ["cli-xinit", "cli: `anna-app executa init`"],
   ["cli-init", "cli: `anna-app init`"],

@@ -1,0 +1,141 @@
+// `anna-nexus start`: open and migrate the database, build the app, listen; on SIGTERM/SIGINT stop
+// accepting, let in-flight requests finish, then close the pool.
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { systemClock } from "../core/clock.js";
+import { resolveConfig } from "../core/config.js";
+import { jsonLogger } from "../core/logger.js";
+import { createApp } from "../http/app.js";
+import { sqlStores } from "../stores/sql-stores.js";
+import { type Flags, flagHelp, parseFlags, parsePort } from "./args.js";
+import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
+import { EXIT, ExitError, usageError } from "./exit.js";
+import type { CliIo } from "./io.js";
+
+/** After this, connections still open at shutdown are cut. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+const DEFAULT_PORT = 8080;
+const DEFAULT_HOST = "127.0.0.1";
+
+const FLAGS: Flags = {
+  port: {
+    type: "string",
+    value: "<n>",
+    description: `port to listen on (env PORT; default ${DEFAULT_PORT}; 0 picks a free one)`,
+  },
+  host: {
+    type: "string",
+    value: "<addr>",
+    description: `address to bind (env HOST; default ${DEFAULT_HOST})`,
+  },
+  ...DATABASE_FLAGS,
+  "public-origin": {
+    type: "string",
+    value: "<url>",
+    description:
+      "the origin people reach this server at, e.g. https://nexus.example.com (env ANNA_PUBLIC_ORIGIN)",
+  },
+  "trust-proxy": {
+    type: "boolean",
+    description: "trust X-Forwarded-For/-Proto from a reverse proxy (env ANNA_TRUST_PROXY=1)",
+  },
+};
+
+export const START_HELP = `Usage: anna-nexus start [options]
+
+Starts the Nexus server. With no options it runs on SQLite in ./.anna-data and applies
+migrations first. It logs JSON lines on stderr and stops cleanly on SIGTERM or Ctrl-C.
+
+Options:
+${flagHelp(FLAGS)}
+
+Examples:
+  anna-nexus start
+  anna-nexus start --port 9000 --data /var/lib/anna
+  DATABASE_URL=postgres://anna@db/anna anna-nexus start --host 0.0.0.0 --public-origin https://nexus.example.com --trust-proxy`;
+
+export interface StartOptions {
+  /** Resolves when the server should stop (main wires SIGTERM/SIGINT). */
+  stopSignal: Promise<string>;
+}
+
+export async function runStart(
+  argv: readonly string[],
+  io: CliIo,
+  opts: StartOptions,
+): Promise<number> {
+  const flags = parseFlags("start", FLAGS, argv);
+  if (flags.help) {
+    io.stdout(START_HELP + "\n");
+    return EXIT.ok;
+  }
+  const port = parsePort(
+    (flags.port as string | undefined) ?? io.env.PORT ?? String(DEFAULT_PORT),
+    "start",
+  );
+  const hostname = (flags.host as string | undefined) ?? io.env.HOST ?? DEFAULT_HOST;
+  const publicOrigin =
+    (flags["public-origin"] as string | undefined) ?? (io.env.ANNA_PUBLIC_ORIGIN || undefined);
+  if (publicOrigin !== undefined && !/^https?:\/\/[^/]+\/?$/.test(publicOrigin)) {
+    throw usageError(
+      `--public-origin must look like https://host[:port] (got '${publicOrigin}')`,
+      "start",
+    );
+  }
+  const trustProxy =
+    flags["trust-proxy"] === true || /^(1|true|yes|on)$/i.test(io.env.ANNA_TRUST_PROXY ?? "");
+  const logger = jsonLogger(io.stderr);
+
+  const { handle, applied } = await openFromFlags(flags, io);
+  logger.log("info", "database ready", {
+    dialect: handle.dialect,
+    location: handle.location,
+    migrations_applied: applied,
+  });
+  const app = createApp({
+    stores: sqlStores(handle.db),
+    clock: systemClock,
+    logger,
+    config: resolveConfig({ publicOrigin: publicOrigin?.replace(/\/$/, ""), trustProxy }),
+    pingDatabase: handle.ping,
+  });
+
+  let server: ReturnType<typeof serve>;
+  try {
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port, hostname }, () => resolve(s));
+      s.once("error", reject);
+    });
+  } catch (err) {
+    await handle.close();
+    throw new ExitError(
+      EXIT.listen,
+      `cannot listen on ${hostname}:${port}: ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  logger.log("info", "listening", { url: `http://${host}:${addr.port}`, port: addr.port });
+
+  const signal = await opts.stopSignal;
+  logger.log("info", "shutting down", { signal });
+  await new Promise<void>((resolve) => {
+    const force = setTimeout(() => {
+      logger.log("warn", "grace period over; closing open connections", {
+        grace_ms: SHUTDOWN_GRACE_MS,
+      });
+      if ("closeAllConnections" in server) server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
+    if ("closeIdleConnections" in server) server.closeIdleConnections();
+  });
+  await handle.close();
+  logger.log("info", "stopped", {});
+  return EXIT.ok;
+}

@@ -1,0 +1,61 @@
+// Everything a deployment tunes, resolved once by main() from flags and environment and passed
+// to createApp. Defaults are the embedded single-user-machine setup.
+
+export interface NexusConfig {
+  /** e.g. `https://nexus.example.com`; when set it is the only origin allowed besides loopback. */
+  publicOrigin: string | undefined;
+  /** Trust `X-Forwarded-For` / `X-Forwarded-Proto` (behind a reverse proxy). */
+  trustProxy: boolean;
+  /** Cap on request bodies of the JSON API. */
+  maxBodyBytes: number;
+  sessionTtlMs: number;
+  patTtlMs: number;
+  deviceCodeTtlMs: number;
+  /** Current Developer Terms of Service version (S3: activation must accept exactly this). */
+  developerTosVersion: string;
+  /** Self-serve Verified Developer activation (R3); when off, only an admin grants it. */
+  selfServeDeveloper: boolean;
+  /** The poll interval the device flow advertises. */
+  devicePollIntervalS: number;
+  rateLimits: {
+    /** Failed sign-ins per email (and per client address, ×5) in one window. */
+    signinFailures: number;
+    signinWindowMs: number;
+    /** Polls per device code in one window. */
+    devicePolls: number;
+    devicePollWindowMs: number;
+    /** Device-flow starts per client address in one window. */
+    deviceStarts: number;
+    deviceStartWindowMs: number;
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+export const DEFAULT_CONFIG: NexusConfig = {
+  publicOrigin: undefined,
+  trustProxy: false,
+  maxBodyBytes: 1024 * 1024,
+  sessionTtlMs: 30 * DAY_MS,
+  patTtlMs: 90 * DAY_MS,
+  deviceCodeTtlMs: 10 * 60_000,
+  devicePollIntervalS: 5,
+  developerTosVersion: "2026-01",
+  selfServeDeveloper: true,
+  rateLimits: {
+    signinFailures: 5,
+    signinWindowMs: 15 * 60_000,
+    devicePolls: 30,
+    devicePollWindowMs: 60_000,
+    deviceStarts: 20,
+    deviceStartWindowMs: 60_000,
+  },
+};
+
+export function resolveConfig(overrides: Partial<NexusConfig> = {}): NexusConfig {
+  return {
+    ...DEFAULT_CONFIG,
+    ...overrides,
+    rateLimits: { ...DEFAULT_CONFIG.rateLimits, ...overrides.rateLimits },
+  };
+}

@@ -1,0 +1,64 @@
+// One error type crosses the HTTP boundary, and one table maps its code to a status. The body
+// shape is `{"detail": {"code", "message", ...}}` because the published CLI reads only `detail`
+// (real-world-cli.md §0.2: `detail.code`/`detail.message`; missing scope as
+// `detail.detail == "missing_scope"`).
+
+export const ERROR_STATUS = {
+  bad_request: 400,
+  invalid_json: 400,
+  validation_failed: 400,
+  invalid_device_code: 400,
+  unauthenticated: 401,
+  invalid_credentials: 401,
+  token_revoked: 401,
+  token_expired: 401,
+  forbidden: 403,
+  csrf_rejected: 403,
+  missing_scope: 403,
+  admin_required: 403,
+  // Spec-named codes keep the spec's spelling (R3/S3).
+  PAT_NOT_ALLOWED: 403,
+  EMAIL_NOT_VERIFIED: 403,
+  DEVELOPER_REVOKED: 403,
+  TOS_NOT_ACCEPTED: 400,
+  TOS_VERSION_MISMATCH: 409,
+  not_found: 404,
+  email_taken: 409,
+  handle_taken: 409,
+  device_code_expired: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  misdirected_host: 421,
+  internal: 500,
+  unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class NexusError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  /** Seconds, sent as `Retry-After` (429). */
+  readonly retryAfterS: number | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown; details?: Record<string, unknown>; retryAfterS?: number },
+  ) {
+    super(message, { cause: options?.cause });
+    this.name = "NexusError";
+    this.code = code;
+    this.details = options?.details;
+    this.retryAfterS = options?.retryAfterS;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): { detail: Record<string, unknown> } {
+    return { detail: { ...this.details, code: this.code, message: this.message } };
+  }
+}

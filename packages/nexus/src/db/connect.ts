@@ -1,0 +1,107 @@
+// Opens the one database Nexus runs on: embedded SQLite (WAL) by default, PostgreSQL when the
+// URL says so. Dialect-specific code stays in this file and id-column.ts.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.js";
+
+export type DialectName = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Where it lives, with any password removed (safe to log). */
+  location: string;
+  /** Resolves when a trivial query succeeds. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class DatabaseConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DatabaseConfigError";
+  }
+}
+
+const PG_INT8_OID = 20;
+const PG_POOL_MAX = 10;
+
+export interface OpenDatabaseOptions {
+  /** `postgres://…` / `postgresql://…`, `sqlite:<path>`, or undefined for the data dir. */
+  url?: string | undefined;
+  /** Data folder for the embedded default (`<dir>/nexus.sqlite`). */
+  dataDir: string;
+}
+
+export function openDatabase(opts: OpenDatabaseOptions): DatabaseHandle {
+  const url = opts.url?.trim();
+  if (url && /^postgres(ql)?:\/\//i.test(url)) return openPostgres(url);
+  if (url && !url.startsWith("sqlite:")) {
+    throw new DatabaseConfigError(
+      `unsupported database URL scheme in '${safeUrl(url)}' (use postgres://… or sqlite:<path>)`,
+    );
+  }
+  let file: string;
+  if (url) file = url.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "");
+  else {
+    mkdirSync(opts.dataDir, { recursive: true });
+    file = join(opts.dataDir, "nexus.sqlite");
+  }
+  return openSqlite(file);
+}
+
+export function openSqlite(file: string): DatabaseHandle {
+  const conn = new BetterSqlite3(file);
+  conn.pragma("journal_mode = WAL");
+  conn.pragma("synchronous = NORMAL");
+  conn.pragma("foreign_keys = ON");
+  conn.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
+  return {
+    db,
+    dialect: "sqlite",
+    location: file,
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+export function openPostgres(url: string): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: PG_POOL_MAX,
+    // Epoch-millisecond bigints come back as numbers, matching SQLite.
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === PG_INT8_OID
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: "postgres",
+    location: safeUrl(url),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** The URL without its password, for logs and errors. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
+  }
+}

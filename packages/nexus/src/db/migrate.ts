@@ -1,0 +1,32 @@
+// Migrations are compiled into the package and listed here by number, so a bundled or installed
+// Nexus never scans folders. Forward-only: numbers are never reused or edited once released.
+import { type Kysely, type Migration, type MigrationResultSet, Migrator } from "kysely";
+import * as m0001 from "./migrations/0001-accounts.js";
+
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  "0001-accounts": m0001,
+};
+
+export class MigrationError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "MigrationError";
+  }
+}
+
+/** Applies every pending migration in order; returns the names applied now. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Migrator is schema-agnostic.
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) },
+    migrationTableName: "nexus_migration",
+    migrationLockTableName: "nexus_migration_lock",
+  });
+  const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new MigrationError(`migration ${failed} failed: ${String(error)}`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,70 @@
+// The one set of table types every query is checked against. Both dialects store the same
+// values: booleans as 0/1 integers, timestamps as epoch milliseconds (bigint in PostgreSQL,
+// parsed back to numbers by the pool), JSON as text.
+import type { Generated } from "kysely";
+
+export interface UsersTable {
+  id: Generated<number>;
+  /** Lower-cased. */
+  email: string;
+  /** `scrypt$N$r$p$<salt b64url>$<hash b64url>` */
+  password_hash: string;
+  is_admin: number;
+  /** Email verified (spec R1 `is_verified`). */
+  is_verified: number;
+  is_verified_developer: number;
+  developer_activated_at: number | null;
+  developer_tos_version: string | null;
+  /** Set by an admin revoke (S3); cleared by restore. */
+  developer_revoked_at: number | null;
+  developer_handle: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  /** SHA-256 hex of the cookie value; the value itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface DevTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 hex of the PAT. */
+  token_hash: string;
+  /** Public identifier shown in lists (the CLI reads `jti`). */
+  jti: string;
+  label: string | null;
+  /** JSON array of scope names. */
+  scopes: string;
+  created_at: number;
+  expires_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface DeviceCodesTable {
+  id: Generated<number>;
+  /** SHA-256 hex of the device code the CLI polls with. */
+  device_code_hash: string;
+  user_code: string;
+  /** pending → approved → consumed */
+  status: string;
+  user_id: number | null;
+  scopes: string;
+  created_at: number;
+  expires_at: number;
+  approved_at: number | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  dev_tokens: DevTokensTable;
+  device_codes: DeviceCodesTable;
+}

@@ -1,0 +1,76 @@
+// createApp(deps) builds the whole HTTP surface from injected stores, clock, logger and config;
+// it reads no environment and opens nothing.
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { memoryRateLimiter } from "../auth/rate-limit.js";
+import { NexusError } from "../core/errors.js";
+import { authRoutes, meRoutes } from "../routes/auth.js";
+import { devicePageRoutes } from "../routes/device-page.js";
+import { deviceRoutes } from "../routes/device.js";
+import { handleRoutes } from "../routes/handle.js";
+import { healthRoutes } from "../routes/health.js";
+import { tokenRoutes } from "../routes/tokens.js";
+import type { AppDeps, Env } from "./context.js";
+import { csrfGuard, hostGuard } from "./guards.js";
+
+export function createApp(input: AppDeps): Hono<Env> {
+  const deps: AppDeps = {
+    ...input,
+    rateLimiter: input.rateLimiter ?? memoryRateLimiter(input.clock),
+  };
+  const app = new Hono<Env>();
+
+  app.use(async (c, next) => {
+    const start = deps.clock.now();
+    await next();
+    // The path only: query strings may carry a PAT (`?pat=` on dev endpoints).
+    deps.logger.log("info", "request", {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: deps.clock.now() - start,
+    });
+  });
+  app.use(hostGuard(deps.config));
+  app.use(
+    bodyLimit({
+      maxSize: deps.config.maxBodyBytes,
+      onError: () => {
+        throw new NexusError(
+          "payload_too_large",
+          `request body over ${deps.config.maxBodyBytes} bytes`,
+        );
+      },
+    }),
+  );
+  app.use(csrfGuard());
+
+  app.route("/", healthRoutes(deps));
+  app.route("/", devicePageRoutes(deps));
+  app.route("/api/v1/auth", authRoutes(deps));
+  app.route("/api/v1", meRoutes(deps));
+  app.route("/api/v1/anna-apps/dev", deviceRoutes(deps));
+  app.route("/api/v1/anna-apps/dev", tokenRoutes(deps));
+  app.route("/api/v1/developer", handleRoutes(deps));
+
+  app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));
+  app.onError((err, c) => {
+    const e =
+      err instanceof NexusError
+        ? err
+        : err instanceof HTTPException && err.status === 413
+          ? new NexusError("payload_too_large", "request body too large", { cause: err })
+          : new NexusError("internal", "internal server error", { cause: err });
+    if (e.code === "internal") {
+      deps.logger.log("error", "unhandled error", {
+        path: c.req.path,
+        error: String(err),
+        stack: (err as Error).stack,
+      });
+    }
+    if (e.retryAfterS !== undefined) c.header("Retry-After", String(e.retryAfterS));
+    return c.json(e.toBody(), e.status as 400);
+  });
+  return app;
+}

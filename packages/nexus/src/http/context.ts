@@ -1,0 +1,35 @@
+// What every route handler can reach: the injected dependencies and the request's principal.
+import type { Context } from "hono";
+import type { Clock } from "../core/clock.js";
+import type { NexusConfig } from "../core/config.js";
+import type { Logger } from "../core/logger.js";
+import type { RateLimiter } from "../auth/rate-limit.js";
+import type { ScryptParams } from "../auth/password.js";
+import type { DevToken, Stores, User } from "../stores/types.js";
+
+export interface AppDeps {
+  stores: Stores;
+  clock: Clock;
+  logger: Logger;
+  config: NexusConfig;
+  /** Resolves when the database answers (readiness). */
+  pingDatabase: () => Promise<void>;
+  rateLimiter?: RateLimiter;
+  /** scrypt cost for new hashes (tests lower it). */
+  passwordParams?: ScryptParams;
+}
+
+export type Principal =
+  { via: "session"; user: User; sessionHash: string } | { via: "pat"; user: User; token: DevToken };
+
+export interface Env {
+  Variables: {
+    principal: Principal | undefined;
+    /** The origin this request addresses (public origin or scheme://Host). */
+    ownOrigin: string;
+    secure: boolean;
+    clientIp: string;
+  };
+}
+
+export type Ctx = Context<Env>;

@@ -1,0 +1,161 @@
+// Request guards in the order createApp applies them: Host header, CSRF, then authentication
+// helpers the routes call.
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { getCookie } from "hono/cookie";
+import type { MiddlewareHandler } from "hono";
+import { hashSecret } from "../auth/secrets.js";
+import type { NexusConfig } from "../core/config.js";
+import { NexusError } from "../core/errors.js";
+import { PAT_PREFIX, type Scope } from "../auth/scopes.js";
+import type { AppDeps, Ctx, Env, Principal } from "./context.js";
+
+export const SESSION_COOKIE = "anna_session";
+/** Don't write `last_used_at` more often than this per token. */
+const TOUCH_INTERVAL_MS = 60_000;
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const HOST_CHECK_EXEMPT = new Set(["/healthz", "/readyz"]);
+
+function isLoopbackHostname(h: string): boolean {
+  return h === "localhost" || h === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** `host[:port]` → hostname in URL form (`[::1]` keeps its brackets). */
+function hostnameOf(host: string): string {
+  try {
+    return new URL(`http://${host}`).hostname.toLowerCase();
+  } catch {
+    return "";
+  }
+}
+
+function publicHost(config: NexusConfig): string | undefined {
+  return config.publicOrigin ? new URL(config.publicOrigin).host.toLowerCase() : undefined;
+}
+
+/** Rejects requests whose Host is neither loopback nor the configured public origin (DNS rebinding). */
+export function hostGuard(config: NexusConfig): MiddlewareHandler<Env> {
+  const allowed = publicHost(config);
+  return async (c, next) => {
+    const host = (c.req.header("host") ?? new URL(c.req.url).host).toLowerCase();
+    const proto =
+      config.trustProxy && c.req.header("x-forwarded-proto")
+        ? (c.req.header("x-forwarded-proto") as string).split(",")[0]!.trim()
+        : new URL(c.req.url).protocol.replace(":", "");
+    const ok = host === allowed || isLoopbackHostname(hostnameOf(host));
+    if (!ok && !HOST_CHECK_EXEMPT.has(c.req.path)) {
+      throw new NexusError("misdirected_host", "this server does not answer for that Host");
+    }
+    c.set(
+      "secure",
+      proto === "https" || (host === allowed && config.publicOrigin?.startsWith("https:") === true),
+    );
+    c.set(
+      "ownOrigin",
+      host === allowed && config.publicOrigin
+        ? new URL(config.publicOrigin).origin
+        : `${proto}://${host}`,
+    );
+    c.set("clientIp", clientIp(c, config));
+    await next();
+  };
+}
+
+function clientIp(c: Ctx, config: NexusConfig): string {
+  if (config.trustProxy) {
+    const fwd = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (fwd) return fwd;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? "local";
+  } catch {
+    return "local";
+  }
+}
+
+/**
+ * Cross-site request forgery: a write that a browser could send with the session cookie must
+ * come from our own origin. Bearer-authenticated calls carry no ambient credential and pass;
+ * non-browser clients that send neither `Origin` nor `Sec-Fetch-Site` pass too.
+ */
+export function csrfGuard(): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    if (UNSAFE.has(c.req.method) && !/^bearer\s/i.test(c.req.header("authorization") ?? "")) {
+      const site = c.req.header("sec-fetch-site");
+      const origin = c.req.header("origin");
+      if (site !== undefined && site !== "same-origin") {
+        throw new NexusError("csrf_rejected", "cross-site request refused");
+      }
+      if (origin !== undefined && origin !== c.get("ownOrigin")) {
+        throw new NexusError("csrf_rejected", "cross-origin request refused");
+      }
+    }
+    await next();
+  };
+}
+
+/** Resolves the caller from a Bearer PAT or the session cookie; undefined when anonymous. */
+export async function authenticate(c: Ctx, deps: AppDeps): Promise<Principal | undefined> {
+  const cached = c.get("principal");
+  if (cached) return cached;
+  const now = deps.clock.now();
+  const auth = c.req.header("authorization");
+  let principal: Principal | undefined;
+  if (auth !== undefined) {
+    const m = /^bearer\s+(\S+)$/i.exec(auth);
+    if (!m) throw new NexusError("unauthenticated", "malformed Authorization header");
+    principal = await patPrincipal(m[1] as string, deps, now);
+  } else {
+    const cookie = getCookie(c, SESSION_COOKIE);
+    if (cookie) {
+      const sessionHash = hashSecret(cookie);
+      const userId = await deps.stores.sessions.findUser(sessionHash, now);
+      const user = userId === undefined ? undefined : await deps.stores.users.findById(userId);
+      if (user) principal = { via: "session", user, sessionHash };
+    }
+  }
+  c.set("principal", principal);
+  return principal;
+}
+
+/** The principal for a PAT (Bearer header or the dev endpoints' `pat` field). */
+export async function patPrincipal(pat: string, deps: AppDeps, now: number): Promise<Principal> {
+  const token = pat.startsWith(PAT_PREFIX)
+    ? await deps.stores.tokens.findByHash(hashSecret(pat))
+    : undefined;
+  if (!token) throw new NexusError("unauthenticated", "unknown token");
+  if (token.revokedAt !== null) throw new NexusError("token_revoked", "this token was revoked");
+  if (token.expiresAt <= now) throw new NexusError("token_expired", "this token has expired");
+  const user = await deps.stores.users.findById(token.userId);
+  if (!user) throw new NexusError("unauthenticated", "unknown token");
+  if (token.lastUsedAt === null || now - token.lastUsedAt >= TOUCH_INTERVAL_MS) {
+    await deps.stores.tokens.touch(token.id, now);
+    token.lastUsedAt = now;
+  }
+  return { via: "pat", user, token };
+}
+
+export async function requireUser(c: Ctx, deps: AppDeps): Promise<Principal> {
+  const p = await authenticate(c, deps);
+  if (!p) throw new NexusError("unauthenticated", "sign in or send a developer token");
+  return p;
+}
+
+/** A PAT must carry every scope in `needed`; a browser session has them all. */
+export function requireScopes(p: Principal, needed: readonly Scope[]): void {
+  if (p.via !== "pat") return;
+  const have = p.token.scopes;
+  const missing = needed.filter((s) => !have.includes(s));
+  if (missing.length) {
+    throw new NexusError("missing_scope", `this call needs PAT scope: ${missing.join(", ")}`, {
+      details: { detail: "missing_scope", needed: [...needed], missing, have },
+    });
+  }
+}
+
+/** Some actions (approving a device login) need a person in a browser, not a token. */
+export function requireSession(p: Principal): Extract<Principal, { via: "session" }> {
+  if (p.via !== "session") {
+    throw new NexusError("PAT_NOT_ALLOWED", "this action needs a browser session, not a token");
+  }
+  return p;
+}

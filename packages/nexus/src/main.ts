@@ -1,0 +1,79 @@
+// The only module that reads the process: argv, environment, stdin, signals. Commands throw
+// ExitError; this turns it into one line on stderr and the documented exit code.
+import { runAdmin } from "./cli/admin.js";
+import { EXIT, ExitError, usageError } from "./cli/exit.js";
+import type { CliIo } from "./cli/io.js";
+import { runStart } from "./cli/start.js";
+
+export const MAIN_HELP = `Usage: anna-nexus <command> [options]
+
+Nexus, the Anna platform server.
+
+Commands:
+  start             run the server (SQLite in ./.anna-data unless DATABASE_URL says postgres://…)
+  admin <command>   create-user, list-users, grant-developer, revoke-developer, reset-password
+
+Exit codes:
+  0 ok · 1 unexpected error · 2 usage error · 3 database unavailable or migration failed
+  4 already exists · 5 not found · 6 cannot listen on the port
+
+Examples:
+  anna-nexus start
+  anna-nexus start --port 9000 --database-url postgres://anna@localhost/anna
+  printf '%s' "$PASSWORD" | anna-nexus admin create-user --email dev@example.com --password-stdin --developer
+  anna-nexus admin list-users --json
+
+Run 'anna-nexus <command> --help' for a command's options.`;
+
+function processIo(): CliIo {
+  return {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+function stopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (sig: NodeJS.Signals) => {
+      process.off("SIGTERM", on);
+      process.off("SIGINT", on);
+      resolve(sig);
+    };
+    process.once("SIGTERM", on);
+    process.once("SIGINT", on);
+  });
+}
+
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+        io.stderr(MAIN_HELP + "\n");
+        return EXIT.usage;
+      case "--help":
+      case "-h":
+      case "help":
+        io.stdout(MAIN_HELP + "\n");
+        return EXIT.ok;
+      case "start":
+        return await runStart(rest, io, { stopSignal: stopSignal() });
+      case "admin":
+        return await runAdmin(rest, io);
+      default:
+        throw usageError(`unknown command '${command}'`);
+    }
+  } catch (err) {
+    if (err instanceof ExitError) {
+      io.stderr(`anna-nexus: ${err.message}\n`);
+      return err.exitCode;
+    }
+    io.stderr(
+      `anna-nexus: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
+    return EXIT.runtime;
+  }
+}

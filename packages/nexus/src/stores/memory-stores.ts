@@ -1,0 +1,180 @@
+// In-memory stores with the SQL stores' semantics (the same contract suite runs on both): for
+// tests and tools that need accounts without a database. Each store call is atomic (one thread,
+// no awaits inside); `transaction` runs its function directly and does not roll back on a throw.
+import { NexusError } from "../core/errors.js";
+import type { DevToken, DeviceCode, Stores, User } from "./types.js";
+
+interface UserRow {
+  user: User;
+  passwordHash: string;
+  revokedAt: number | null;
+}
+
+export function memoryStores(): Stores {
+  const users = new Map<number, UserRow>();
+  const sessions = new Map<
+    string,
+    { userId: number; expiresAt: number; revokedAt: number | null }
+  >();
+  const tokens = new Map<number, DevToken & { tokenHash: string }>();
+  const devices = new Map<number, DeviceCode & { hash: string }>();
+  let nextUser = 1;
+  let nextToken = 1;
+  let nextDevice = 1;
+  const copy = <T extends object>(v: T): T => structuredClone(v);
+  const publicToken = ({ tokenHash: _h, ...t }: DevToken & { tokenHash: string }): DevToken =>
+    copy(t);
+  const publicDevice = ({ hash: _h, ...d }: DeviceCode & { hash: string }): DeviceCode => copy(d);
+  const byEmail = (email: string) =>
+    [...users.values()].find((r) => r.user.email === email.toLowerCase());
+  const handleTaken = (handle: string, except?: number) =>
+    [...users.values()].some((r) => r.user.handle === handle && r.user.id !== except);
+
+  const stores: Stores = {
+    users: {
+      async create(u, now) {
+        if (byEmail(u.email))
+          throw new NexusError("email_taken", "an account with that email exists");
+        if (u.handle && handleTaken(u.handle))
+          throw new NexusError("handle_taken", "that handle is taken");
+        const user: User = {
+          id: nextUser++,
+          email: u.email.toLowerCase(),
+          isAdmin: u.isAdmin ?? false,
+          isVerified: u.isVerified ?? false,
+          developerState: u.developer ? "verified" : "not_developer",
+          developerActivatedAt: u.developer ? now : null,
+          developerTosVersion: u.developer ? (u.tosVersion ?? null) : null,
+          handle: u.handle ?? null,
+          createdAt: now,
+        };
+        users.set(user.id, { user, passwordHash: u.passwordHash, revokedAt: null });
+        return copy(user);
+      },
+      async findById(id) {
+        const r = users.get(id);
+        return r && copy(r.user);
+      },
+      async findCredentials(email) {
+        const r = byEmail(email);
+        return r && { user: copy(r.user), passwordHash: r.passwordHash };
+      },
+      async list() {
+        return [...users.values()].map((r) => copy(r.user));
+      },
+      async setPassword(id, hash) {
+        const r = users.get(id);
+        if (r) r.passwordHash = hash;
+      },
+      async grantDeveloper(id, tosVersion, now) {
+        const r = users.get(id);
+        if (!r) return;
+        r.user.developerState = "verified";
+        r.user.developerActivatedAt ??= now;
+        if (tosVersion !== null) r.user.developerTosVersion = tosVersion;
+      },
+      async revokeDeveloper(id) {
+        const r = users.get(id);
+        if (r) r.user.developerState = "revoked";
+      },
+      async setHandle(id, handle) {
+        if (handleTaken(handle, id)) throw new NexusError("handle_taken", "that handle is taken");
+        const r = users.get(id);
+        if (r) r.user.handle = handle;
+      },
+    },
+    sessions: {
+      async create(userId, tokenHash, _now, expiresAt) {
+        sessions.set(tokenHash, { userId, expiresAt, revokedAt: null });
+      },
+      async findUser(tokenHash, now) {
+        const s = sessions.get(tokenHash);
+        return s && s.revokedAt === null && s.expiresAt > now ? s.userId : undefined;
+      },
+      async revoke(tokenHash, now) {
+        const s = sessions.get(tokenHash);
+        if (s && s.revokedAt === null) s.revokedAt = now;
+      },
+      async revokeAllForUser(userId, now) {
+        for (const s of sessions.values())
+          if (s.userId === userId && s.revokedAt === null) s.revokedAt = now;
+      },
+    },
+    tokens: {
+      async create(t, now) {
+        const row = {
+          id: nextToken++,
+          userId: t.userId,
+          tokenHash: t.tokenHash,
+          jti: t.jti,
+          label: t.label,
+          scopes: [...t.scopes],
+          createdAt: now,
+          expiresAt: t.expiresAt,
+          lastUsedAt: null,
+          revokedAt: null,
+        };
+        tokens.set(row.id, row);
+        return publicToken(row);
+      },
+      async findByHash(hash) {
+        const t = [...tokens.values()].find((x) => x.tokenHash === hash);
+        return t && publicToken(t);
+      },
+      async touch(id, now) {
+        const t = tokens.get(id);
+        if (t) t.lastUsedAt = now;
+      },
+      async list(userId, includeRevoked) {
+        return [...tokens.values()]
+          .filter((t) => t.userId === userId && (includeRevoked || t.revokedAt === null))
+          .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)
+          .map(publicToken);
+      },
+      async revoke(userId, id, now) {
+        const t = tokens.get(id);
+        if (!t || t.userId !== userId) return false;
+        t.revokedAt ??= now;
+        return true;
+      },
+    },
+    devices: {
+      async create(d, now) {
+        const row = {
+          id: nextDevice++,
+          hash: d.deviceCodeHash,
+          userCode: d.userCode,
+          status: "pending" as const,
+          userId: null,
+          scopes: [...d.scopes],
+          createdAt: now,
+          expiresAt: d.expiresAt,
+        };
+        devices.set(row.id, row);
+        return publicDevice(row);
+      },
+      async findByHash(hash) {
+        const d = [...devices.values()].find((x) => x.hash === hash);
+        return d && publicDevice(d);
+      },
+      async findByUserCode(code) {
+        const d = [...devices.values()].find((x) => x.userCode === code);
+        return d && publicDevice(d);
+      },
+      async approve(id, userId, now) {
+        const d = devices.get(id);
+        if (!d || d.status !== "pending" || d.expiresAt <= now) return false;
+        Object.assign(d, { status: "approved", userId });
+        return true;
+      },
+      async consume(id) {
+        const d = devices.get(id);
+        if (!d || d.status !== "approved") return false;
+        d.status = "consumed";
+        return true;
+      },
+    },
+    transaction: (fn) => fn(stores),
+  };
+  return stores;
+}

@@ -1,0 +1,318 @@
+import type { Kysely, Selectable } from "kysely";
+import { NexusError } from "../core/errors.js";
+import type { Database, DevTokensTable, DeviceCodesTable, UsersTable } from "../db/schema.js";
+import type {
+  DevToken,
+  DeviceCode,
+  DeviceStatus,
+  DeviceStore,
+  SessionStore,
+  Stores,
+  TokenStore,
+  User,
+  UserStore,
+} from "./types.js";
+
+/** SQLite `SQLITE_CONSTRAINT_UNIQUE` or PostgreSQL `23505`, naming the column when it can. */
+function uniqueViolation(err: unknown): string | undefined {
+  const e = err as { code?: string; message?: string; detail?: string; constraint?: string };
+  if (e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "23505") {
+    return `${e.message ?? ""} ${e.detail ?? ""} ${e.constraint ?? ""}`;
+  }
+  return undefined;
+}
+
+const toUser = (r: Selectable<UsersTable>): User => ({
+  id: r.id,
+  email: r.email,
+  isAdmin: r.is_admin === 1,
+  isVerified: r.is_verified === 1,
+  developerState:
+    r.developer_revoked_at !== null
+      ? "revoked"
+      : r.is_verified_developer === 1
+        ? "verified"
+        : "not_developer",
+  developerActivatedAt: r.developer_activated_at,
+  developerTosVersion: r.developer_tos_version,
+  handle: r.developer_handle,
+  createdAt: r.created_at,
+});
+
+const toToken = (r: Selectable<DevTokensTable>): DevToken => ({
+  id: r.id,
+  userId: r.user_id,
+  jti: r.jti,
+  label: r.label,
+  scopes: JSON.parse(r.scopes) as string[],
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
+
+const toDevice = (r: Selectable<DeviceCodesTable>): DeviceCode => ({
+  id: r.id,
+  userCode: r.user_code,
+  status: r.status as DeviceStatus,
+  userId: r.user_id,
+  scopes: JSON.parse(r.scopes) as string[],
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+
+function sqlUserStore(db: Kysely<Database>): UserStore {
+  const conflict = (err: unknown): never => {
+    const what = uniqueViolation(err);
+    if (what === undefined) throw err;
+    if (/handle/.test(what)) throw new NexusError("handle_taken", "that handle is taken");
+    throw new NexusError("email_taken", "an account with that email exists");
+  };
+  return {
+    async create(u, now) {
+      try {
+        const row = await db
+          .insertInto("users")
+          .values({
+            email: u.email.toLowerCase(),
+            password_hash: u.passwordHash,
+            is_admin: u.isAdmin ? 1 : 0,
+            is_verified: u.isVerified ? 1 : 0,
+            is_verified_developer: u.developer ? 1 : 0,
+            developer_activated_at: u.developer ? now : null,
+            developer_tos_version: u.developer ? (u.tosVersion ?? null) : null,
+            developer_revoked_at: null,
+            developer_handle: u.handle ?? null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toUser(row);
+      } catch (err) {
+        return conflict(err);
+      }
+    },
+    async findById(id) {
+      const r = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+      return r && toUser(r);
+    },
+    async findCredentials(email) {
+      const r = await db
+        .selectFrom("users")
+        .selectAll()
+        .where("email", "=", email.toLowerCase())
+        .executeTakeFirst();
+      return r && { user: toUser(r), passwordHash: r.password_hash };
+    },
+    async list() {
+      const rows = await db.selectFrom("users").selectAll().orderBy("id").execute();
+      return rows.map(toUser);
+    },
+    async setPassword(id, passwordHash, now) {
+      await db
+        .updateTable("users")
+        .set({ password_hash: passwordHash, updated_at: now })
+        .where("id", "=", id)
+        .execute();
+    },
+    async grantDeveloper(id, tosVersion, now) {
+      await db
+        .updateTable("users")
+        .set((eb) => ({
+          is_verified_developer: 1,
+          developer_revoked_at: null,
+          developer_activated_at: eb.fn.coalesce("developer_activated_at", eb.val(now)),
+          developer_tos_version: tosVersion ?? eb.ref("developer_tos_version"),
+          updated_at: now,
+        }))
+        .where("id", "=", id)
+        .execute();
+    },
+    async revokeDeveloper(id, now) {
+      await db
+        .updateTable("users")
+        .set({ is_verified_developer: 0, developer_revoked_at: now, updated_at: now })
+        .where("id", "=", id)
+        .execute();
+    },
+    async setHandle(id, handle, now) {
+      try {
+        await db
+          .updateTable("users")
+          .set({ developer_handle: handle, updated_at: now })
+          .where("id", "=", id)
+          .execute();
+      } catch (err) {
+        conflict(err);
+      }
+    },
+  };
+}
+
+function sqlSessionStore(db: Kysely<Database>): SessionStore {
+  return {
+    async create(userId, tokenHash, now, expiresAt) {
+      await db
+        .insertInto("sessions")
+        .values({
+          user_id: userId,
+          token_hash: tokenHash,
+          created_at: now,
+          expires_at: expiresAt,
+          revoked_at: null,
+        })
+        .execute();
+    },
+    async findUser(tokenHash, now) {
+      const r = await db
+        .selectFrom("sessions")
+        .select("user_id")
+        .where("token_hash", "=", tokenHash)
+        .where("revoked_at", "is", null)
+        .where("expires_at", ">", now)
+        .executeTakeFirst();
+      return r?.user_id;
+    },
+    async revoke(tokenHash, now) {
+      await db
+        .updateTable("sessions")
+        .set({ revoked_at: now })
+        .where("token_hash", "=", tokenHash)
+        .where("revoked_at", "is", null)
+        .execute();
+    },
+    async revokeAllForUser(userId, now) {
+      await db
+        .updateTable("sessions")
+        .set({ revoked_at: now })
+        .where("user_id", "=", userId)
+        .where("revoked_at", "is", null)
+        .execute();
+    },
+  };
+}
+
+function sqlTokenStore(db: Kysely<Database>): TokenStore {
+  return {
+    async create(t, now) {
+      const row = await db
+        .insertInto("dev_tokens")
+        .values({
+          user_id: t.userId,
+          token_hash: t.tokenHash,
+          jti: t.jti,
+          label: t.label,
+          scopes: JSON.stringify(t.scopes),
+          created_at: now,
+          expires_at: t.expiresAt,
+          last_used_at: null,
+          revoked_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toToken(row);
+    },
+    async findByHash(tokenHash) {
+      const r = await db
+        .selectFrom("dev_tokens")
+        .selectAll()
+        .where("token_hash", "=", tokenHash)
+        .executeTakeFirst();
+      return r && toToken(r);
+    },
+    async touch(id, now) {
+      await db.updateTable("dev_tokens").set({ last_used_at: now }).where("id", "=", id).execute();
+    },
+    async list(userId, includeRevoked) {
+      let q = db.selectFrom("dev_tokens").selectAll().where("user_id", "=", userId);
+      if (!includeRevoked) q = q.where("revoked_at", "is", null);
+      const rows = await q.orderBy("created_at", "desc").orderBy("id", "desc").execute();
+      return rows.map(toToken);
+    },
+    async revoke(userId, id, now) {
+      const owned = await db
+        .selectFrom("dev_tokens")
+        .select("id")
+        .where("id", "=", id)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      if (!owned) return false;
+      await db
+        .updateTable("dev_tokens")
+        .set({ revoked_at: now })
+        .where("id", "=", id)
+        .where("revoked_at", "is", null)
+        .execute();
+      return true;
+    },
+  };
+}
+
+function sqlDeviceStore(db: Kysely<Database>): DeviceStore {
+  return {
+    async create(d, now) {
+      const row = await db
+        .insertInto("device_codes")
+        .values({
+          device_code_hash: d.deviceCodeHash,
+          user_code: d.userCode,
+          status: "pending",
+          user_id: null,
+          scopes: JSON.stringify(d.scopes),
+          created_at: now,
+          expires_at: d.expiresAt,
+          approved_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toDevice(row);
+    },
+    async findByHash(hash) {
+      const r = await db
+        .selectFrom("device_codes")
+        .selectAll()
+        .where("device_code_hash", "=", hash)
+        .executeTakeFirst();
+      return r && toDevice(r);
+    },
+    async findByUserCode(code) {
+      const r = await db
+        .selectFrom("device_codes")
+        .selectAll()
+        .where("user_code", "=", code)
+        .executeTakeFirst();
+      return r && toDevice(r);
+    },
+    async approve(id, userId, now) {
+      const res = await db
+        .updateTable("device_codes")
+        .set({ status: "approved", user_id: userId, approved_at: now })
+        .where("id", "=", id)
+        .where("status", "=", "pending")
+        .where("expires_at", ">", now)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+    async consume(id) {
+      const res = await db
+        .updateTable("device_codes")
+        .set({ status: "consumed" })
+        .where("id", "=", id)
+        .where("status", "=", "approved")
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+  };
+}
+
+export function sqlStores(db: Kysely<Database>): Stores {
+  return {
+    users: sqlUserStore(db),
+    sessions: sqlSessionStore(db),
+    tokens: sqlTokenStore(db),
+    devices: sqlDeviceStore(db),
+    transaction: (fn) =>
+      db.isTransaction ? fn(sqlStores(db)) : db.transaction().execute((trx) => fn(sqlStores(trx))),
+  };
+}

@@ -1,0 +1,77 @@
+import type { Hono } from "hono";
+import { TEST_SCRYPT } from "../../src/auth/password.js";
+import { manualClock, type ManualClock } from "../../src/core/clock.js";
+import { type NexusConfig, resolveConfig } from "../../src/core/config.js";
+import { memoryLogger } from "../../src/core/logger.js";
+import type { DatabaseHandle } from "../../src/db/connect.js";
+import { createApp } from "../../src/http/app.js";
+import type { Env } from "../../src/http/context.js";
+import { sqlStores } from "../../src/stores/sql-stores.js";
+import type { Stores } from "../../src/stores/types.js";
+
+export const ORIGIN = "http://127.0.0.1:8080";
+
+export interface Harness {
+  app: Hono<Env>;
+  clock: ManualClock;
+  logs: string[];
+  stores: Stores;
+  /** A request as a browser on our own origin would send it (JSON body, cookie). */
+  req(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; cookie?: string; headers?: Record<string, string> },
+  ): Promise<Response>;
+  /** Signs up and returns the session cookie (`anna_session=…`). */
+  signup(email: string, password?: string): Promise<string>;
+}
+
+export function harness(h: DatabaseHandle, config: Partial<NexusConfig> = {}): Harness {
+  const clock = manualClock();
+  const logger = memoryLogger();
+  const stores = sqlStores(h.db);
+  const app = createApp({
+    stores,
+    clock,
+    logger,
+    config: resolveConfig(config),
+    pingDatabase: h.ping,
+    passwordParams: TEST_SCRYPT,
+  });
+  const req: Harness["req"] = (method, path, opts = {}) => {
+    const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };
+    if (opts.cookie) headers.cookie = opts.cookie;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers["content-type"] ??= "application/json";
+      body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+    }
+    return Promise.resolve(app.request(`${ORIGIN}${path}`, { method, headers, body }));
+  };
+  return {
+    app,
+    clock,
+    logs: logger.lines,
+    stores,
+    req,
+    async signup(email, password = "correct horse battery") {
+      const res = await req("POST", "/api/v1/auth/signup", { body: { email, password } });
+      if (res.status !== 201) throw new Error(`signup ${res.status}: ${await res.text()}`);
+      return sessionCookie(res);
+    },
+  };
+}
+
+export function sessionCookie(res: Response): string {
+  const set = res.headers.get("set-cookie") ?? "";
+  const m = /anna_session=([^;]+)/.exec(set);
+  if (!m) throw new Error(`no session cookie in '${set}'`);
+  return `anna_session=${m[1]}`;
+}
+
+export async function detail(
+  res: Response,
+): Promise<{ code: string; message: string } & Record<string, unknown>> {
+  const body = (await res.json()) as { detail: { code: string; message: string } };
+  return body.detail;
+}
