@@ -474,6 +474,7 @@ export {
   APP_SLUG_PATTERN,
   APP_TAGLINE_MAX_CHARS,
   APP_URL_MAX_CHARS,
+  APP_VERSION_PATTERN,
   type AppCategory,
   type AppListing,
   AppListingSchema,

@@ -32,6 +32,10 @@ export const APP_SCREENSHOTS_MAX = 6;
 
 const UrlSchema = boundedString(0, APP_URL_MAX_CHARS);
 
+/** SemVer 2.0.0: MAJOR.MINOR.PATCH, optional prerelease and build metadata. */
+export const APP_VERSION_PATTERN =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
 /** One bundled executa: the folder (relative to the project) holding it. */
 export const BundledExecutaSchema = z.looseObject({
   path: z.string().min(1),
@@ -55,6 +59,22 @@ export const AppListingSchema = z.looseObject({
   privacy_url: UrlSchema.nullish(),
   /** Named as listing metadata (L4187) without a contract (X35); kept as given. */
   pricing: z.unknown().optional(),
+  /**
+   * Listing keys the upstream publish step reads (real-world-cli.md "Listing source keys",
+   * real-world-plugins.md "Seen in published …"): the release's version, checked as SemVer
+   * because publish compares and bumps it; the rest are kept as given.
+   */
+  version: z
+    .string()
+    .regex(APP_VERSION_PATTERN, {
+      error: (issue) =>
+        `${quote(issue.input)} is not a SemVer version: write MAJOR.MINOR.PATCH (e.g. "1.2.0", "0.3.0-beta.1")`,
+    })
+    .nullish(),
+  pricing_model: z.unknown().optional(),
+  changelog: z.unknown().optional(),
+  /** A logo image in the project, uploaded by publish instead of `logo_url`. */
+  logo_file: z.string().min(1).nullish(),
   /**
    * Handle → `{path}`. The CLI reads an array too, with each index as the handle (L7411–L7423);
    * that is accepted and warned about.
