@@ -5,7 +5,7 @@
 // (fixture-replay.ts). Matching is `anna-app validate`'s, so both agree on what a glob names.
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { globToRegExp } from "../validate/layers/dev-fixtures.js";
+import { globToRegExp, staticPrefix } from "../validate/layers/dev-fixtures.js";
 import { relativePath, walkFiles } from "../validate/walk.js";
 
 /** Where sessions are recorded when the manifest declares no fixtures (A10). */
@@ -72,15 +72,4 @@ export function devFixtures(projectDir: string, globs: readonly string[] = []): 
       return listed ? path.resolve(projectDir, file) : undefined;
     },
   };
-}
-
-/** The folders of `glob` before its first wildcard: `fixtures/**\/*.jsonl` → `fixtures`. */
-export function staticPrefix(glob: string): string {
-  const segments = glob.split("/");
-  const folders: string[] = [];
-  for (const segment of segments.slice(0, -1)) {
-    if (/[*?[{]/.test(segment)) break;
-    folders.push(segment);
-  }
-  return folders.length === 0 ? "." : folders.join("/") || "/";
 }
