@@ -474,7 +474,6 @@ export {
   APP_SLUG_PATTERN,
   APP_TAGLINE_MAX_CHARS,
   APP_URL_MAX_CHARS,
-  APP_VERSION_PATTERN,
   type AppCategory,
   type AppListing,
   AppListingSchema,

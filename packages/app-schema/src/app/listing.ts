@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { APP_VERSION_PATTERN } from "./app-version.js";
 import { type AppIssue, type AppValidation, appIssue, hasErrors } from "./issues.js";
 import { isDocumentObject, notAnObject, parseDocument } from "./parse-document.js";
 import { boundedString, quote } from "./text.js";
@@ -32,10 +33,6 @@ export const APP_SCREENSHOTS_MAX = 6;
 
 const UrlSchema = boundedString(0, APP_URL_MAX_CHARS);
 
-/** SemVer 2.0.0: MAJOR.MINOR.PATCH, optional prerelease and build metadata. */
-export const APP_VERSION_PATTERN =
-  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
-
 /** One bundled executa: the folder (relative to the project) holding it. */
 export const BundledExecutaSchema = z.looseObject({
   path: z.string().min(1),
@@ -61,14 +58,14 @@ export const AppListingSchema = z.looseObject({
   pricing: z.unknown().optional(),
   /**
    * Listing keys the upstream publish step reads (real-world-cli.md "Listing source keys",
-   * real-world-plugins.md "Seen in published …"): the release's version, checked as SemVer
-   * because publish compares and bumps it; the rest are kept as given.
+   * real-world-plugins.md "Seen in published …"): the release's version, checked as the app
+   * version publish creates from it (SemVer without +build); the rest are kept as given.
    */
   version: z
     .string()
     .regex(APP_VERSION_PATTERN, {
       error: (issue) =>
-        `${quote(issue.input)} is not a SemVer version: write MAJOR.MINOR.PATCH (e.g. "1.2.0", "0.3.0-beta.1")`,
+        `${quote(issue.input)} is not a version: use X.Y.Z with an optional -prerelease (e.g. "1.2.0" or "1.2.0-beta.1"); +build metadata is not supported`,
     })
     .nullish(),
   pricing_model: z.unknown().optional(),
