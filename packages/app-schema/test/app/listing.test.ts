@@ -38,17 +38,17 @@ describe("app.json", () => {
     expect(result.issues).toEqual([]);
   });
 
-  it("checks version as SemVer and says what a valid one looks like", () => {
+  it("checks version as an app version (SemVer without +build) and says what a valid one looks like", () => {
     for (const bad of ["1.0", "v1.2.3", "01.2.3", "1.2.3-", "latest", "1.0.0+build.1"]) {
       const result = validateAppListing({ name: "X", slug: "xyz", category: "data", version: bad });
       expect(result.ok, bad).toBe(false);
       expect(result.issues[0]?.pointer).toBe("/version");
       expect(result.issues[0]?.message).toContain(
-        'is not a SemVer version: write MAJOR.MINOR.PATCH (e.g. "1.2.0"',
+        'is not a version: use X.Y.Z with an optional -prerelease (e.g. "1.2.0"',
       );
     }
     for (const ok of ["0.0.0", "10.20.30", "1.0.0-alpha.1"])
-        'is not a version: use X.Y.Z with an optional -prerelease (e.g. "1.2.0"',
+      expect(APP_VERSION_PATTERN.test(ok), ok).toBe(true);
   });
 
   it("warns about a bundled path that leaves the project", () => {
