@@ -4,7 +4,6 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-// @ts-expect-error: a plain .mjs script without declarations
 import { markBuilt, staleReason } from "../../scripts/build-freshness.mjs";
 
 type StaleReason = (root: string, bundleOutputs: string[]) => string | undefined;
@@ -33,7 +32,7 @@ function tree(): string {
     writeFileSync(path.join(root, file), text);
   }
   // Everything was last changed well before any build the tests record.
-  for (const entry of readdirSync(root, { recursive: true }))
+  for (const entry of readdirSync(root, { recursive: true, encoding: "utf8" }))
     age(path.join(root, entry), -10 * LATER_S);
   return root;
 }

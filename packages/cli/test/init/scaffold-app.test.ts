@@ -142,7 +142,7 @@ describe("scaffoldApp", () => {
         spawnSync("git", ["check-ignore", ...paths], { cwd: dir, encoding: "utf8" }).stdout;
       expect(ignored([session, "fixtures/first-visit.jsonl"]).trim()).toBe(session);
       const manifest = validateAppManifest(await readJson(path.join(dir, "manifest.json")));
-      const listed = await devFixtures(dir, manifest.value?.dev?.fixtures).list();
+      const listed = await devFixtures(dir, manifest.value?.dev?.fixtures ?? []).list();
       expect(listed.map((entry) => entry.file)).toEqual([session, "fixtures/first-visit.jsonl"]);
     },
   );
