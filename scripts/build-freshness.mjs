@@ -17,7 +17,14 @@ import path from "node:path";
 export const STAMP_FILE = "node_modules/.cache/anna-platform/build-stamp";
 
 /** Root files every project reads (compiler options, dependency versions, the build itself). */
-const ROOT_INPUTS = ["package.json", "package-lock.json", "tsconfig.base.json", "tsconfig.json"];
+const ROOT_INPUTS = [
+  "package.json",
+  "package-lock.json",
+  "tsconfig.base.json",
+  "tsconfig.json",
+  "scripts/build.mjs",
+  "scripts/build-freshness.mjs",
+];
 /** Per project: what `tsc` compiles and what the bundle scripts read. */
 const PROJECT_INPUTS = ["src", "scripts", "package.json", "tsconfig.json"];
 
@@ -47,7 +54,6 @@ export function buildInputs(root) {
     }
   };
   for (const file of ROOT_INPUTS) visit(path.join(root, file));
-  visit(path.join(root, "scripts"));
   for (const dir of projectDirs(root)) {
     for (const input of PROJECT_INPUTS) visit(path.join(root, dir, input));
   }
