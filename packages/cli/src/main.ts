@@ -3,6 +3,7 @@
 import { closest, parseArgs, renderHelp } from "./cli/args.js";
 import { EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, ExitError } from "./cli/exit-error.js";
 import { processIo, type CliIo } from "./cli/io.js";
+import { GROUP_EXAMPLES } from "./commands/group-examples.js";
 import { COMMANDS, findCommand } from "./commands/registry.js";
 import { CLI_VERSION } from "./version.js";
 
@@ -72,6 +73,11 @@ function topLevelHelp(io: CliIo): string {
   return lines.join("\n") + "\n";
 }
 
+function examplesOf(group: string): string[] {
+  const examples = GROUP_EXAMPLES[group] ?? [];
+  return examples.length === 0 ? [] : ["", "Examples:", ...examples.map((line) => `  ${line}`)];
+}
+
 function groupCommands(group: string): string | undefined {
   const members = COMMANDS.filter((c) => c.path.length > 1 && c.path[0] === group);
   if (members.length === 0) return undefined;
@@ -82,6 +88,7 @@ function groupCommands(group: string): string | undefined {
       "",
       "Commands:",
       ...members.map((c) => `  ${c.path.join(" ").padEnd(width)}${c.summary}`),
+      ...examplesOf(group),
     ].join("\n") + "\n"
   );
 }

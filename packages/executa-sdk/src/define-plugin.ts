@@ -149,7 +149,7 @@ export function definePlugin<P extends Record<string, ParametersInput>>(
     });
   }
   if (tools.size === 0)
-    throw new TypeError("definePlugin: a plugin needs at least one tool (L891)");
+    throw new TypeError("definePlugin: a plugin needs at least one tool");
   const manifest: Manifest = deepFreeze(
     structuredClone({ ...definition.manifest, tools: toolManifests }),
   );

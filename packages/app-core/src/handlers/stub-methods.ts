@@ -15,7 +15,7 @@ export function stubMethods(): MethodTable {
       table[`${ns}.${name}`] = method(z.looseObject({}), async () => {
         throw new HostApiError(
           "not_implemented",
-          `${ns}.${name} is reserved and not implemented (R160)`,
+          `${ns}.${name} is reserved and not implemented`,
           { ns, method: name },
         );
       });

@@ -13,7 +13,7 @@ const spec: CommandSpec = {
   name: NAME,
   summary: "Check recordings: each line parses, calls pair with answers, t never goes backwards",
   description:
-    "Reads A10 recordings (kind: meta|req|res|event, as anna-app dev writes them), the guide's " +
+    "Reads session recordings (kind: meta|req|res|event, as anna-app dev writes them), the guide's " +
     "dir: out|in lines, and executa dev --record transcripts. Checks: valid JSON objects, known " +
     "kinds, meta first, unique ids, every res after a req with its id, ok/result/error " +
     "consistent, known Host API methods, t monotonic. Warnings (calls never answered, blank " +
