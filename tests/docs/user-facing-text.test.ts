@@ -19,7 +19,7 @@ function markdownFiles(dir: string): string[] {
 
 const GUIDES = [
   path.join(REPO, "README.md"),
-  ...markdownFiles(path.join(REPO, "docs")).filter((file) => !file.endsWith("decisions.md")),
+  ...markdownFiles(path.join(REPO, "docs")).filter((file) => !file.includes("decisions")),
   ...markdownFiles(path.join(REPO, "packages/cli/templates")),
 ];
 
