@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // The one build: `tsc -b` over every package, then the single-file bundles that keep start-up
 // fast (the plugin SDK, the CLI's executa-dev, validate and dev paths) and the browser SDK. Every
-// script that needs built code (`prepare`, `build`, `start`, `test`, the benchmarks) runs this.
+// script that needs built code (`prepare`, `build`, `start`, `test`, the benchmarks) runs this,
+// so it does nothing when no input changed since its last successful run (build-freshness.mjs);
+// `--force` builds anyway.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { markBuilt, staleReason } from "./build-freshness.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -16,13 +19,29 @@ const BUNDLES = [
   "packages/cli/scripts/bundle-dev.mjs",
   "packages/app-runtime/scripts/bundle.mjs",
 ];
+/** The files BUNDLES write: a missing one forces a build. */
+const BUNDLE_OUTPUTS = [
+  "packages/executa-sdk/dist/bundle/executa-sdk.js",
+  "packages/cli/dist/bundle/executa-dev.js",
+  "packages/cli/dist/bundle/validate.js",
+  "packages/cli/dist/bundle/dev.js",
+  "packages/app-runtime/dist/bundle/index.js",
+];
 
 const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: "inherit" });
 
-try {
-  run([require.resolve("typescript/bin/tsc"), "-b"]);
-  for (const script of BUNDLES) run([script]);
-} catch {
-  // The failing step already printed its own errors; a stack trace here would only bury them.
-  process.exit(1);
+const reason = process.argv.includes("--force") ? "--force" : staleReason(root, BUNDLE_OUTPUTS);
+if (reason === undefined) {
+  process.stderr.write("build: up to date (no input changed since the last build)\n");
+} else {
+  process.stderr.write(`build: building (${reason})\n`);
+  const startedAtMs = Date.now();
+  try {
+    run([require.resolve("typescript/bin/tsc"), "-b"]);
+    for (const script of BUNDLES) run([script]);
+  } catch {
+    // The failing step already printed its own errors; a stack trace here would only bury them.
+    process.exit(1);
+  }
+  markBuilt(root, startedAtMs);
 }

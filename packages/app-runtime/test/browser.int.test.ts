@@ -2,14 +2,15 @@
 // page following docs/app-runtime.md, and a sibling frame forging messages. Skipped where Debian's
 // Chromium is not installed (`apt-get install chromium`).
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, needs } from "../../../tests/support/toolchains.js";
 
-const CHROMIUM = process.env["ANNA_CHROMIUM"] ?? "/usr/bin/chromium";
+const needsChromium = needs("chromium");
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("./fixtures/browser/", import.meta.url));
 const REPORT_TIMEOUT_MS = 20_000;
@@ -26,7 +27,7 @@ let origin: string;
 let reports: Array<(report: Report) => void> = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
+  if (needsChromium.skip) return;
   mkdirSync(join(PACKAGE, "test-artifacts"), { recursive: true });
   dir = mkdtempSync(join(PACKAGE, "test-artifacts", "browser-"));
   const bundle = join(dir, "index.js");
@@ -102,7 +103,7 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-describe.skipIf(!existsSync(CHROMIUM))("the SDK in Chromium", () => {
+describe.skipIf(needsChromium.skip)(`the SDK in Chromium${needsChromium.reason}`, () => {
   it("connects from a sandboxed iframe, maps errors and events, and ignores a forging sibling frame", async () => {
     reports = [];
     const report = nextReport();

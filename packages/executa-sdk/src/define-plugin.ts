@@ -148,8 +148,7 @@ export function definePlugin<P extends Record<string, ParametersInput>>(
       ...(tool.multi_account === undefined ? {} : { multi_account: tool.multi_account }),
     });
   }
-  if (tools.size === 0)
-    throw new TypeError("definePlugin: a plugin needs at least one tool (L891)");
+  if (tools.size === 0) throw new TypeError("definePlugin: a plugin needs at least one tool");
   const manifest: Manifest = deepFreeze(
     structuredClone({ ...definition.manifest, tools: toolManifests }),
   );

@@ -17,12 +17,11 @@ import {
   type ContractOptions,
   type PluginClient,
 } from "@anna-ai/executa-test";
-import { EXAMPLES_DIR, GO_RUN_TIMEOUT_MS, goEnv, hasCommand, started } from "./helpers.js";
+import { needs } from "../../../tests/support/toolchains.js";
+import { EXAMPLES_DIR, GO_RUN_TIMEOUT_MS, goEnv, started } from "./helpers.js";
 
-const hasPython = await hasCommand("python3", ["--version"]);
-const hasGo = await hasCommand("go", ["version"]);
-if (!hasPython) console.warn("executa-test Python examples skipped: python3 is not installed");
-if (!hasGo) console.warn("executa-test Go examples skipped: go is not installed (golang-go)");
+const python = needs("python3");
+const go = needs("go");
 
 /** Runs every generated case and returns the failures, so one test reports all of them. */
 async function runContract(
@@ -72,7 +71,7 @@ describe("ts-notes (TypeScript, protocol 2.0)", () => {
   });
 });
 
-describe.skipIf(!hasPython)("py-weather (Python, protocol 1.1)", () => {
+describe.skipIf(python.skip)(`py-weather (Python, protocol 1.1)${python.reason}`, () => {
   it("stays on protocol 1.1, describes, invokes and passes every contract case", async () => {
     const { client, spec } = await started({
       dir: join(EXAMPLES_DIR, "py-weather"),
@@ -93,7 +92,7 @@ describe.skipIf(!hasPython)("py-weather (Python, protocol 1.1)", () => {
   });
 });
 
-describe.skipIf(!hasGo)("go-hello (Go, protocol 2.0)", () => {
+describe.skipIf(go.skip)(`go-hello (Go, protocol 2.0)${go.reason}`, () => {
   it(
     "starts with go run, greets and passes every contract case",
     async () => {

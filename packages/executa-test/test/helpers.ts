@@ -7,7 +7,7 @@ import { onTestFinished } from "vitest";
 import { startPlugin, type StartDirOptions, type StartedPlugin } from "@anna-ai/executa-test";
 import { REPO_ROOT } from "../../../tests/e2e/examples/example-plugins.js";
 
-export { EXAMPLES_DIR, goEnv, hasCommand } from "../../../tests/e2e/examples/example-plugins.js";
+export { EXAMPLES_DIR, goEnv } from "../../../tests/e2e/examples/example-plugins.js";
 
 /** The host's misbehaving fixture plugins (bad frames, wrapped describe, crashes, …). */
 export const HOST_FIXTURES_DIR = join(REPO_ROOT, "packages/executa-host/test/fixtures/plugins");

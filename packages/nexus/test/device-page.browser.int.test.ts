@@ -1,6 +1,6 @@
 // The /device approval page in Debian's Chromium (playwright-core): its own script signs in and
 // approves under the page's CSP, and the CLI's poll then gets the PAT.
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
@@ -9,15 +9,16 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { hashPassword, TEST_SCRYPT } from "../src/auth/password.js";
 import { DIALECTS, useDialectCleanup } from "./helpers/dialects.js";
 import { harness } from "./helpers/harness.js";
+import { CHROMIUM, needs } from "../../../tests/support/toolchains.js";
 
 useDialectCleanup();
 
-const CHROMIUM = process.env.ANNA_CHROMIUM ?? "/usr/bin/chromium";
+const chromiumNeeds = needs("chromium");
 const ARTIFACTS = fileURLToPath(new URL("../../../test-artifacts/", import.meta.url));
 const WAIT_MS = 10_000;
 
-describe.skipIf(!existsSync(CHROMIUM))(
-  `device approval page in Chromium${existsSync(CHROMIUM) ? "" : ` (skipped: no ${CHROMIUM})`}`,
+describe.skipIf(chromiumNeeds.skip)(
+  `device approval page in Chromium${chromiumNeeds.reason}`,
   () => {
     it("signs in and approves from the page, then approves again while signed in", async () => {
       const h = harness(await DIALECTS[0]!.open());

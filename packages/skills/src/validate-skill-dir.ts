@@ -90,7 +90,7 @@ export async function validateSkillDir(dir: string): Promise<SkillDirValidation>
     if (isAbsolute(ref.path) || normalized === ".." || normalized.startsWith(`..${sep}`)) {
       warn(
         "skill.reference_outside",
-        `the body refers to "${ref.path}", outside the skill folder; the body must be self-contained (L4102)`,
+        `the body refers to "${ref.path}", outside the skill folder; the body must be self-contained`,
         ref.line,
       );
       continue;
@@ -107,7 +107,7 @@ export async function validateSkillDir(dir: string): Promise<SkillDirValidation>
   for (const secret of await findSecretFiles(dir)) {
     warn(
       "skill.secret_file",
-      `"${secret}" looks like credentials; everything in the folder ships verbatim to installers (L4107) — remove it`,
+      `"${secret}" looks like credentials; everything in the folder ships verbatim to installers — remove it`,
     );
   }
   return { ok: true, skill, errors: [], warnings };

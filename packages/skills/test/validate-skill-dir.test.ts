@@ -68,7 +68,7 @@ describe("validateSkillDir", () => {
     ]);
   });
 
-  it("warns about references outside the skill folder (L4102)", async () => {
+  it("warns about references outside the skill folder ", async () => {
     const dir = await tempDir();
     const body = "Read [shared notes](../shared/notes.md) and `/etc/passwd` is not a reference.\n";
     await writeTree(dir, {
@@ -82,7 +82,7 @@ describe("validateSkillDir", () => {
     expect(codes((await validateSkillDir(dir)).warnings)).toEqual(["skill.reference_outside"]);
   });
 
-  it("warns about files that look like credentials (L4107)", async () => {
+  it("warns about files that look like credentials", async () => {
     const dir = await tempDir();
     await writeTree(dir, {
       "SKILL.md": skillMd("s", "d", '{"matrix":{"execution_mode":"prompt","category_name":"x"}}'),

@@ -56,18 +56,6 @@ export function startPython(
   return startPlugin("python3", [join(dir, script)], dir, env);
 }
 
-export async function hasCommand(
-  command: string,
-  args: readonly string[] = ["version"],
-): Promise<boolean> {
-  try {
-    await execFileAsync(command, [...args], { timeout: 10_000 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Go settings that keep builds offline, on the installed toolchain (Debian's golang-go may be
  * older than a go.mod asks for) and cached across runs under the OS temp dir.

@@ -2,12 +2,12 @@
 // Skipped with a message when `go` is not installed (CI installs golang-go).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { needs } from "../../support/toolchains.js";
 import {
   exampleDir,
   goBuild,
   goTestBinary,
   GO_BUILD_TIMEOUT_MS,
-  hasCommand,
   pluginEnv,
   run,
   startPlugin,
@@ -17,11 +17,9 @@ import type { JsonObject, PluginClient } from "@anna-ai/executa-test";
 
 const EXAMPLE = "go-hello";
 const HEX32 = /^[0-9a-f]{32}$/;
-const hasGo = await hasCommand("go");
-if (!hasGo)
-  console.warn("go-hello example tests skipped: `go` is not installed (apt-get install golang-go)");
+const go = needs("go");
 
-describe.skipIf(!hasGo)("go-hello example", () => {
+describe.skipIf(go.skip)(`go-hello example${go.reason}`, () => {
   let build: GoBuild | undefined;
   let testBinary: string | undefined;
 

@@ -2,11 +2,11 @@
 // Each file is built on its own (`go build -o x main.go`), the way `--plugin <file>` selects one.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { needs } from "../../support/toolchains.js";
 import {
   exampleDir,
   goBuild,
   GO_BUILD_TIMEOUT_MS,
-  hasCommand,
   pluginEnv,
   startPlugin,
 } from "./example-plugins.js";
@@ -14,11 +14,9 @@ import type { GoBuild } from "./example-plugins.js";
 import type { JsonObject } from "@anna-ai/executa-test";
 
 const EXAMPLE = "go-multi";
-const hasGo = await hasCommand("go");
-if (!hasGo)
-  console.warn("go-multi example tests skipped: `go` is not installed (apt-get install golang-go)");
+const go = needs("go");
 
-describe.skipIf(!hasGo)("go-multi example", () => {
+describe.skipIf(go.skip)(`go-multi example${go.reason}`, () => {
   let build: GoBuild | undefined;
 
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { onTestFinished, describe, expect, it } from "vitest";
+import { needs } from "../../support/toolchains.js";
 import { exampleDir, pluginEnv, run, startPython } from "./example-plugins.js";
 import { startPutServer } from "./put-server.js";
 import type { Frame, JsonObject, PluginClient, ReverseAnswer } from "@anna-ai/executa-test";
@@ -59,7 +60,9 @@ const completion = (text: string) => ({
   },
 });
 
-describe("py-studio example", () => {
+const python = needs("python3");
+
+describe.skipIf(python.skip)(`py-studio example${python.reason}`, () => {
   it("answers initialize with serverInfo, client_capabilities and capabilities", async () => {
     const plugin = await startStudio(null);
     const { message } = await plugin.request(

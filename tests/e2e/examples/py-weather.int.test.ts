@@ -1,6 +1,7 @@
 // py-weather (protocol 1.1, Python stdlib) driven as a real child process over raw NDJSON.
 
 import { describe, expect, it } from "vitest";
+import { needs } from "../../support/toolchains.js";
 import { exampleDir, pluginEnv, run, startPython } from "./example-plugins.js";
 
 const EXAMPLE = "py-weather";
@@ -11,7 +12,9 @@ function start(env: NodeJS.ProcessEnv = pluginEnv({}, ["WEATHER_API_KEY", "WEATH
   return startPython(EXAMPLE, SCRIPT, env);
 }
 
-describe("py-weather example", () => {
+const python = needs("python3");
+
+describe.skipIf(python.skip)(`py-weather example${python.reason}`, () => {
   it("describes itself with a bare manifest: no name, parameters arrays, credentials", async () => {
     const plugin = start();
     const { message } = await plugin.request("describe");

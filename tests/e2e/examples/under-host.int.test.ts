@@ -6,22 +6,12 @@ import { join } from "node:path";
 import { detectLaunchSpec, ExecutaHost } from "@anna-ai/executa-host";
 import type { LaunchSpec } from "@anna-ai/executa-host";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  exampleDir,
-  goBuild,
-  goEnv,
-  GO_BUILD_TIMEOUT_MS,
-  hasCommand,
-  pluginEnv,
-} from "./example-plugins.js";
+import { needs } from "../../support/toolchains.js";
+import { exampleDir, goBuild, goEnv, GO_BUILD_TIMEOUT_MS, pluginEnv } from "./example-plugins.js";
 import type { GoBuild } from "./example-plugins.js";
 
 const USER = "user-1";
-const hasGo = await hasCommand("go");
-if (!hasGo)
-  console.warn(
-    "Go examples under the host skipped: `go` is not installed (apt-get install golang-go)",
-  );
+const go = needs("go");
 
 /** Go runs (`go run .`) compile on first start; later starts hit the build cache. */
 const GO_START_TIMEOUT_MS = 60_000;
@@ -149,7 +139,7 @@ describe("examples under ExecutaHost", () => {
     expect(plugin.state).toBe("ready");
   });
 
-  describe.skipIf(!hasGo)("Go examples", () => {
+  describe.skipIf(go.skip)(`Go examples${go.reason}`, () => {
     let builds: GoBuild[] = [];
 
     // Building first fills the Go cache, so the host's own `go run .` only links: on a cold CI

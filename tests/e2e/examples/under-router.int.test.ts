@@ -18,23 +18,13 @@ import type {
   RouterProgressEvent,
 } from "@anna-ai/executa-host";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  exampleDir,
-  goBuild,
-  goEnv,
-  GO_BUILD_TIMEOUT_MS,
-  hasCommand,
-  pluginEnv,
-} from "./example-plugins.js";
+import { needs } from "../../support/toolchains.js";
+import { exampleDir, goBuild, goEnv, GO_BUILD_TIMEOUT_MS, pluginEnv } from "./example-plugins.js";
 import type { GoBuild } from "./example-plugins.js";
 import { startPutServer } from "./put-server.js";
 
 const USER = "user-1";
-const hasGo = await hasCommand("go");
-if (!hasGo)
-  console.warn(
-    "go-hello under the router skipped: `go` is not installed (apt-get install golang-go)",
-  );
+const go = needs("go");
 
 interface Rig {
   host: ExecutaHost;
@@ -290,7 +280,7 @@ describe("py-studio under the reverse-RPC router", () => {
   });
 });
 
-describe.skipIf(!hasGo)("go-hello under the reverse-RPC router", () => {
+describe.skipIf(go.skip)(`go-hello under the reverse-RPC router${go.reason}`, () => {
   let build: GoBuild | undefined;
   beforeAll(async () => {
     build = await goBuild("go-hello", { "go-hello": ["."] });

@@ -1,7 +1,7 @@
 // Where the Focus Flow example lives and what it needs, for the repository's tests of it.
-import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { PYTHON_VERSION } from "../../../../tests/support/toolchains.js";
 
 export const APP_DIR = path.resolve(fileURLToPath(import.meta.url), "../..");
 export const MANIFEST = path.join(APP_DIR, "manifest.json");
@@ -10,4 +10,4 @@ export const PLUGIN_DIR = path.join(APP_DIR, "executas/focus-session");
 export const HAPPY_PATH = path.join(APP_DIR, "fixtures/happy-path.jsonl");
 export const TOOL_ID = "tool-dev-focus-session";
 /** The executa is Python: without python3 its tests and the browser test skip. */
-export const HAVE_PYTHON = spawnSync("python3", ["--version"]).status === 0;
+export const HAVE_PYTHON = PYTHON_VERSION !== undefined;

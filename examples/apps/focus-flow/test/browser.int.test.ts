@@ -13,9 +13,10 @@ import path from "node:path";
 import type { FrameLocator, Page } from "playwright-core";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startDevServer } from "../../../../packages/cli/src/dev/dev-server.js";
-import { HAVE_CHROMIUM, openPage, screenshot } from "../../../../packages/cli/test/dev/browser.js";
+import { openPage, screenshot } from "../../../../packages/cli/test/dev/browser.js";
+import { needs } from "../../../../tests/support/toolchains.js";
 import { jsonLine, runCli } from "../../../../packages/cli/test/executa-dev/helpers.js";
-import { HAPPY_PATH, HAVE_PYTHON, MANIFEST, TOOL_ID } from "./app.js";
+import { HAPPY_PATH, MANIFEST, TOOL_ID } from "./app.js";
 
 /** Upper bound for one step (a cold python3 start included); steps take milliseconds. */
 const STEP_TIMEOUT_MS = 10_000;
@@ -26,91 +27,98 @@ async function waitForText(scope: Page | FrameLocator, selector: string, text: s
   await scope.locator(selector, { hasText: text }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
 }
 
-describe.skipIf(!HAVE_CHROMIUM || !HAVE_PYTHON)("Focus Flow in anna-app dev", () => {
-  it("runs a session on the executa from the sandboxed window, with storage, titles and errors", async () => {
-    const scratch = mkdtempSync(path.join(tmpdir(), "focus-flow-"));
-    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
-    const recording = path.join(scratch, "session.jsonl");
-    const server = await startDevServer({
-      manifestPath: MANIFEST,
-      port: 0,
-      watch: false,
-      record: recording,
-    });
-    onTestFinished(() => server.close());
-    const wid = server.window.window_uuid;
+const browserAndPython = needs("chromium", "python3");
 
-    const page = await openPage();
-    await page.goto(server.url);
-    const iframe = page.locator("iframe").first();
-    expect(await iframe.getAttribute("sandbox")).not.toContain("allow-same-origin");
-    const app = page.frameLocator("iframe").first();
+describe.skipIf(browserAndPython.skip)(
+  `Focus Flow in anna-app dev${browserAndPython.reason}`,
+  () => {
+    it("runs a session on the executa from the sandboxed window, with storage, titles and errors", async () => {
+      const scratch = mkdtempSync(path.join(tmpdir(), "focus-flow-"));
+      onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
+      const recording = path.join(scratch, "session.jsonl");
+      const server = await startDevServer({
+        manifestPath: MANIFEST,
+        port: 0,
+        watch: false,
+        record: recording,
+      });
+      onTestFinished(() => server.close());
+      const wid = server.window.window_uuid;
 
-    // Loaded: the seeded log, and today's summary from the executa's `stats`.
-    await waitForText(app, "#summary", "Today: No sessions yet.");
-    await waitForText(app, "#log li", "Review pull requests");
+      const page = await openPage();
+      await page.goto(server.url);
+      const iframe = page.locator("iframe").first();
+      expect(await iframe.getAttribute("sandbox")).not.toContain("allow-same-origin");
+      const app = page.frameLocator("iframe").first();
 
-    // A refused start: the executa's own words, shown as an error.
-    await app.locator("#task").fill("   ");
-    await app.locator("#start").click();
-    await waitForText(app, "#error", "Name the task you want to focus on (it is empty).");
-    expect(await app.locator("#error").getAttribute("data-code")).toBe("tool_failed");
+      // Loaded: the seeded log, and today's summary from the executa's `stats`.
+      await waitForText(app, "#summary", "Today: No sessions yet.");
+      await waitForText(app, "#log li", "Review pull requests");
 
-    // Start: the executa answers, the frame title shows the running session.
-    await app.locator("#task").fill(TASK);
-    await app.locator("#start").click();
-    await waitForText(app, "#message", `Focus on “${TASK}” for 25 min.`);
-    expect(await app.locator("#error").isHidden()).toBe(true);
-    await waitForText(page, `[data-wid="${wid}"]`, `▶ 25 min left · ${TASK}`);
-    expect(await app.locator("#start-form").isHidden()).toBe(true);
-    expect(await app.locator("#finish").isVisible()).toBe(true);
+      // A refused start: the executa's own words, shown as an error.
+      await app.locator("#task").fill("   ");
+      await app.locator("#start").click();
+      await waitForText(app, "#error", "Name the task you want to focus on (it is empty).");
+      expect(await app.locator("#error").getAttribute("data-code")).toBe("tool_failed");
 
-    // Finish early: logged, and the title sums up the day.
-    await app.locator("#finish").click();
-    await waitForText(app, "#message", `Stopped “${TASK}”`);
-    await waitForText(app, "#log li:first-child", TASK);
-    await waitForText(page, `[data-wid="${wid}"]`, "✓ 1 session · 0 min focused · 0 completed");
-    await waitForText(app, "#summary", "Today: 1 session");
-    await screenshot(page, "focus-flow-dashboard");
+      // Start: the executa answers, the frame title shows the running session.
+      await app.locator("#task").fill(TASK);
+      await app.locator("#start").click();
+      await waitForText(app, "#message", `Focus on “${TASK}” for 25 min.`);
+      expect(await app.locator("#error").isHidden()).toBe(true);
+      await waitForText(page, `[data-wid="${wid}"]`, `▶ 25 min left · ${TASK}`);
+      expect(await app.locator("#start-form").isHidden()).toBe(true);
+      expect(await app.locator("#finish").isVisible()).toBe(true);
 
-    // Share: chat.write_message under the manifest's chat grant.
-    await app.locator("#share").click();
-    await waitForText(app, "#message", "Shared to the conversation.");
+      // Finish early: logged, and the title sums up the day.
+      await app.locator("#finish").click();
+      await waitForText(app, "#message", `Stopped “${TASK}”`);
+      await waitForText(app, "#log li:first-child", TASK);
+      await waitForText(page, `[data-wid="${wid}"]`, "✓ 1 session · 0 min focused · 0 completed");
+      await waitForText(app, "#summary", "Today: 1 session");
+      await screenshot(page, "focus-flow-dashboard");
 
-    // History: window.open_view opens the second view with the log as its entry payload.
-    await app.locator("#open-history").click();
-    await waitForText(page.frameLocator("iframe").nth(1), "#history li:first-child", TASK);
+      // Share: chat.write_message under the manifest's chat grant.
+      await app.locator("#share").click();
+      await waitForText(app, "#message", "Shared to the conversation.");
 
-    // Storage round trip: a reloaded dashboard's window reads the log back.
-    await page.reload();
-    await waitForText(page.frameLocator("iframe").first(), "#log li:first-child", TASK);
-    await waitForText(page, `[data-wid="${wid}"]`, "✓ 1 session");
+      // History: window.open_view opens the second view with the log as its entry payload.
+      await app.locator("#open-history").click();
+      await waitForText(page.frameLocator("iframe").nth(1), "#history li:first-child", TASK);
 
-    const calls = server.panel.calls.map((c) => `${c.ns}.${c.method}:${c.outcome}`);
-    expect(calls).toEqual(
-      expect.arrayContaining([
-        "window.hello:allowed",
-        "prefs.get:allowed",
-        "storage.get:allowed",
-        "tools.invoke:error",
-        "tools.invoke:allowed",
-        "storage.set:allowed",
-        "storage.delete:allowed",
-        "window.set_title:allowed",
-        "chat.write_message:allowed",
-      ]),
-    );
-    const invoked = server.panel.calls
-      .filter((c) => c.ns === "tools" && c.method === "invoke")
-      .map((c) => (c.args as { tool_id: string; method: string }).method);
-    expect(invoked).toEqual(expect.arrayContaining(["stats", "start_session", "complete_session"]));
-    expect(server.executaStates()).toMatchObject([{ tool_id: TOOL_ID, state: "ready" }]);
+      // Storage round trip: a reloaded dashboard's window reads the log back.
+      await page.reload();
+      await waitForText(page.frameLocator("iframe").first(), "#log li:first-child", TASK);
+      await waitForText(page, `[data-wid="${wid}"]`, "✓ 1 session");
 
-    // The recording of this session passes `fixture verify`.
-    await server.close();
-    const verified = await runCli(["fixture", "verify", recording, "--json"]);
-    expect(jsonLine(verified), verified.stderr).toMatchObject({ ok: true, errors: 0 });
-    expect(verified.code).toBe(0);
-    if (process.env["FOCUS_FLOW_UPDATE_FIXTURE"] === "1") copyFileSync(recording, HAPPY_PATH);
-  }, 40_000);
-});
+      const calls = server.panel.calls.map((c) => `${c.ns}.${c.method}:${c.outcome}`);
+      expect(calls).toEqual(
+        expect.arrayContaining([
+          "window.hello:allowed",
+          "prefs.get:allowed",
+          "storage.get:allowed",
+          "tools.invoke:error",
+          "tools.invoke:allowed",
+          "storage.set:allowed",
+          "storage.delete:allowed",
+          "window.set_title:allowed",
+          "chat.write_message:allowed",
+        ]),
+      );
+      const invoked = server.panel.calls
+        .filter((c) => c.ns === "tools" && c.method === "invoke")
+        .map((c) => (c.args as { tool_id: string; method: string }).method);
+      expect(invoked).toEqual(
+        expect.arrayContaining(["stats", "start_session", "complete_session"]),
+      );
+      expect(server.executaStates()).toMatchObject([{ tool_id: TOOL_ID, state: "ready" }]);
+
+      // The recording of this session passes `fixture verify`.
+      await server.close();
+      const verified = await runCli(["fixture", "verify", recording, "--json"]);
+      expect(jsonLine(verified), verified.stderr).toMatchObject({ ok: true, errors: 0 });
+      expect(verified.code).toBe(0);
+      if (process.env["FOCUS_FLOW_UPDATE_FIXTURE"] === "1") copyFileSync(recording, HAPPY_PATH);
+    }, 40_000);
+  },
+);

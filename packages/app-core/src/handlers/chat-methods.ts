@@ -114,7 +114,7 @@ export function chatMethods(log: ChatLog): MethodTable {
       },
     ),
     "chat.read_history": method(z.looseObject({}), async () => {
-      throw new HostApiError("not_implemented", "chat.read_history is not implemented (R118)");
+      throw new HostApiError("not_implemented", "chat.read_history is not implemented");
     }),
   };
 }

@@ -13,11 +13,10 @@ export function stubMethods(): MethodTable {
   for (const ns of RESERVED_NAMESPACES) {
     for (const name of HOST_API_METHODS[ns] as readonly string[]) {
       table[`${ns}.${name}`] = method(z.looseObject({}), async () => {
-        throw new HostApiError(
-          "not_implemented",
-          `${ns}.${name} is reserved and not implemented (R160)`,
-          { ns, method: name },
-        );
+        throw new HostApiError("not_implemented", `${ns}.${name} is reserved and not implemented`, {
+          ns,
+          method: name,
+        });
       });
     }
   }

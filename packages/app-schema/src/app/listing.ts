@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { APP_VERSION_PATTERN } from "./app-version.js";
 import { type AppIssue, type AppValidation, appIssue, hasErrors } from "./issues.js";
 import { isDocumentObject, notAnObject, parseDocument } from "./parse-document.js";
 import { boundedString, quote } from "./text.js";
@@ -55,6 +56,22 @@ export const AppListingSchema = z.looseObject({
   privacy_url: UrlSchema.nullish(),
   /** Named as listing metadata (L4187) without a contract (X35); kept as given. */
   pricing: z.unknown().optional(),
+  /**
+   * Listing keys the upstream publish step reads (real-world-cli.md "Listing source keys",
+   * real-world-plugins.md "Seen in published …"): the release's version, checked as the app
+   * version publish creates from it (SemVer without +build); the rest are kept as given.
+   */
+  version: z
+    .string()
+    .regex(APP_VERSION_PATTERN, {
+      error: (issue) =>
+        `${quote(issue.input)} is not a version: use X.Y.Z with an optional -prerelease (e.g. "1.2.0" or "1.2.0-beta.1"); +build metadata is not supported`,
+    })
+    .nullish(),
+  pricing_model: z.unknown().optional(),
+  changelog: z.unknown().optional(),
+  /** A logo image in the project, uploaded by publish instead of `logo_url`. */
+  logo_file: z.string().min(1).nullish(),
   /**
    * Handle → `{path}`. The CLI reads an array too, with each index as the handle (L7411–L7423);
    * that is accepted and warned about.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { APP_SLUG_PATTERN, bundledExecutasOf, validateAppListing } from "../../src/app/listing.js";
+import { APP_VERSION_PATTERN } from "../../src/app/app-version.js";
 
 describe("app.json", () => {
   it("reads bundled_executas keyed by handle, or by index when written as an array", () => {
@@ -21,6 +22,33 @@ describe("app.json", () => {
       expect(APP_SLUG_PATTERN.test(ok)).toBe(true);
     for (const bad of ["ab", "a".repeat(81), "-ab", "ab-", "Abc", "a_b"])
       expect(APP_SLUG_PATTERN.test(bad)).toBe(false);
+  });
+
+  it("accepts the listing keys the publish step reads, without an unknown-field warning", () => {
+    const result = validateAppListing({
+      name: "X",
+      slug: "xyz",
+      category: "data",
+      version: "1.4.0-beta.2",
+      pricing_model: "free",
+      changelog: "First release.",
+      logo_file: "assets/logo.png",
+    });
+    expect(result.ok).toBe(true);
+    expect(result.issues).toEqual([]);
+  });
+
+  it("checks version as an app version (SemVer without +build) and says what a valid one looks like", () => {
+    for (const bad of ["1.0", "v1.2.3", "01.2.3", "1.2.3-", "latest", "1.0.0+build.1"]) {
+      const result = validateAppListing({ name: "X", slug: "xyz", category: "data", version: bad });
+      expect(result.ok, bad).toBe(false);
+      expect(result.issues[0]?.pointer).toBe("/version");
+      expect(result.issues[0]?.message).toContain(
+        'is not a version: use X.Y.Z with an optional -prerelease (e.g. "1.2.0"',
+      );
+    }
+    for (const ok of ["0.0.0", "10.20.30", "1.0.0-alpha.1"])
+      expect(APP_VERSION_PATTERN.test(ok), ok).toBe(true);
   });
 
   it("warns about a bundled path that leaves the project", () => {

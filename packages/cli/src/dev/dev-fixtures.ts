@@ -7,7 +7,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { FixtureFileKind } from "@anna-ai/app-schema";
 import { probeFixtureKind } from "../fixture/read-fixture.js";
-import { globToRegExp } from "../validate/layers/dev-fixtures.js";
+import { globToRegExp, staticPrefix } from "../validate/layers/dev-fixtures.js";
 import { relativePath, walkFiles } from "../validate/walk.js";
 
 /** Where sessions are recorded when the manifest declares no fixtures (A10). */
@@ -78,15 +78,4 @@ export function devFixtures(projectDir: string, globs: readonly string[] = []): 
       return listed ? path.resolve(projectDir, file) : undefined;
     },
   };
-}
-
-/** The folders of `glob` before its first wildcard: `fixtures/**\/*.jsonl` → `fixtures`. */
-export function staticPrefix(glob: string): string {
-  const segments = glob.split("/");
-  const folders: string[] = [];
-  for (const segment of segments.slice(0, -1)) {
-    if (/[*?[{]/.test(segment)) break;
-    folders.push(segment);
-  }
-  return folders.length === 0 ? "." : folders.join("/") || "/";
 }

@@ -128,7 +128,7 @@ export type { ExecutaState } from "./executa-panel.js";
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   if (options.storage === "aps") {
     throw new DevLaunchError(
-      "--storage aps needs a Nexus server and `anna-app login`, not available in this build; use --storage legacy (the default)",
+      "--storage aps needs a Nexus server and a signed-in account, neither of which this build supports yet; use --storage legacy (the default)",
     );
   }
   const logger = options.logger ?? NULL_LOGGER;

@@ -9,6 +9,7 @@ import {
   type AppListing,
   type AppManifest,
 } from "@anna-ai/app-schema";
+import { describeJsonError, parseJsonText } from "../cli/json-text.js";
 import { listingWarnings, relaxAllowLists } from "./allow-list-relax.js";
 
 export class DevLaunchError extends Error {
@@ -121,8 +122,8 @@ async function readJson(file: string, label: string): Promise<unknown> {
     throw new DevLaunchError(`cannot read ${label} ${file}`, { cause: error });
   }
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
+    return parseJsonText(text);
   } catch (error) {
-    throw new DevLaunchError(`${file} is not JSON: ${(error as Error).message}`, { cause: error });
+    throw new DevLaunchError(`${file} is not JSON: ${describeJsonError(error)}`, { cause: error });
   }
 }

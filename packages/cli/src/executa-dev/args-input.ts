@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { usageError } from "../cli/exit-error.js";
+import { describeJsonError, parseJsonText } from "../cli/json-text.js";
 
 const COMMAND = "executa dev";
 
@@ -40,10 +41,10 @@ export function parseArgsJson(text: string, source: string): Record<string, unkn
   if (trimmed === "") return {};
   let parsed: unknown;
   try {
-    parsed = JSON.parse(trimmed);
+    parsed = parseJsonText(text);
   } catch (error) {
     throw usageError(
-      `${source} is not valid JSON (${(error as Error).message}); pass an object such as '{"text":"hi"}'`,
+      `${source} is not valid JSON (${describeJsonError(error)}); pass an object such as '{"text":"hi"}'`,
       COMMAND,
     );
   }

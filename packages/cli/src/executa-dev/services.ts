@@ -35,7 +35,7 @@ import { REAL_MODE_FLAGS, type StorageMode } from "./service-flags.js";
 
 const COMMAND = "executa dev";
 const REAL_MODE_UNAVAILABLE =
-  "needs a Nexus server and `anna-app login`, not available in this build";
+  "needs a Nexus server and a signed-in account, neither of which this build supports yet";
 
 /** The families the banner lists, in the Reference's order. */
 export const BANNER_FAMILIES = [

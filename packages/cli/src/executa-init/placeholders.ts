@@ -9,6 +9,8 @@ export interface PlaceholderValues {
   display_name: string;
   /** The `@anna-ai/executa-sdk` version or `file:` path (ts template). */
   sdk_dependency: string;
+  /** The `@anna-ai/cli` version or `file:` path (node and ts templates' dev dependency). */
+  cli_dependency: string;
 }
 
 export class PlaceholderError extends Error {

@@ -12,7 +12,11 @@ import {
   toolIdProblem,
 } from "./names.js";
 import { fillPlaceholders, type PlaceholderValues } from "./placeholders.js";
-import { sdkDependency } from "./sdk-dependency.js";
+import {
+  CLI_PACKAGE_NAME,
+  packageDependency,
+  SDK_PACKAGE_NAME,
+} from "../scaffold/package-dependency.js";
 import { cliPackageRoot, templatesRoot, type ExecutaTemplate } from "./templates.js";
 
 /** Mode of generated files whose template is executable (plugin scripts with a shebang). */
@@ -47,6 +51,8 @@ export interface ScaffoldOptions {
   templatesDir?: string;
   /** Value for the ts template's SDK dependency; default found from the CLI's location. */
   sdkDependency?: string;
+  /** Value for the `@anna-ai/cli` dev dependency (node, ts); default found likewise. */
+  cliDependency?: string;
 }
 
 export interface ScaffoldResult {
@@ -86,7 +92,10 @@ export async function scaffoldExecuta(options: ScaffoldOptions): Promise<Scaffol
     module: pythonModule(slug),
     display_name: displayName(slug),
     sdk_dependency: jsonStringBody(
-      options.sdkDependency ?? (await sdkDependency(cliPackageRoot(), dir)),
+      options.sdkDependency ?? (await packageDependency(SDK_PACKAGE_NAME, cliPackageRoot(), dir)),
+    ),
+    cli_dependency: jsonStringBody(
+      options.cliDependency ?? (await packageDependency(CLI_PACKAGE_NAME, cliPackageRoot(), dir)),
     ),
   };
   const source = path.join(options.templatesDir ?? templatesRoot(), options.template);
@@ -116,6 +125,6 @@ export async function scaffoldExecuta(options: ScaffoldOptions): Promise<Scaffol
 }
 
 /** The value as it must appear between the quotes of a JSON string. */
-function jsonStringBody(value: string): string {
+export function jsonStringBody(value: string): string {
   return JSON.stringify(value).slice(1, -1);
 }

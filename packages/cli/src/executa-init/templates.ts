@@ -24,7 +24,7 @@ export function templatesRoot(): string {
   return fileURLToPath(new URL("../../templates/executa/", import.meta.url));
 }
 
-/** The CLI package root (beside `templates/`), used to find the SDK in a repository checkout. */
+/** The CLI package root (beside `templates/`), used to find the SDK and the CLI's own package. */
 export function cliPackageRoot(): string {
   return fileURLToPath(new URL("../../", import.meta.url));
 }

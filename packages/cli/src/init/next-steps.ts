@@ -39,6 +39,8 @@ export function appNextSteps(options: {
   steps.push(
     `anna-app executa dev --dir ${shellQuote(executaDir)} --invoke hello --args '{"name":"Ada"}'`,
     "npm install && npm test",
+    // Last: it keeps running (the dashboard) until Ctrl-C.
+    "anna-app dev",
   );
   const relative = path.relative(options.cwd, options.dir);
   if (relative !== "") {

@@ -3,8 +3,9 @@
 // Every refusal happens before the first write, so a refused init leaves no debris.
 import path from "node:path";
 import { toolIdProblem } from "../executa-init/names.js";
-import { scaffoldExecuta, ScaffoldError } from "../executa-init/scaffold.js";
-import type { ExecutaTemplate } from "../executa-init/templates.js";
+import { jsonStringBody, scaffoldExecuta, ScaffoldError } from "../executa-init/scaffold.js";
+import { cliPackageRoot, type ExecutaTemplate } from "../executa-init/templates.js";
+import { CLI_PACKAGE_NAME, packageDependency } from "../scaffold/package-dependency.js";
 import { checkTargetFolder } from "../scaffold/target-folder.js";
 import { comparePaths, writeTemplateFiles } from "../scaffold/template-files.js";
 import {
@@ -52,6 +53,8 @@ export interface ScaffoldAppOptions {
   templatesDir?: string;
   /** Passed to the executa scaffolder (ts template's SDK dependency). */
   sdkDependency?: string;
+  /** The `@anna-ai/cli` dev dependency of the app (and its executa); default found from the CLI. */
+  cliDependency?: string;
 }
 
 export interface ScaffoldAppResult {
@@ -95,7 +98,12 @@ export async function scaffoldApp(options: ScaffoldAppOptions): Promise<Scaffold
 
   const executaDir = `executas/${handle}`;
   const skill = spec.skill ? skillName(handle) : undefined;
-  const values = placeholders({ slug, handle, toolId, skill, spec, executaDir });
+  const cliDependency =
+    options.cliDependency ?? (await packageDependency(CLI_PACKAGE_NAME, cliPackageRoot(), dir));
+  const values = {
+    ...placeholders({ slug, handle, toolId, skill, spec, executaDir }),
+    cli_dependency: jsonStringBody(cliDependency),
+  };
   const rendered = await renderLayers(
     options.templatesDir ?? appTemplatesRoot(),
     spec.layers,
@@ -119,6 +127,8 @@ export async function scaffoldApp(options: ScaffoldAppOptions): Promise<Scaffold
       // The project folder was checked above; the executa folder is part of what init writes.
       force: true,
       ...(options.sdkDependency !== undefined ? { sdkDependency: options.sdkDependency } : {}),
+      // The executa sits one folder deeper: a relative file: path is computed for it anew.
+      ...(options.cliDependency !== undefined ? { cliDependency: options.cliDependency } : {}),
     });
   } catch (error) {
     if (error instanceof ScaffoldError) {

@@ -1,15 +1,14 @@
 // The one way browser tests get a browser: Debian's Chromium (`apt-get install chromium`,
-// `.ci/run`) driven by playwright-core — never `playwright install`. A test suite uses
-// `describe.skipIf(!HAVE_CHROMIUM)` and `openBrowser()`; the browser closes when the test ends,
-// and screenshots go under test-artifacts/ (git-ignored, kept by CI as artifacts).
-import { existsSync, mkdirSync } from "node:fs";
+// `.ci/run`) driven by playwright-core — never `playwright install`. A test suite skips through
+// `needs("chromium")` (tests/support/toolchains.ts) and uses `openBrowser()`; the browser closes
+// when the test ends, and screenshots go under test-artifacts/ (git-ignored, kept by CI).
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, onTestFinished } from "vitest";
+import { CHROMIUM, HAVE_CHROMIUM } from "../../../../tests/support/toolchains.js";
 
-export const CHROMIUM = process.env["ANNA_CHROMIUM"] ?? "/usr/bin/chromium";
-export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 export const ARTIFACTS = fileURLToPath(new URL("../../../../test-artifacts/", import.meta.url));
 
 function launchChromium(): Promise<Browser> {
@@ -35,7 +34,8 @@ export async function openBrowser(): Promise<Browser> {
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchChromium();
+    // Without Chromium its tests skip; the suite's other tests must still run.
+    if (HAVE_CHROMIUM) browser = await launchChromium();
   });
   afterAll(() => browser?.close());
   return () => {

@@ -4,7 +4,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, screenshot, useBrowser } from "./browser.js";
+import { screenshot, useBrowser } from "./browser.js";
+import { needs } from "../../../../tests/support/toolchains.js";
 import { eventually, openDashboard } from "./dashboard-session.js";
 import { rpc, tokenOf } from "./helpers.js";
 
@@ -16,7 +17,9 @@ function addRefusedPermission(dir: string): void {
   writeFileSync(file, JSON.stringify(manifest));
 }
 
-describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: the call log", () => {
+const chromium = needs("chromium");
+
+describe.skipIf(chromium.skip)(`anna-app dev dashboard: the call log${chromium.reason}`, () => {
   const browser = useBrowser();
 
   it("hides heartbeats, filters, clears, warns, and stays inside its column", async () => {

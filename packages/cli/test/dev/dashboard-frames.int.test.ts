@@ -4,7 +4,8 @@
 // re-focused instead of opened twice. One browser for the file; a harness per test.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, screenshot, useBrowser } from "./browser.js";
+import { screenshot, useBrowser } from "./browser.js";
+import { needs } from "../../../../tests/support/toolchains.js";
 import { classOf, cssOf, eventually, openDashboard, textOf } from "./dashboard-session.js";
 
 /** Drags from the centre of `from` by (dx, dy) with the mouse, in a few steps. */
@@ -19,7 +20,9 @@ async function drag(page: Page, from: Locator, dx: number, dy: number): Promise<
   await page.mouse.up();
 }
 
-describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: window frames", () => {
+const chromium = needs("chromium");
+
+describe.skipIf(chromium.skip)(`anna-app dev dashboard: window frames${chromium.reason}`, () => {
   const browser = useBrowser();
 
   it("moves a frame by its title bar and resizes it within the view's min/max", async () => {

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { HAVE_CHROMIUM, openTestPage, screenshot, useBrowser } from "./browser.js";
+import { openTestPage, screenshot, useBrowser } from "./browser.js";
+import { needs } from "../../../../tests/support/toolchains.js";
 import { editManifest } from "./edit-manifest.js";
 import {
   classOf,
@@ -43,7 +44,9 @@ function verify(file: string): Promise<{ code: number; report: Record<string, un
   });
 }
 
-describe.skipIf(!HAVE_CHROMIUM)("anna-app dev dashboard: developer panel", () => {
+const chromium = needs("chromium");
+
+describe.skipIf(chromium.skip)(`anna-app dev dashboard: developer panel${chromium.reason}`, () => {
   const browser = useBrowser();
 
   it("simulates entry_payload and a tool_job to the app's handlers, and refuses bad payloads", async () => {

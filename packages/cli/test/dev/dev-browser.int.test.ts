@@ -5,7 +5,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, openTestPage, screenshot, useBrowser } from "./browser.js";
+import { openTestPage, screenshot, useBrowser } from "./browser.js";
+import { needs } from "../../../../tests/support/toolchains.js";
 import { eventually, textOf } from "./dashboard-session.js";
 import { scaffoldTestApp, startHarness } from "./helpers.js";
 
@@ -23,7 +24,9 @@ try {
 }
 `;
 
-describe.skipIf(!HAVE_CHROMIUM)("anna-app dev in Chromium", () => {
+const chromium = needs("chromium");
+
+describe.skipIf(chromium.skip)(`anna-app dev in Chromium${chromium.reason}`, () => {
   const browser = useBrowser();
 
   it("runs the app in its sandboxed iframe: a tool call, storage, and set_title on the frame", async () => {

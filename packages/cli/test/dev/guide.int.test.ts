@@ -18,10 +18,11 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO, PYTHON_VERSION, runCli, testEnv } from "../executa-init/helpers.js";
+import { REPO, runCli, testEnv } from "../executa-init/helpers.js";
+import { needs } from "../../../../tests/support/toolchains.js";
 import { fencedBlocks, guideCommand, readGuide } from "../guide-doc.js";
 import { runBundleTests } from "../init/helpers.js";
-import { HAVE_CHROMIUM, openTestPage, screenshot, useBrowser } from "./browser.js";
+import { openTestPage, screenshot, useBrowser } from "./browser.js";
 import { eventually, textOf } from "./dashboard-session.js";
 import { startDevProcess } from "./dev-process.js";
 
@@ -30,6 +31,8 @@ const FROM_ZERO_AT = GUIDE.indexOf("## From zero to a working window");
 const FROM_ZERO = GUIDE.slice(FROM_ZERO_AT, GUIDE.indexOf("\n## ", FROM_ZERO_AT + 1));
 /** The first tools.invoke starts the Python executa: longer than a UI round trip. */
 const FIRST_CALL_TIMEOUT_MS = 10_000;
+/** The window needs a browser, and its tool call the guide's Python executa. */
+const walkthrough = needs("chromium", "python3");
 
 const work = mkdtempSync(path.join(tmpdir(), "app-dev-guide-"));
 let project = "";
@@ -65,8 +68,8 @@ function processesIn(dir: string): number[] {
 describe("docs/app-dev.md: from zero to a working window", () => {
   const browser = useBrowser();
 
-  it.skipIf(!HAVE_CHROMIUM || PYTHON_VERSION === undefined)(
-    "anna-app dev shows the window with the tool call's answer and the stored count; Ctrl-C stops it all",
+  it.skipIf(walkthrough.skip)(
+    `anna-app dev shows the window with the tool call's answer and the stored count; Ctrl-C stops it all${walkthrough.reason}`,
     async () => {
       const [, ...devArgs] = guideCommand(FROM_ZERO, "anna-app dev");
       const dev = startDevProcess([...devArgs, "--port", "0", "--json"], project, {

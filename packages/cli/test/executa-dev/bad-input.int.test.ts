@@ -175,7 +175,7 @@ describe.concurrent("executa dev bad input", () => {
     const r = await dev("--dir", NOTES, "--storage", "real", "--describe");
     expectOneLineError(
       r,
-      /--storage real needs a Nexus server and `anna-app login`, not available in this build/,
+      /--storage real needs a Nexus server and a signed-in account, neither of which this build supports yet/,
     );
   });
 

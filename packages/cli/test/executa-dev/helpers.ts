@@ -128,13 +128,8 @@ export function jsonLine(result: CliResult): unknown {
   return JSON.parse(lines[0] as string);
 }
 
-const goPath = (): string | undefined => {
-  const found = spawnSync("go", ["version"], { encoding: "utf8" });
-  return found.status === 0 ? found.stdout.trim() : undefined;
-};
-
 /** `go version`, or undefined when Go is not installed (Go tests skip with this reason). */
-export const GO_VERSION = goPath();
+export { GO_VERSION } from "../../../../tests/support/toolchains.js";
 export const GO_SKIP_REASON = "go is not installed (CI installs golang-go)";
 
 /**

@@ -127,12 +127,6 @@ export function stderrLines(result: RunResult): string[] {
   return result.stderr.split("\n").filter((l) => l !== "");
 }
 
-function version(command: string, args: string[]): string | undefined {
-  const found = spawnSync(command, args, { encoding: "utf8", env: testEnv() });
-  return found.status === 0 ? found.stdout.trim() : undefined;
-}
-
-/** `go version`, or undefined when Go is missing: Go tests skip with GO_SKIP_REASON. */
-export const GO_VERSION = version("go", ["version"]);
+/** `go version` / `python3 --version`, or undefined when missing: those tests skip. */
+export { GO_VERSION, PYTHON_VERSION } from "../../../../tests/support/toolchains.js";
 export const GO_SKIP_REASON = "go is not installed (CI installs golang-go)";
-export const PYTHON_VERSION = version("python3", ["--version"]);

@@ -4,7 +4,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fillPlaceholders } from "../../src/executa-init/placeholders.js";
 import { scaffoldExecuta, ScaffoldError } from "../../src/executa-init/scaffold.js";
-import { fileDependency, PUBLISHED_SDK_RANGE } from "../../src/executa-init/sdk-dependency.js";
+import {
+  fileDependency,
+  PUBLISHED_RANGE as PUBLISHED_SDK_RANGE,
+} from "../../src/scaffold/package-dependency.js";
 import { EXECUTA_TEMPLATES } from "../../src/executa-init/templates.js";
 import { REPO, SDK_DIR, tempDir } from "./helpers.js";
 
@@ -119,11 +122,11 @@ describe("scaffoldExecuta", () => {
 describe("the ts template's SDK dependency", () => {
   it("is a relative file: path inside this checkout", () => {
     const target = path.join(REPO, "examples", "executas", "my-plugin");
-    expect(fileDependency(SDK_DIR, target)).toBe("file:../../../packages/executa-sdk");
+    expect(fileDependency(SDK_DIR, target, REPO)).toBe("file:../../../packages/executa-sdk");
   });
 
   it("is an absolute file: path outside it", () => {
-    expect(fileDependency(SDK_DIR, "/somewhere/else")).toBe(
+    expect(fileDependency(SDK_DIR, "/somewhere/else", REPO)).toBe(
       `file:${SDK_DIR.split(path.sep).join("/")}`,
     );
   });
@@ -136,6 +139,7 @@ describe("placeholders", () => {
     module: "m",
     display_name: "D",
     sdk_dependency: "x",
+    cli_dependency: "y",
   };
 
   it("replaces every known name", () => {

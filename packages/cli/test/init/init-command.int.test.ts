@@ -16,7 +16,7 @@ describe("anna-app init", () => {
     expect(result.stdout).toContain("  my-focus-flow/manifest.json\n");
     expect(result.stdout).toContain("  my-focus-flow/executas/focus-flow/focus_flow_plugin.py\n");
     expect(result.stdout).toMatch(
-      /Next steps:\n {2}cd my-focus-flow\n {2}anna-app validate --strict\n {2}\(cd executas\/focus-flow && python3 -m unittest\)\n {2}anna-app executa dev --dir executas\/focus-flow --invoke hello --args '\{"name":"Ada"\}'\n {2}npm install && npm test\n$/,
+      /Next steps:\n {2}cd my-focus-flow\n {2}anna-app validate --strict\n {2}\(cd executas\/focus-flow && python3 -m unittest\)\n {2}anna-app executa dev --dir executas\/focus-flow --invoke hello --args '\{"name":"Ada"\}'\n {2}npm install && npm test\n {2}anna-app dev\n$/,
     );
   });
 
@@ -42,6 +42,7 @@ describe("anna-app init", () => {
         "anna-app validate --strict",
         `anna-app executa dev --dir executas/notes --invoke hello --args '{"name":"Ada"}'`,
         "npm install && npm test",
+        "anna-app dev",
       ],
     });
     expect(body.files).toContain("executas/notes/src/main.ts");

@@ -1,10 +1,12 @@
 // scaffoldApp in-process: the tree each template writes, its files checked against the app
 // schemas, and the refusals (which write nothing) — without running any toolchain.
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { bundledExecutasOf, validateAppListing, validateAppManifest } from "@anna-ai/app-schema";
 import { validateSkillDir } from "@anna-ai/skills";
 import { describe, expect, it } from "vitest";
+import { devFixtures } from "../../src/dev/dev-fixtures.js";
 import { APP_TEMPLATE_SPECS, APP_TEMPLATES } from "../../src/init/app-templates.js";
 import { InitError, scaffoldApp } from "../../src/init/scaffold-app.js";
 import { tempDir } from "../executa-init/helpers.js";
@@ -40,6 +42,7 @@ const APP_FILES = [
   "bundle/index.html",
   "bundle/logic.js",
   "bundle/style.css",
+  "fixtures/README.md",
   "manifest.json",
   "package.json",
   "tests/bundle.test.js",
@@ -123,6 +126,24 @@ describe("scaffoldApp", () => {
       expect(ids).toContain(
         `window.__ANNA_TOOL_IDS__ = { "greeter-app": "tool-dev-greeter-app" };`,
       );
+    },
+  );
+
+  it.each(APP_TEMPLATES)(
+    "keeps the %s app's own session recordings out of git and lists them for replay",
+    async (template) => {
+      const dir = path.join(tempDir(), "greeter-app");
+      await scaffoldApp({ dir, template });
+      execFileSync("git", ["init", "-q"], { cwd: dir });
+      const session = "fixtures/dev-session-2026-12-01T10-00-00-000Z.jsonl";
+      await writeFile(path.join(dir, session), "");
+      await writeFile(path.join(dir, "fixtures/first-visit.jsonl"), "");
+      const ignored = (paths: string[]): string =>
+        spawnSync("git", ["check-ignore", ...paths], { cwd: dir, encoding: "utf8" }).stdout;
+      expect(ignored([session, "fixtures/first-visit.jsonl"]).trim()).toBe(session);
+      const manifest = validateAppManifest(await readJson(path.join(dir, "manifest.json")));
+      const listed = await devFixtures(dir, manifest.value?.dev?.fixtures ?? []).list();
+      expect(listed.map((entry) => entry.file)).toEqual([session, "fixtures/first-visit.jsonl"]);
     },
   );
 

@@ -5,6 +5,7 @@ import { rmSync } from "node:fs";
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { needs } from "../../../../tests/support/toolchains.js";
 import {
   jsonLine,
   run,
@@ -57,6 +58,8 @@ function expectVitestPassed(result: RunResult): void {
   expect(result.code).toBe(0);
 }
 
+const python = needs("python3");
+
 describe.each(["minimal", "skill"])("%s template (Python executa)", (template) => {
   const root = suiteDir("app-init-");
   let project: InitJson;
@@ -65,7 +68,7 @@ describe.each(["minimal", "skill"])("%s template (Python executa)", (template) =
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it("passes its executa's unittest suite", async () => {
+  it.skipIf(python.skip)(`passes its executa's unittest suite${python.reason}`, async () => {
     const result = await run("python3", ["-m", "unittest"], {
       cwd: path.join(project.dir, project.executa_dir),
     });
@@ -73,12 +76,15 @@ describe.each(["minimal", "skill"])("%s template (Python executa)", (template) =
     expect(result.code).toBe(0);
   });
 
-  it("answers hello through executa dev on executas/<handle>", async () => {
-    expect(await invokeHello(project)).toEqual({
-      message: "Hello, Ada!",
-      greeting_source: "default",
-    });
-  });
+  it.skipIf(python.skip)(
+    `answers hello through executa dev on executas/<handle>${python.reason}`,
+    async () => {
+      expect(await invokeHello(project)).toEqual({
+        message: "Hello, Ada!",
+        greeting_source: "default",
+      });
+    },
+  );
 
   it("passes its bundle tests under vitest", async () => {
     expectVitestPassed(await runBundleTests(project.dir));

@@ -441,9 +441,26 @@ describe("validateProject: layer 3, valid cases", () => {
         "recordings/2026/11/run.jsonl": "{}\n",
       },
     ],
+    [
+      "a dev.fixtures folder that holds no recording yet (a fresh scaffold)",
+      {
+        ...manifestWith((m) => ({ ...m, dev: { fixtures: ["fixtures/*.jsonl"] } })),
+        "fixtures/README.md": "Recordings land here.\n",
+      },
+    ],
   ])("accepts %s", async (_label, overrides) => {
     const { report } = await run({ ...validProject(), ...overrides });
     expect(brief(report.diagnostics)).toEqual([]);
+  });
+
+  it("warns about a dev.fixtures glob whose folder does not exist", async () => {
+    const { report } = await run({
+      ...validProject(),
+      ...manifestWith((m) => ({ ...m, dev: { fixtures: ["fixtrues/*.jsonl"] } })),
+    });
+    expect(find(report, "dev.fixtures.no_match").message).toContain(
+      'dev.fixtures glob "fixtrues/*.jsonl" matches no file',
+    );
   });
 });
 

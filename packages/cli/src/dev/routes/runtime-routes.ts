@@ -104,7 +104,7 @@ async function rpc(
       ok: false,
       error: {
         code: "invalid_arg",
-        message: "the envelope needs id, window_uuid, ns and method (L6327)",
+        message: "the envelope needs id, window_uuid, ns and method",
       },
     });
     return;
