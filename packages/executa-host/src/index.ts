@@ -106,7 +106,13 @@ export type {
   ShutdownStep,
   ShutdownTarget,
 } from "./process/shutdown.js";
-export { groupAlive, isSupervised, signalGroup, spawnPluginProcess } from "./process/spawn.js";
+export {
+  groupAlive,
+  isSupervised,
+  pluginExitStatus,
+  signalGroup,
+  spawnPluginProcess,
+} from "./process/spawn.js";
 export {
   probeSupervisor,
   resolveSupervisorMode,

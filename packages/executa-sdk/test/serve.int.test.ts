@@ -70,7 +70,7 @@ describe("serve() over real stdio", () => {
     const plugin = spawnProbe();
     void plugin.request("invoke", { tool: "wait", arguments: {} }).catch(() => undefined);
     await plugin.request("health");
-    plugin.child.kill("SIGTERM");
+    plugin.signal("SIGTERM");
     expect(await plugin.exited).toEqual({ code: 0, signal: null });
   });
 

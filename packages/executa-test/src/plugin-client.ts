@@ -9,7 +9,9 @@ import {
   DEFAULT_INVOKE_TIMEOUT_MS,
   buildInvokeParams,
   initializeParams,
+  pluginExitStatus,
   shutdownPluginProcess,
+  signalGroup,
 } from "@anna-ai/executa-host";
 import { PROTOCOL_ERRORS } from "@anna-ai/app-schema";
 import {
@@ -103,7 +105,11 @@ export class PluginClient {
         if (this.stdoutDone) this.failWaiters();
         resolve(this.exitInfo);
       };
-      child.once("close", done);
+      // Under the supervisor the child is bubblewrap: report the plugin's own code or signal.
+      child.once("close", (code, signal) => {
+        const own = pluginExitStatus(child, code, signal);
+        done(own.code, own.signal);
+      });
       // A spawn failure (ENOENT) emits "error" and may never emit "close".
       child.once("error", (error) => {
         this.stderrLines.push(`spawn failed: ${error.message}`);
@@ -282,6 +288,15 @@ export class PluginClient {
    * the whole process group, sweep of what the plugin left in it) with test-sized graces. Never
    * throws and never leaves a process behind.
    */
+  /**
+   * Send `signal` as the host does: to the plugin's whole process group, which reaches the plugin
+   * under the supervisor too (bubblewrap, the child itself, ignores SIGTERM).
+   */
+  signal(signal: NodeJS.Signals): void {
+    if (this.processGroup === undefined) this.child.kill(signal);
+    else signalGroup(this.processGroup, signal);
+  }
+
   async dispose(): Promise<void> {
     if (this.processGroup === undefined) {
       // Not a group leader (a child the caller spawned): only the process itself can be signalled.

@@ -8,6 +8,7 @@ import {
   spawnPluginProcess,
   type DetectLaunchOptions,
   type LaunchSpec,
+  type SupervisorMode,
 } from "@anna-ai/executa-host";
 import { PluginClient } from "./plugin-client.js";
 
@@ -21,6 +22,8 @@ export interface StartCommandOptions {
   pluginName?: string;
   /** Default for every wait; raise it for `go run` (it compiles before it answers). */
   timeoutMs?: number;
+  /** The host's supervisor (default: the host's, `ANNA_EXECUTA_SUPERVISOR` or `auto`). */
+  supervisor?: SupervisorMode;
 }
 
 export interface StartDirOptions {
@@ -34,6 +37,8 @@ export interface StartDirOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Default for every wait; raise it for `go run` (it compiles before it answers). */
   timeoutMs?: number;
+  /** The host's supervisor (default: the host's, `ANNA_EXECUTA_SUPERVISOR` or `auto`). */
+  supervisor?: SupervisorMode;
 }
 
 export interface StartedPlugin {
@@ -48,6 +53,7 @@ export function startPluginCommand(options: StartCommandOptions): PluginClient {
     command: options.command,
     cwd: options.cwd,
     env: options.env ?? process.env,
+    ...(options.supervisor !== undefined ? { supervisor: options.supervisor } : {}),
   });
   return new PluginClient(child, {
     ...(options.pluginName !== undefined ? { pluginName: options.pluginName } : {}),
@@ -71,6 +77,7 @@ export async function startPlugin(options: StartDirOptions): Promise<StartedPlug
     cwd: spec.cwd,
     env,
     pluginName: spec.toolId,
+    ...(options.supervisor !== undefined ? { supervisor: options.supervisor } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
   return { client, spec };
