@@ -44,6 +44,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       else io.stderr.write(`${io.errStyle.red("error:")} ${error.message}\n`);
       return error.exitCode;
     }
+    // A bad ANNA_EXECUTA_SUPERVISOR is a configuration mistake like a bad flag (matched by name so
+    // that main does not load the host to recognise it).
+    if (error instanceof Error && error.name === "SupervisorError") {
+      io.stderr.write(`${io.errStyle.red("error:")} ${error.message}\n`);
+      return EXIT_USAGE;
+    }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`${io.errStyle.red("error:")} ${message}\n`);
     if (io.env.ANNA_DEBUG) io.stderr.write(`${(error as Error)?.stack ?? ""}\n`);
