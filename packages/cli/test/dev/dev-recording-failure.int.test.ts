@@ -126,7 +126,7 @@ describe("anna-app dev: a recording failure never breaks calls", () => {
 
   it("stops at the size cap with a warning, keeping a recording that reads without errors", async () => {
     const app = await scaffoldTestApp();
-    mkdirSync(path.join(app.dir, "fixtures"));
+    mkdirSync(path.join(app.dir, "fixtures"), { recursive: true }); // the template may ship the folder
     const record = path.join(app.dir, "fixtures", "capped.jsonl");
     const maxBytes = 4096;
     const server = await startHarness(app, { record, recordMaxBytes: maxBytes });
