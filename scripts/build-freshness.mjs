@@ -60,12 +60,27 @@ export function buildInputs(root) {
   return out;
 }
 
+/**
+ * Where a project's `tsc -b` writes its build info: its tsconfig's `tsBuildInfoFile` when it
+ * names one (the dashboard's browser project writes into the cli's dist), else `dist/`.
+ */
+function buildInfoOf(root, dir) {
+  let options = {};
+  try {
+    // tsconfig files are JSONC; ours use whole-line `//` comments only.
+    const text = readFileSync(path.join(root, dir, "tsconfig.json"), "utf8");
+    options = JSON.parse(text.replace(/^\s*\/\/.*$/gm, "")).compilerOptions ?? {};
+  } catch {
+    // An unreadable tsconfig fails the build itself; the default path is as good as any here.
+  }
+  return typeof options.tsBuildInfoFile === "string"
+    ? path.normalize(path.join(dir, options.tsBuildInfoFile))
+    : path.join(dir, "dist", ".tsbuildinfo");
+}
+
 /** What the build writes: each project's build info and the bundles, relative to `root`. */
 export function buildOutputs(root, bundleOutputs) {
-  return [
-    ...projectDirs(root).map((dir) => path.join(dir, "dist", ".tsbuildinfo")),
-    ...bundleOutputs,
-  ];
+  return [...projectDirs(root).map((dir) => buildInfoOf(root, dir)), ...bundleOutputs];
 }
 
 /**

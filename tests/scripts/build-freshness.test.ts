@@ -70,4 +70,26 @@ describe("build freshness", () => {
     built(root, startedAtMs);
     expect(stale(root, [BUNDLE])).toBe("packages/a/src/index.ts changed since the last build");
   });
+
+  it("looks for a project's build info where its tsconfig's tsBuildInfoFile puts it", () => {
+    const root = tree();
+    const config = [
+      "// writes elsewhere",
+      '{ "compilerOptions": { "tsBuildInfoFile": "../out/.b" } }',
+    ];
+    writeFileSync(
+      path.join(root, "tsconfig.json"),
+      JSON.stringify({ files: [], references: [{ path: "packages/a" }, { path: "packages/b" }] }),
+    );
+    mkdirSync(path.join(root, "packages/b"));
+    writeFileSync(path.join(root, "packages/b/tsconfig.json"), config.join("\n"));
+    age(path.join(root, "tsconfig.json"), -10 * LATER_S);
+    age(path.join(root, "packages/b"), -10 * LATER_S);
+    age(path.join(root, "packages/b/tsconfig.json"), -10 * LATER_S);
+    built(root, Date.now());
+    expect(stale(root, [BUNDLE])).toBe(`${path.join("packages", "out", ".b")} is missing`);
+    mkdirSync(path.join(root, "packages/out"));
+    writeFileSync(path.join(root, "packages/out/.b"), "{}");
+    expect(stale(root, [BUNDLE])).toBeUndefined();
+  });
 });
