@@ -17,6 +17,11 @@ function versionOf(command: string, args: readonly string[]): string | undefined
 
 /** `Python 3.11.2`, or undefined when `python3` is not on PATH. */
 export const PYTHON_VERSION = versionOf("python3", ["--version"]);
+/** The real `python3` (`sys.executable`, not a pyenv shim), or undefined without Python 3. */
+export const PYTHON_EXECUTABLE =
+  PYTHON_VERSION === undefined
+    ? undefined
+    : versionOf("python3", ["-c", "import sys; print(sys.executable)"]);
 /** `go version go1.22 linux/amd64`, or undefined when `go` is not on PATH. */
 export const GO_VERSION = versionOf("go", ["version"]);
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { HOST_API_METHOD_SPELLINGS } from "@anna-ai/app-schema";
+import { JsonSyntaxError } from "@anna-ai/app-schema/json-document";
 import {
   type AnnaAppRuntime,
   buildNamespaces,
@@ -12,6 +13,7 @@ import {
   StreamRouter,
 } from "@anna-ai/app-runtime";
 import { type Logger, NULL_LOGGER } from "@anna-ai/jsonrpc";
+import { parseJsonText } from "../cli/json-text.js";
 import { readAppListing, readBundledToolIds } from "./bundled-tool-ids.js";
 import { guessProjectDir } from "./project-dir.js";
 import { CallLog } from "./call-log.js";
@@ -93,13 +95,21 @@ function loadManifest(manifest: MountBundleOptions["manifest"]): {
     return { manifest: value as Record<string, unknown>, path: undefined };
   }
   const path = resolve(manifest);
-  let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8").replace(/^\uFEFF/, ""));
+    text = readFileSync(path, "utf8");
   } catch (error) {
     throw new MountBundleError(`mountBundle: cannot read the manifest at ${path}`, {
       cause: error,
     });
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseJsonText(text);
+  } catch (error) {
+    const at = error instanceof JsonSyntaxError ? `${path}:${error.line}:${error.column}` : path;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new MountBundleError(`mountBundle: ${at}: ${detail}`, { cause: error });
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new MountBundleError(`mountBundle: ${path} does not hold a JSON object`);

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { needs } from "../../../../tests/support/toolchains.js";
 import { MAX_BODY_BYTES } from "../../src/dev/http-util.js";
 import type { DevServer } from "../../src/dev/dev-server.js";
 import {
@@ -17,6 +18,8 @@ import {
   startHarness,
   tokenOf,
 } from "./helpers.js";
+
+const python = needs("python3");
 
 /** The panel's entry for the last call, as the dashboard shows it. */
 function lastPanelRow(server: DevServer): { call: string; outcome: string; code?: string } {
@@ -133,44 +136,51 @@ describe("anna-app dev: bad input is refused, logged, and contained", () => {
     await stillServes(server);
   });
 
-  it("a plugin that crashes mid-call: executa_unavailable, an error row, and both the harness and the plugin recover", async () => {
-    const app = await scaffoldTestApp();
-    const plugin = path.join(app.dir, app.executaDir, `${app.handle.replace(/-/g, "_")}_plugin.py`);
-    const source = readFileSync(plugin, "utf8");
-    const hello = /^def tool_hello\(.*\n/m;
-    expect(source).toMatch(hello);
-    writeFileSync(
-      plugin,
-      source.replace(
-        hello,
-        (line) =>
-          `${line}    if name == "crash":\n        import os, sys\n        sys.stderr.write("crashing mid-call\\n")\n        sys.stderr.flush()\n        os._exit(7)\n`,
-      ),
-    );
-    const server = await startHarness(app);
-    const token = tokenOf(server);
-    const invoke = (name: string) =>
-      rpc(server, token, "tools", "invoke", {
-        tool_id: app.toolId,
-        method: "hello",
-        args: { name },
+  it.skipIf(python.skip)(
+    `a plugin that crashes mid-call: executa_unavailable, an error row, and both the harness and the plugin recover${python.reason}`,
+    async () => {
+      const app = await scaffoldTestApp();
+      const plugin = path.join(
+        app.dir,
+        app.executaDir,
+        `${app.handle.replace(/-/g, "_")}_plugin.py`,
+      );
+      const source = readFileSync(plugin, "utf8");
+      const hello = /^def tool_hello\(.*\n/m;
+      expect(source).toMatch(hello);
+      writeFileSync(
+        plugin,
+        source.replace(
+          hello,
+          (line) =>
+            `${line}    if name == "crash":\n        import os, sys\n        sys.stderr.write("crashing mid-call\\n")\n        sys.stderr.flush()\n        os._exit(7)\n`,
+        ),
+      );
+      const server = await startHarness(app);
+      const token = tokenOf(server);
+      const invoke = (name: string) =>
+        rpc(server, token, "tools", "invoke", {
+          tool_id: app.toolId,
+          method: "hello",
+          args: { name },
+        });
+      expect((await invoke("Ada")).body).toMatchObject({ ok: true });
+      const crashed = await invoke("crash");
+      expect(crashed.body).toMatchObject({ ok: false, error: { code: "executa_unavailable" } });
+      expect(lastPanelRow(server)).toEqual({
+        call: "tools.invoke",
+        outcome: "error",
+        code: "executa_unavailable",
       });
-    expect((await invoke("Ada")).body).toMatchObject({ ok: true });
-    const crashed = await invoke("crash");
-    expect(crashed.body).toMatchObject({ ok: false, error: { code: "executa_unavailable" } });
-    expect(lastPanelRow(server)).toEqual({
-      call: "tools.invoke",
-      outcome: "error",
-      code: "executa_unavailable",
-    });
-    expect(server.executaStates()[0]?.stderr).toContain("crashing mid-call");
-    await stillServes(server, token);
-    // The pool starts the plugin again for the next invoke.
-    expect((await invoke("Grace")).body).toMatchObject({
-      ok: true,
-      result: { message: "Hello, Grace!" },
-    });
-  });
+      expect(server.executaStates()[0]?.stderr).toContain("crashing mid-call");
+      await stillServes(server, token);
+      // The pool starts the plugin again for the next invoke.
+      expect((await invoke("Grace")).body).toMatchObject({
+        ok: true,
+        result: { message: "Hello, Grace!" },
+      });
+    },
+  );
 
   it("bundle paths that escape the bundle: 400 invalid_path, and the bundle is still served", async () => {
     const server = await startHarness(await scaffoldTestApp());

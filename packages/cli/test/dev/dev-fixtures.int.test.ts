@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { needs } from "../../../../tests/support/toolchains.js";
 import { devBanner } from "../../src/dev/banner.js";
 import { devFixtures } from "../../src/dev/dev-fixtures.js";
 import { staticPrefix } from "../../src/validate/layers/dev-fixtures.js";
@@ -26,6 +27,8 @@ async function postJson(
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
+
+const python = needs("python3");
 
 describe("manifest.dev.fixtures: where recordings go and which are listed", () => {
   it("records into the folder the first glob starts in, and lists what every glob matches", () => {
@@ -56,90 +59,93 @@ describe("manifest.dev.fixtures: where recordings go and which are listed", () =
 });
 
 describe("anna-app dev: live replay of a recording", () => {
-  it("records a session under the fixtures glob, lists it, and replays it into a window", async () => {
-    const app = await scaffoldTestApp();
-    editManifest(app.dir, (m) => {
-      m.dev.fixtures = ["recordings/*.jsonl"];
-      m.ui.host_api.chat = ["write_message"];
-    });
-    const first = await startHarness(app, { record: undefined });
-    expect(path.dirname(first.recordPath ?? "")).toBe(path.join(app.dir, "recordings"));
-    const token = tokenOf(first);
-    await rpc(first, token, "window", "hello", { client_info: { name: "t" } });
-    await rpc(first, token, "storage", "get", { key: "visits" });
-    await rpc(first, token, "storage", "set", { key: "visits", value: 5 });
-    await rpc(first, token, "storage", "get", { key: "visits" });
-    await rpc(first, token, "storage", "delete", { key: "visits" }); // not granted: denied
-    const invoked = await rpc(first, token, "tools", "invoke", {
-      tool_id: app.toolId,
-      method: "hello",
-      args: { name: "Ada" },
-    });
-    expect(invoked.body).toMatchObject({ ok: true });
-    await first.close();
-    const recorded = path
-      .relative(app.dir, first.recordPath ?? "")
-      .split(path.sep)
-      .join("/");
+  it.skipIf(python.skip)(
+    `records a session under the fixtures glob, lists it, and replays it into a window${python.reason}`,
+    async () => {
+      const app = await scaffoldTestApp();
+      editManifest(app.dir, (m) => {
+        m.dev.fixtures = ["recordings/*.jsonl"];
+        m.ui.host_api.chat = ["write_message"];
+      });
+      const first = await startHarness(app, { record: undefined });
+      expect(path.dirname(first.recordPath ?? "")).toBe(path.join(app.dir, "recordings"));
+      const token = tokenOf(first);
+      await rpc(first, token, "window", "hello", { client_info: { name: "t" } });
+      await rpc(first, token, "storage", "get", { key: "visits" });
+      await rpc(first, token, "storage", "set", { key: "visits", value: 5 });
+      await rpc(first, token, "storage", "get", { key: "visits" });
+      await rpc(first, token, "storage", "delete", { key: "visits" }); // not granted: denied
+      const invoked = await rpc(first, token, "tools", "invoke", {
+        tool_id: app.toolId,
+        method: "hello",
+        args: { name: "Ada" },
+      });
+      expect(invoked.body).toMatchObject({ ok: true });
+      await first.close();
+      const recorded = path
+        .relative(app.dir, first.recordPath ?? "")
+        .split(path.sep)
+        .join("/");
 
-    // Same manifest: every call answers as recorded.
-    const second = await startHarness(app);
-    const banner = await devBanner(second);
-    expect(banner.fixtures).toMatchObject({ globs: ["recordings/*.jsonl"], files: [recorded] });
-    const listed = (await (await fetch(`${second.url}dev/api/fixtures`)).json()) as {
-      files: { file: string; bytes: number }[];
-    };
-    expect(listed.files.map((f) => f.file)).toEqual([recorded]);
-    const before = second.panel.calls.length;
-    const same = await postJson(second, "/dev/api/fixtures/replay", { file: recorded });
-    expect(same.status).toBe(200);
-    const report = same.body as unknown as LiveReplayReport;
-    expect(report.calls.map((c) => `${c.ns}.${c.method}:${c.verdict}`)).toEqual([
-      "window.hello:match",
-      "storage.get:match",
-      "storage.set:match",
-      "storage.get:match",
-      "storage.delete:match",
-      "tools.invoke:match",
-    ]);
-    expect(report).toMatchObject({ matched: 6, differed: 0, skipped: 0 });
-    // The replayed calls went through the harness's own path: they are in the panel.
-    expect(second.panel.calls.slice(before).map((c) => `${c.id}:${c.outcome}`)).toEqual([
-      "replay-1:allowed",
-      "replay-2:allowed",
-      "replay-3:allowed",
-      "replay-4:allowed",
-      "replay-5:denied",
-      "replay-6:allowed",
-    ]);
-    await second.close();
+      // Same manifest: every call answers as recorded.
+      const second = await startHarness(app);
+      const banner = await devBanner(second);
+      expect(banner.fixtures).toMatchObject({ globs: ["recordings/*.jsonl"], files: [recorded] });
+      const listed = (await (await fetch(`${second.url}dev/api/fixtures`)).json()) as {
+        files: { file: string; bytes: number }[];
+      };
+      expect(listed.files.map((f) => f.file)).toEqual([recorded]);
+      const before = second.panel.calls.length;
+      const same = await postJson(second, "/dev/api/fixtures/replay", { file: recorded });
+      expect(same.status).toBe(200);
+      const report = same.body as unknown as LiveReplayReport;
+      expect(report.calls.map((c) => `${c.ns}.${c.method}:${c.verdict}`)).toEqual([
+        "window.hello:match",
+        "storage.get:match",
+        "storage.set:match",
+        "storage.get:match",
+        "storage.delete:match",
+        "tools.invoke:match",
+      ]);
+      expect(report).toMatchObject({ matched: 6, differed: 0, skipped: 0 });
+      // The replayed calls went through the harness's own path: they are in the panel.
+      expect(second.panel.calls.slice(before).map((c) => `${c.id}:${c.outcome}`)).toEqual([
+        "replay-1:allowed",
+        "replay-2:allowed",
+        "replay-3:allowed",
+        "replay-4:allowed",
+        "replay-5:denied",
+        "replay-6:allowed",
+      ]);
+      await second.close();
 
-    // A new seed and a revoked grant: the replay names what changed, call by call.
-    editManifest(app.dir, (m) => {
-      m.dev.seed_storage = { visits: 41 };
-      m.ui.host_api.storage = ["get"];
-    });
-    const third = await startHarness(app);
-    const changed = (await postJson(third, "/dev/api/fixtures/replay", { file: recorded }))
-      .body as unknown as LiveReplayReport;
-    expect(changed.calls.map((c) => [c.ns, c.method, c.verdict, c.differences])).toEqual([
-      [
-        "window",
-        "hello",
-        "differs",
+      // A new seed and a revoked grant: the replay names what changed, call by call.
+      editManifest(app.dir, (m) => {
+        m.dev.seed_storage = { visits: 41 };
+        m.ui.host_api.storage = ["get"];
+      });
+      const third = await startHarness(app);
+      const changed = (await postJson(third, "/dev/api/fixtures/replay", { file: recorded }))
+        .body as unknown as LiveReplayReport;
+      expect(changed.calls.map((c) => [c.ns, c.method, c.verdict, c.differences])).toEqual([
         [
-          "result.runtime_state.visits: 0 → 41",
-          'result.capabilities.storage: ["get","set"] → ["get"]',
+          "window",
+          "hello",
+          "differs",
+          [
+            "result.runtime_state.visits: 0 → 41",
+            'result.capabilities.storage: ["get","set"] → ["get"]',
+          ],
         ],
-      ],
-      ["storage", "get", "differs", ["result.value: 0 → 41"]],
-      ["storage", "set", "differs", ["outcome: ok → permission_denied"]],
-      ["storage", "get", "differs", ["result.value: 5 → 41"]],
-      ["storage", "delete", "match", []],
-      ["tools", "invoke", "match", []],
-    ]);
-    expect(changed).toMatchObject({ matched: 2, differed: 4 });
-  });
+        ["storage", "get", "differs", ["result.value: 0 → 41"]],
+        ["storage", "set", "differs", ["outcome: ok → permission_denied"]],
+        ["storage", "get", "differs", ["result.value: 5 → 41"]],
+        ["storage", "delete", "match", []],
+        ["tools", "invoke", "match", []],
+      ]);
+      expect(changed).toMatchObject({ matched: 2, differed: 4 });
+    },
+  );
 
   it("refuses a broken recording before issuing any call, and a name it does not list", async () => {
     const app = await scaffoldTestApp();

@@ -7,10 +7,13 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { needs } from "../../../../tests/support/toolchains.js";
 import type { DevBanner } from "../../src/dev/banner.js";
 import { startDevProcess, DEV_PROCESS_TIMEOUT_MS } from "./dev-process.js";
 import { editManifest } from "./edit-manifest.js";
 import { scaffoldTestApp, startHarness, tokenOf } from "./helpers.js";
+
+const python = needs("python3");
 
 const QUIET = ["--port", "0", "--no-record", "--no-watch"];
 
@@ -148,42 +151,49 @@ describe("anna-app dev flags (CLI process)", () => {
     expect(noFixture.stderr()).toMatch(/--mock-llm.*missing\.jsonl.*file not found/);
   });
 
-  it("shows a plugin that cannot start with its last stderr lines, in the terminal and in /dev/api/state", async () => {
-    const app = await scaffoldTestApp();
-    const plugin = path.join(app.dir, app.executaDir, `${app.handle.replace(/-/g, "_")}_plugin.py`);
-    writeFileSync(
-      plugin,
-      'import sys\nsys.stderr.write("loading focus\\nboom: no module named focus\\n")\nsys.exit(3)\n',
-    );
-    const dev = startDevProcess([...QUIET, "--json"], app.dir);
-    const banner = JSON.parse((await dev.waitFor(/^\{.*\}$/m))[0]) as DevBanner;
-    const invoked = await rpcAt(banner, "tools", "invoke", {
-      tool_id: app.toolId,
-      method: "hello",
-      args: { name: "x" },
-    });
-    expect(invoked).toMatchObject({ ok: false, error: { code: "executa_unavailable" } });
-    await dev.waitFor(
-      new RegExp(
-        `executa ${app.toolId} (crashed|stopped).*\\n(  \\| .*\\n)*  \\| boom: no module named focus`,
-      ),
-      "stderr",
-    );
-    const state = (await (await fetch(`${banner.dashboard}dev/api/state`)).json()) as {
-      executas: { tool_id: string; state: string; stderr: string[] }[];
-    };
-    expect(state.executas).toEqual([
-      expect.objectContaining({
+  it.skipIf(python.skip)(
+    `shows a plugin that cannot start with its last stderr lines, in the terminal and in /dev/api/state${python.reason}`,
+    async () => {
+      const app = await scaffoldTestApp();
+      const plugin = path.join(
+        app.dir,
+        app.executaDir,
+        `${app.handle.replace(/-/g, "_")}_plugin.py`,
+      );
+      writeFileSync(
+        plugin,
+        'import sys\nsys.stderr.write("loading focus\\nboom: no module named focus\\n")\nsys.exit(3)\n',
+      );
+      const dev = startDevProcess([...QUIET, "--json"], app.dir);
+      const banner = JSON.parse((await dev.waitFor(/^\{.*\}$/m))[0]) as DevBanner;
+      const invoked = await rpcAt(banner, "tools", "invoke", {
         tool_id: app.toolId,
-        // The supervisor may already be retrying: any state but ready.
-        state: expect.stringMatching(/crashed|stopped|restarting|starting/),
-        stderr: expect.arrayContaining(["loading focus", "boom: no module named focus"]),
-      }),
-    ]);
-    // The harness keeps answering after the failed start.
-    expect(await rpcAt(banner, "storage", "get", { key: "visits" })).toMatchObject({ ok: true });
-    expect(await dev.stop()).toBe(130);
-  });
+        method: "hello",
+        args: { name: "x" },
+      });
+      expect(invoked).toMatchObject({ ok: false, error: { code: "executa_unavailable" } });
+      await dev.waitFor(
+        new RegExp(
+          `executa ${app.toolId} (crashed|stopped).*\\n(  \\| .*\\n)*  \\| boom: no module named focus`,
+        ),
+        "stderr",
+      );
+      const state = (await (await fetch(`${banner.dashboard}dev/api/state`)).json()) as {
+        executas: { tool_id: string; state: string; stderr: string[] }[];
+      };
+      expect(state.executas).toEqual([
+        expect.objectContaining({
+          tool_id: app.toolId,
+          // The supervisor may already be retrying: any state but ready.
+          state: expect.stringMatching(/crashed|stopped|restarting|starting/),
+          stderr: expect.arrayContaining(["loading focus", "boom: no module named focus"]),
+        }),
+      ]);
+      // The harness keeps answering after the failed start.
+      expect(await rpcAt(banner, "storage", "get", { key: "visits" })).toMatchObject({ ok: true });
+      expect(await dev.stop()).toBe(130);
+    },
+  );
 });
 
 describe("anna-app dev --no-llm", () => {

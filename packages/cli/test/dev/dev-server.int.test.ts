@@ -5,47 +5,55 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseRecording } from "@anna-ai/app-schema";
 import { describe, expect, it } from "vitest";
+import { needs } from "../../../../tests/support/toolchains.js";
 import { startDevServer } from "../../src/dev/dev-server.js";
 import { rawGet, rpc, scaffoldTestApp, SLUG, startHarness, tokenOf } from "./helpers.js";
+
+const python = needs("python3");
 
 const EVENT_TIMEOUT_MS = 3_000;
 const BUNDLE = `/anna-apps/${SLUG}/dev`;
 
 describe("anna-app dev server", () => {
-  it("answers the rpc envelope: hello, a storage round trip and a tools.invoke to the Python executa", async () => {
-    const app = await scaffoldTestApp();
-    const server = await startHarness(app);
-    const token = tokenOf(server);
-    const hello = await rpc(server, token, "window", "hello", { client_info: { name: "t" } });
-    expect(hello.status).toBe(200);
-    expect(hello.body).toMatchObject({
-      id: "c-window.hello",
-      ok: true,
-      result: { window_uuid: server.window.window_uuid, app_id: SLUG },
-    });
-    // manifest.dev.seed_storage seeds the boot window's runtime_state.
-    expect(await rpc(server, token, "storage", "get", { key: "visits" })).toMatchObject({
-      body: { ok: true, result: { value: 0, exists: true } },
-    });
-    expect(await rpc(server, token, "storage", "set", { key: "visits", value: 3 })).toMatchObject({
-      body: { ok: true, result: { ok: true } },
-    });
-    expect(await rpc(server, token, "storage", "get", { key: "visits" })).toMatchObject({
-      body: { ok: true, result: { value: 3, exists: true } },
-    });
-    expect(server.executaStates()[0]?.state).toBe("idle");
-    const invoked = await rpc(server, token, "tools", "invoke", {
-      tool_id: app.toolId,
-      method: "hello",
-      args: { name: "Ada" },
-    });
-    expect(invoked.body).toMatchObject({ ok: true, result: { message: "Hello, Ada!" } });
-    expect(server.executaStates()[0]?.state).toBe("ready");
-    // Every call reached the panel log with its outcome.
-    expect(server.panel.calls.map((c) => `${c.ns}.${c.method}:${c.outcome}`)).toContain(
-      "tools.invoke:allowed",
-    );
-  });
+  it.skipIf(python.skip)(
+    `answers the rpc envelope: hello, a storage round trip and a tools.invoke to the Python executa${python.reason}`,
+    async () => {
+      const app = await scaffoldTestApp();
+      const server = await startHarness(app);
+      const token = tokenOf(server);
+      const hello = await rpc(server, token, "window", "hello", { client_info: { name: "t" } });
+      expect(hello.status).toBe(200);
+      expect(hello.body).toMatchObject({
+        id: "c-window.hello",
+        ok: true,
+        result: { window_uuid: server.window.window_uuid, app_id: SLUG },
+      });
+      // manifest.dev.seed_storage seeds the boot window's runtime_state.
+      expect(await rpc(server, token, "storage", "get", { key: "visits" })).toMatchObject({
+        body: { ok: true, result: { value: 0, exists: true } },
+      });
+      expect(await rpc(server, token, "storage", "set", { key: "visits", value: 3 })).toMatchObject(
+        {
+          body: { ok: true, result: { ok: true } },
+        },
+      );
+      expect(await rpc(server, token, "storage", "get", { key: "visits" })).toMatchObject({
+        body: { ok: true, result: { value: 3, exists: true } },
+      });
+      expect(server.executaStates()[0]?.state).toBe("idle");
+      const invoked = await rpc(server, token, "tools", "invoke", {
+        tool_id: app.toolId,
+        method: "hello",
+        args: { name: "Ada" },
+      });
+      expect(invoked.body).toMatchObject({ ok: true, result: { message: "Hello, Ada!" } });
+      expect(server.executaStates()[0]?.state).toBe("ready");
+      // Every call reached the panel log with its outcome.
+      expect(server.panel.calls.map((c) => `${c.ns}.${c.method}:${c.outcome}`)).toContain(
+        "tools.invoke:allowed",
+      );
+    },
+  );
 
   it("denies a method the manifest does not grant, and refuses a forged or expired token", async () => {
     const app = await scaffoldTestApp();
@@ -283,28 +291,35 @@ describe("anna-app dev server", () => {
     });
   });
 
-  it("answers executa_unavailable for a plugin that cannot start and keeps its stderr for the panel", async () => {
-    const app = await scaffoldTestApp();
-    const plugin = path.join(app.dir, app.executaDir, `${app.handle.replace(/-/g, "_")}_plugin.py`);
-    writeFileSync(
-      plugin,
-      'import sys\nsys.stderr.write("boom: no module named focus\\n")\nsys.exit(3)\n',
-    );
-    const server = await startHarness(app);
-    const token = tokenOf(server);
-    const out = await rpc(server, token, "tools", "invoke", {
-      tool_id: app.toolId,
-      method: "hello",
-      args: { name: "x" },
-    });
-    expect(out.body).toMatchObject({ ok: false, error: { code: "executa_unavailable" } });
-    expect(server.executaStates()[0]?.stderr.join("\n")).toContain("boom: no module named focus");
-    expect(server.panel.calls.at(-1)?.outcome).toBe("error");
-    // The harness keeps serving.
-    expect((await rpc(server, token, "storage", "get", { key: "visits" })).body).toMatchObject({
-      ok: true,
-    });
-  });
+  it.skipIf(python.skip)(
+    `answers executa_unavailable for a plugin that cannot start and keeps its stderr for the panel${python.reason}`,
+    async () => {
+      const app = await scaffoldTestApp();
+      const plugin = path.join(
+        app.dir,
+        app.executaDir,
+        `${app.handle.replace(/-/g, "_")}_plugin.py`,
+      );
+      writeFileSync(
+        plugin,
+        'import sys\nsys.stderr.write("boom: no module named focus\\n")\nsys.exit(3)\n',
+      );
+      const server = await startHarness(app);
+      const token = tokenOf(server);
+      const out = await rpc(server, token, "tools", "invoke", {
+        tool_id: app.toolId,
+        method: "hello",
+        args: { name: "x" },
+      });
+      expect(out.body).toMatchObject({ ok: false, error: { code: "executa_unavailable" } });
+      expect(server.executaStates()[0]?.stderr.join("\n")).toContain("boom: no module named focus");
+      expect(server.panel.calls.at(-1)?.outcome).toBe("error");
+      // The harness keeps serving.
+      expect((await rpc(server, token, "storage", "get", { key: "visits" })).body).toMatchObject({
+        ok: true,
+      });
+    },
+  );
 
   it("records under fixtures/ by default (A10)", async () => {
     const app = await scaffoldTestApp();

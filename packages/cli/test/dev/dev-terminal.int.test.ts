@@ -5,12 +5,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { needs } from "../../../../tests/support/toolchains.js";
 import { startDevProcess, type DevProcess } from "./dev-process.js";
 import { scaffoldTestApp } from "./helpers.js";
 
 interface Session {
   call(ns: string, method: string, args: unknown): Promise<Record<string, unknown>>;
 }
+
+const python = needs("python3");
 
 /** The dashboard port from the text banner, and the boot window's token from the harness state. */
 async function attach(dev: DevProcess): Promise<Session> {
@@ -38,40 +41,55 @@ async function attach(dev: DevProcess): Promise<Session> {
 }
 
 describe("anna-app dev: the terminal narrates the session", () => {
-  it("prints calls, refusals with their fix, the if_match warning, reloads, restarts and the recording", async () => {
-    const app = await scaffoldTestApp();
-    const dev = startDevProcess(["--port", "0", "--record", "fixtures/s.jsonl"], app.dir);
-    const s = await attach(dev);
+  it.skipIf(python.skip)(
+    `prints calls, refusals with their fix, the if_match warning, reloads, restarts and the recording${python.reason}`,
+    async () => {
+      const app = await scaffoldTestApp();
+      const dev = startDevProcess(["--port", "0", "--record", "fixtures/s.jsonl"], app.dir);
+      const s = await attach(dev);
 
-    expect(
-      await s.call("storage", "set", { key: "visits", value: 1, if_match: 'W/"1-stale"' }),
-    ).toMatchObject({ ok: true });
-    await dev.waitFor(
-      /storage\.set allowed [\d.]+ ms \{"key":"visits".*\n {2}! if_match is ignored: the legacy storage backend/,
-    );
-    // Not granted by the template's ui.host_api: the line carries the code and the message.
-    expect(await s.call("storage", "delete", { key: "visits" })).toMatchObject({ ok: false });
-    const [denied] = await dev.waitFor(/storage\.delete denied [\d.]+ ms → permission_denied: .+/);
-    expect(denied).toMatch(/host_api/);
+      expect(
+        await s.call("storage", "set", { key: "visits", value: 1, if_match: 'W/"1-stale"' }),
+      ).toMatchObject({ ok: true });
+      await dev.waitFor(
+        /storage\.set allowed [\d.]+ ms \{"key":"visits".*\n {2}! if_match is ignored: the legacy storage backend/,
+      );
+      // Not granted by the template's ui.host_api: the line carries the code and the message.
+      expect(await s.call("storage", "delete", { key: "visits" })).toMatchObject({ ok: false });
+      const [denied] = await dev.waitFor(
+        /storage\.delete denied [\d.]+ ms → permission_denied: .+/,
+      );
+      expect(denied).toMatch(/host_api/);
 
-    await s.call("window", "heartbeat", {});
-    await s.call("storage", "get", { key: "visits" });
-    await dev.waitFor(/storage\.get allowed/);
-    expect(dev.stdout()).not.toContain("window.heartbeat");
+      await s.call("window", "heartbeat", {});
+      await s.call("storage", "get", { key: "visits" });
+      await dev.waitFor(/storage\.get allowed/);
+      expect(dev.stdout()).not.toContain("window.heartbeat");
 
-    await s.call("tools", "invoke", { tool_id: app.toolId, method: "hello", args: { name: "A" } });
-    await dev.waitFor(/tools\.invoke allowed/);
-    const plugin = path.join(app.dir, app.executaDir, `${app.handle.replace(/-/g, "_")}_plugin.py`);
-    writeFileSync(plugin, readFileSync(plugin, "utf8").replace("'Hello'", "'Howdy'"));
-    await dev.waitFor(
-      new RegExp(`executa ${app.toolId}: source changed, restarts on its next call`),
-    );
-    writeFileSync(path.join(app.dir, "bundle/style.css"), "body { color: red; }\n");
-    await dev.waitFor(/bundle changed: windows reloaded/);
+      await s.call("tools", "invoke", {
+        tool_id: app.toolId,
+        method: "hello",
+        args: { name: "A" },
+      });
+      await dev.waitFor(/tools\.invoke allowed/);
+      const plugin = path.join(
+        app.dir,
+        app.executaDir,
+        `${app.handle.replace(/-/g, "_")}_plugin.py`,
+      );
+      writeFileSync(plugin, readFileSync(plugin, "utf8").replace("'Hello'", "'Howdy'"));
+      await dev.waitFor(
+        new RegExp(`executa ${app.toolId}: source changed, restarts on its next call`),
+      );
+      writeFileSync(path.join(app.dir, "bundle/style.css"), "body { color: red; }\n");
+      await dev.waitFor(/bundle changed: windows reloaded/);
 
-    expect(await dev.stop("SIGINT")).toBe(130);
-    expect(dev.stdout()).toContain(`Recorded the session to ${path.join("fixtures", "s.jsonl")}\n`);
-  });
+      expect(await dev.stop("SIGINT")).toBe(130);
+      expect(dev.stdout()).toContain(
+        `Recorded the session to ${path.join("fixtures", "s.jsonl")}\n`,
+      );
+    },
+  );
 
   it("prints none of it with --quiet", async () => {
     const app = await scaffoldTestApp();

@@ -129,7 +129,12 @@ export function jsonLine(result: CliResult): unknown {
 }
 
 /** `go version`, or undefined when Go is not installed (Go tests skip with this reason). */
-export { GO_VERSION } from "../../../../tests/support/toolchains.js";
+/** `PYTHON` is the real python3 (not a pyenv shim), or undefined when Python is not installed. */
+export {
+  GO_VERSION,
+  needs,
+  PYTHON_EXECUTABLE as PYTHON,
+} from "../../../../tests/support/toolchains.js";
 export const GO_SKIP_REASON = "go is not installed (CI installs golang-go)";
 
 /**
@@ -146,17 +151,6 @@ export function buildGo(exampleName: string, outDir: string, file?: string): str
   if (built.status !== 0) throw new Error(`go build ${exampleName} failed: ${built.stderr}`);
   return out;
 }
-
-const pythonExecutable = (): string | undefined => {
-  const found = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], {
-    encoding: "utf8",
-  });
-  return found.status === 0 ? found.stdout.trim() : undefined;
-};
-
-/** The real python3 (not a pyenv shim), or undefined when Python is not installed. */
-export const PYTHON = pythonExecutable();
-export const PYTHON_SKIP_REASON = "python3 is not installed (CI installs it)";
 
 /**
  * A PATH holding exactly `tools`: each maps a launcher name to a real executable (symlinked) or

@@ -12,6 +12,7 @@ import {
   buildGo,
   example,
   jsonLine,
+  needs,
   runCli,
 } from "./helpers.js";
 
@@ -19,55 +20,63 @@ const WEATHER = example("py-weather");
 const work = mkdtempSync(path.join(tmpdir(), "executa-dev-lang-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe.concurrent("executa dev with a Python 1.1 plugin (py-weather)", () => {
-  it("invokes with a --credential and reports protocol 1.1 in the banner", async () => {
-    const [oneShot, repl] = await Promise.all([
-      runCli([
-        "executa",
-        "dev",
-        "--dir",
-        WEATHER,
-        "--invoke",
-        "get_weather",
-        "--args",
-        '{"city":"Tokyo"}',
-        "--credential",
-        "WEATHER_API_KEY=sk_test_1234",
-        "--json",
-      ]),
-      runCli(["executa", "dev", "--dir", WEATHER], { stdin: "tools\n" }),
-    ]);
-    expect(oneShot.code).toBe(0);
-    expect(jsonLine(oneShot)).toMatchObject({
-      city: "Tokyo",
-      api_key: "sk_…1234",
-      credential_source: "context",
+const python = needs("python3");
+describe.skipIf(python.skip)(
+  `executa dev with a Python 1.1 plugin (py-weather)${python.reason}`,
+  { concurrent: true },
+  () => {
+    it("invokes with a --credential and reports protocol 1.1 in the banner", async () => {
+      const [oneShot, repl] = await Promise.all([
+        runCli([
+          "executa",
+          "dev",
+          "--dir",
+          WEATHER,
+          "--invoke",
+          "get_weather",
+          "--args",
+          '{"city":"Tokyo"}',
+          "--credential",
+          "WEATHER_API_KEY=sk_test_1234",
+          "--json",
+        ]),
+        runCli(["executa", "dev", "--dir", WEATHER], { stdin: "tools\n" }),
+      ]);
+      expect(oneShot.code).toBe(0);
+      expect(jsonLine(oneShot)).toMatchObject({
+        city: "Tokyo",
+        api_key: "sk_…1234",
+        credential_source: "context",
+      });
+      expect(repl.stdout).toMatch(/protocol 1\.1\s+tools get_weather, forecast, api_key_status/);
     });
-    expect(repl.stdout).toMatch(/protocol 1\.1\s+tools get_weather, forecast, api_key_status/);
-  });
 
-  it("passes a declared credential from the environment and fails without one", async () => {
-    const [fromEnv, missing] = await Promise.all([
-      runCli(["executa", "dev", "--dir", WEATHER, "--invoke", "api_key_status", "--json"], {
-        env: { WEATHER_API_KEY: "sk_env_5678" },
-      }),
-      runCli([
-        "executa",
-        "dev",
-        "--dir",
-        WEATHER,
-        "--invoke",
-        "get_weather",
-        "--args",
-        '{"city":"Paris"}',
-        "--json",
-      ]),
-    ]);
-    expect(jsonLine(fromEnv)).toMatchObject({ configured: true, source: "context" });
-    expect(missing.code).toBe(1);
-    expect(jsonLine(missing)).toEqual({ success: false, error: "WEATHER_API_KEY not configured" });
-  });
-});
+    it("passes a declared credential from the environment and fails without one", async () => {
+      const [fromEnv, missing] = await Promise.all([
+        runCli(["executa", "dev", "--dir", WEATHER, "--invoke", "api_key_status", "--json"], {
+          env: { WEATHER_API_KEY: "sk_env_5678" },
+        }),
+        runCli([
+          "executa",
+          "dev",
+          "--dir",
+          WEATHER,
+          "--invoke",
+          "get_weather",
+          "--args",
+          '{"city":"Paris"}',
+          "--json",
+        ]),
+      ]);
+      expect(jsonLine(fromEnv)).toMatchObject({ configured: true, source: "context" });
+      expect(missing.code).toBe(1);
+      expect(jsonLine(missing)).toEqual({
+        success: false,
+        error: "WEATHER_API_KEY not configured",
+      });
+    });
+  },
+);
 
 describe.skipIf(GO_VERSION === undefined)(
   `executa dev with Go plugins (${GO_VERSION ?? GO_SKIP_REASON})`,

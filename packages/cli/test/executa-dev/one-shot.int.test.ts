@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FIXTURES, example, jsonLine, runCli } from "./helpers.js";
+import { FIXTURES, example, jsonLine, runCli, needs } from "./helpers.js";
 
+const python = needs("python3");
 const NOTES = example("ts-notes");
 const KITCHEN = example("ts-kitchen-sink");
 const STUDIO = example("py-studio");
@@ -110,24 +111,27 @@ describe.concurrent("executa dev one-shot", () => {
     expect(mocked.stderr).not.toContain("hint:");
   });
 
-  it("a JSON-RPC error prints {code, message, data} on one line and exits 1", async () => {
-    const r = await runCli([
-      "executa",
-      "dev",
-      "--dir",
-      STUDIO,
-      "--invoke",
-      "share_text",
-      "--args",
-      '{"filename":"a.txt","text":"x"}',
-      "--json",
-    ]);
-    expect(r.code).toBe(1);
-    expect(jsonLine(r)).toMatchObject({
-      code: -32201,
-      data: { errorCode: "UPLOAD_NOT_GRANTED" },
-    });
-  });
+  it.skipIf(python.skip)(
+    `a JSON-RPC error prints {code, message, data} on one line and exits 1${python.reason}`,
+    async () => {
+      const r = await runCli([
+        "executa",
+        "dev",
+        "--dir",
+        STUDIO,
+        "--invoke",
+        "share_text",
+        "--args",
+        '{"filename":"a.txt","text":"x"}',
+        "--json",
+      ]);
+      expect(r.code).toBe(1);
+      expect(jsonLine(r)).toMatchObject({
+        code: -32201,
+        data: { errorCode: "UPLOAD_NOT_GRANTED" },
+      });
+    },
+  );
 
   it("--args @file.json reads the arguments from a file relative to the cwd", async () => {
     const dir = mkdtempSync(path.join(work, "args-"));

@@ -4,16 +4,7 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  REPO,
-  PYTHON,
-  PYTHON_SKIP_REASON,
-  example,
-  jsonLine,
-  runCli,
-  tempDir,
-  toolPath,
-} from "./helpers.js";
+import { REPO, PYTHON, needs, example, jsonLine, runCli, tempDir, toolPath } from "./helpers.js";
 
 const GO_HELLO = example("go-hello");
 const PY_STUDIO = example("py-studio");
@@ -90,45 +81,43 @@ describe("executa dev with a missing or old toolchain", () => {
   });
 });
 
-describe.skipIf(PYTHON === undefined)(
-  `Python path sources without uv${PYTHON === undefined ? ` (${PYTHON_SKIP_REASON})` : ""}`,
-  () => {
-    function copy(): string {
-      const dir = path.join(tempDir(), "repo");
-      cpSync(PATH_SOURCE, dir, { recursive: true });
-      return dir;
-    }
-    const onlyPython = () => toolPath(tempDir(), { python3: { link: PYTHON as string } });
+const python = needs("python3");
+describe.skipIf(python.skip)(`Python path sources without uv${python.reason}`, () => {
+  function copy(): string {
+    const dir = path.join(tempDir(), "repo");
+    cpSync(PATH_SOURCE, dir, { recursive: true });
+    return dir;
+  }
+  const onlyPython = () => toolPath(tempDir(), { python3: { link: PYTHON as string } });
 
-    it("the plugin imports its path-source package and starts", async () => {
-      const dir = copy();
-      const r = await runCli(
-        ["executa", "dev", "--dir", path.join(dir, "plugins/greeter"), "--describe", "--json"],
-        { env: { PATH: onlyPython() } },
-      );
-      expect(r.code).toBe(0);
-      const manifest = jsonLine(r) as { tools: Array<{ name: string }> };
-      expect(manifest.tools.map((t) => t.name)).toEqual(["greet_from_path_source"]);
-    });
+  it("the plugin imports its path-source package and starts", async () => {
+    const dir = copy();
+    const r = await runCli(
+      ["executa", "dev", "--dir", path.join(dir, "plugins/greeter"), "--describe", "--json"],
+      { env: { PATH: onlyPython() } },
+    );
+    expect(r.code).toBe(0);
+    const manifest = jsonLine(r) as { tools: Array<{ name: string }> };
+    expect(manifest.tools.map((t) => t.name)).toEqual(["greet_from_path_source"]);
+  });
 
-    it("a path source that does not exist is warned about in one-shot mode and in the error", async () => {
-      const dir = copy();
-      const pyproject = path.join(dir, "plugins/greeter/pyproject.toml");
-      writeFileSync(pyproject, readFileSync(pyproject, "utf8").replace("../../python", "../gone"));
-      const r = await runCli(
-        ["executa", "dev", "--dir", path.join(dir, "plugins/greeter"), "--describe"],
-        {
-          env: { PATH: onlyPython() },
-        },
-      );
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(
-        /^warning: pyproject\.toml \[tool\.uv\.sources\] path "\.\.\/gone" does not exist/m,
-      );
-      expectOneLine(
-        r.stderr,
-        /did not start: .*ModuleNotFoundError.*launch warnings: pyproject\.toml \[tool\.uv\.sources\] path "\.\.\/gone" does not exist/,
-      );
-    });
-  },
-);
+  it("a path source that does not exist is warned about in one-shot mode and in the error", async () => {
+    const dir = copy();
+    const pyproject = path.join(dir, "plugins/greeter/pyproject.toml");
+    writeFileSync(pyproject, readFileSync(pyproject, "utf8").replace("../../python", "../gone"));
+    const r = await runCli(
+      ["executa", "dev", "--dir", path.join(dir, "plugins/greeter"), "--describe"],
+      {
+        env: { PATH: onlyPython() },
+      },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^warning: pyproject\.toml \[tool\.uv\.sources\] path "\.\.\/gone" does not exist/m,
+    );
+    expectOneLine(
+      r.stderr,
+      /did not start: .*ModuleNotFoundError.*launch warnings: pyproject\.toml \[tool\.uv\.sources\] path "\.\.\/gone" does not exist/,
+    );
+  });
+});

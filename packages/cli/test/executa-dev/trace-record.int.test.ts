@@ -5,45 +5,49 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { RecordedFrame } from "@anna-ai/jsonrpc";
 import { afterAll, describe, expect, it } from "vitest";
-import { example, jsonLine, runCli } from "./helpers.js";
+import { example, jsonLine, runCli, needs } from "./helpers.js";
 
+const python = needs("python3");
 const KITCHEN = example("ts-kitchen-sink");
 const STUDIO = example("py-studio");
 const work = mkdtempSync(path.join(tmpdir(), "executa-dev-trace-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe.concurrent("executa dev --trace and --record", () => {
-  it("--trace shows every frame with direction, size and reply latency on stderr", async () => {
-    const r = await runCli([
-      "executa",
-      "dev",
-      "--dir",
-      STUDIO,
-      "--invoke",
-      "note_add",
-      "--args",
-      '{"notebook":"n","text":"x"}',
-      "--json",
-      "--trace",
-    ]);
-    expect(r.code).toBe(0);
-    expect(jsonLine(r)).toMatchObject({ count: 1 });
-    const lines = r.stderr.split("\n").filter((l) => l.startsWith("[trace]"));
-    const methods = lines.map((l) => /"method":"([^"]+)"/.exec(l)?.[1]).filter(Boolean);
-    expect(methods).toEqual(
-      expect.arrayContaining(["initialize", "describe", "invoke", "storage/get", "storage/set"]),
-    );
-    expect(lines.some((l) => l.includes("host → plugin"))).toBe(true);
-    expect(lines.some((l) => l.includes("plugin → host"))).toBe(true);
-    // Every frame has a size; replies have the latency since their request.
-    for (const l of lines) expect(l).toMatch(/ \d+(\.\d)?(B|KiB|MiB) /);
-    const invokeReply = lines.find(
-      (l) => l.includes("plugin → host") && l.includes('"data":{"notebook"'),
-    );
-    expect(invokeReply).toMatch(/ \d+\.\dms /);
-    // Tokens never reach the terminal.
-    expect(r.stderr).not.toMatch(/"storage_token":"ey/);
-  });
+  it.skipIf(python.skip)(
+    `--trace shows every frame with direction, size and reply latency on stderr${python.reason}`,
+    async () => {
+      const r = await runCli([
+        "executa",
+        "dev",
+        "--dir",
+        STUDIO,
+        "--invoke",
+        "note_add",
+        "--args",
+        '{"notebook":"n","text":"x"}',
+        "--json",
+        "--trace",
+      ]);
+      expect(r.code).toBe(0);
+      expect(jsonLine(r)).toMatchObject({ count: 1 });
+      const lines = r.stderr.split("\n").filter((l) => l.startsWith("[trace]"));
+      const methods = lines.map((l) => /"method":"([^"]+)"/.exec(l)?.[1]).filter(Boolean);
+      expect(methods).toEqual(
+        expect.arrayContaining(["initialize", "describe", "invoke", "storage/get", "storage/set"]),
+      );
+      expect(lines.some((l) => l.includes("host → plugin"))).toBe(true);
+      expect(lines.some((l) => l.includes("plugin → host"))).toBe(true);
+      // Every frame has a size; replies have the latency since their request.
+      for (const l of lines) expect(l).toMatch(/ \d+(\.\d)?(B|KiB|MiB) /);
+      const invokeReply = lines.find(
+        (l) => l.includes("plugin → host") && l.includes('"data":{"notebook"'),
+      );
+      expect(invokeReply).toMatch(/ \d+\.\dms /);
+      // Tokens never reach the terminal.
+      expect(r.stderr).not.toMatch(/"storage_token":"ey/);
+    },
+  );
 
   it("--record writes RecordingTransport JSONL with secrets redacted", async () => {
     const file = path.join(work, "session.jsonl");
@@ -125,34 +129,37 @@ describe.concurrent("executa dev --trace and --record", () => {
     expect(methods).toEqual(expect.arrayContaining(["storage/set", "storage/get", "shutdown"]));
   });
 
-  it("--trace and --record show frames that travelled through __file_transport", async () => {
-    const file = path.join(work, "big.jsonl");
-    const r = await runCli([
-      "executa",
-      "dev",
-      "--dir",
-      STUDIO,
-      "--invoke",
-      "big_result",
-      "--args",
-      '{"size_kib":700}',
-      "--json",
-      "--trace",
-      "--record",
-      file,
-    ]);
-    expect(r.code).toBe(0);
-    expect(jsonLine(r)).toMatchObject({ bytes: 700 * 1024 });
-    const line = r.stderr.split("\n").find((l) => l.includes(" via file "));
-    expect(line).toMatch(
-      /plugin → host \d+B [\d.]+ms via file \S+executa-msg-\S+\.json \(7\d\d\.\dKiB\)/,
-    );
-    const recorded = readFileSync(file, "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as RecordedFrame)
-      .find((f) => f.file !== undefined);
-    expect(recorded?.file).toMatch(/executa-msg-/);
-    expect(recorded?.dir).toBe("in");
-  });
+  it.skipIf(python.skip)(
+    `--trace and --record show frames that travelled through __file_transport${python.reason}`,
+    async () => {
+      const file = path.join(work, "big.jsonl");
+      const r = await runCli([
+        "executa",
+        "dev",
+        "--dir",
+        STUDIO,
+        "--invoke",
+        "big_result",
+        "--args",
+        '{"size_kib":700}',
+        "--json",
+        "--trace",
+        "--record",
+        file,
+      ]);
+      expect(r.code).toBe(0);
+      expect(jsonLine(r)).toMatchObject({ bytes: 700 * 1024 });
+      const line = r.stderr.split("\n").find((l) => l.includes(" via file "));
+      expect(line).toMatch(
+        /plugin → host \d+B [\d.]+ms via file \S+executa-msg-\S+\.json \(7\d\d\.\dKiB\)/,
+      );
+      const recorded = readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as RecordedFrame)
+        .find((f) => f.file !== undefined);
+      expect(recorded?.file).toMatch(/executa-msg-/);
+      expect(recorded?.dir).toBe("in");
+    },
+  );
 });

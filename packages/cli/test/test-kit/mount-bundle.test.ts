@@ -473,4 +473,13 @@ describe("mountBundle — manifest path with a bundle folder", () => {
       new MountBundleError(`mountBundle: cannot read the manifest at ${missing}`),
     );
   });
+
+  it("names the line and column of a syntax error in the manifest", async () => {
+    const dir = tempProject({ "manifest.json": '{\n  "schema": 2,\n  "id" "focus-flow"\n}\n' });
+    const file = path.join(dir, "manifest.json");
+    const error = await mountBundle({ manifest: file }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MountBundleError);
+    expect((error as Error).message).toMatch(/:3:8: expected ':' after the key "id"$/);
+    expect((error as Error).message.startsWith(`mountBundle: ${file}:3:8: `)).toBe(true);
+  });
 });

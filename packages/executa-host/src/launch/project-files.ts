@@ -1,6 +1,7 @@
 // Reading the files a plugin folder is recognised by. Real plugins ship JSON with a UTF-8 BOM
 // (real-world-plugins.md "More traps"), so every text read strips it.
 import { readFile, stat } from "node:fs/promises";
+import { JsonSyntaxError, parseJsonDocument } from "@anna-ai/app-schema/json-document";
 import { parse as parseToml } from "smol-toml";
 import { LaunchError } from "./launch-error.js";
 import type { LaunchErrorCode } from "./launch-error.js";
@@ -40,10 +41,11 @@ export async function readJsonObject(
   const text = await readUnlessUnreadable(file, code);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonDocument(text).value;
   } catch (cause) {
+    const at = cause instanceof JsonSyntaxError ? `${file}:${cause.line}:${cause.column}` : file;
     const detail = cause instanceof Error ? cause.message : String(cause);
-    throw new LaunchError(code, `${file}: invalid JSON (${detail}); fix the syntax`, {
+    throw new LaunchError(code, `${at}: invalid JSON (${detail}); fix the syntax`, {
       path: file,
       cause,
     });

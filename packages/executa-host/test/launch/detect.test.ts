@@ -80,8 +80,18 @@ describe("detectLaunchSpec — executa.json", () => {
     await writeFile(path.join(dir, "executa.json"), '{\n  "tool_id": "x",\n  "type": "node",\n}\n');
     const error = await launchError(dir);
     expect(error.code).toBe("INVALID_EXECUTA_JSON");
-    expect(error.message).toMatch(/executa\.json: invalid JSON \(.+\); fix the syntax$/);
+    expect(error.message).toMatch(/executa\.json:4:1: invalid JSON \(.+\); fix the syntax$/);
     expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+
+  it("names the line and column of a syntax error in executa.json", async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, "executa.json");
+    await writeFile(file, '{\n  "tool_id": "x",\n  "type" "node"\n}\n');
+    const error = await launchError(dir);
+    expect(error.code).toBe("INVALID_EXECUTA_JSON");
+    expect(error.message).toMatch(/^.+:3:10: invalid JSON \(.+\); fix the syntax$/);
+    expect(error.message.startsWith(`${file}:3:10: `)).toBe(true);
   });
 
   it("rejects an empty command", async () => {
@@ -438,7 +448,7 @@ describe("detectLaunchSpec — broken project files", () => {
       "[project\nname = 1",
       /pyproject\.toml: invalid TOML \(.+\); fix the syntax$/,
     ],
-    ["package.json", "{ name: 1 }", /package\.json: invalid JSON \(.+\); fix the syntax$/],
+    ["package.json", "{ name: 1 }", /package\.json:1:3: invalid JSON \(.+\); fix the syntax$/],
     ["package.json", "[1, 2]", /package\.json: expected a JSON object at the top level$/],
   ])("names a broken %s", async (file, content, message) => {
     const dir = await tempDir();

@@ -6,6 +6,7 @@
 // line is reported with its number. Real files write sampling entries both as
 // `{ns:"sampling",method:"createMessage"}` and `{ns:"llm",method:"complete"}` (real-world-plugins.md).
 import { readFile } from "node:fs/promises";
+import { JsonSyntaxError, parseJsonDocument } from "@anna-ai/app-schema/json-document";
 
 export interface MockError {
   code: number;
@@ -27,12 +28,21 @@ export interface MockEntry {
 export class MockFixtureError extends Error {
   readonly file: string;
   readonly line: number;
+  /** 1-based column within the line, when the error is a JSON syntax error. */
+  readonly column: number | undefined;
 
-  constructor(file: string, line: number, message: string, options?: { cause?: unknown }) {
-    super(`${file}:${line}: ${message}`, options);
+  constructor(
+    file: string,
+    line: number,
+    message: string,
+    options?: { cause?: unknown; column?: number },
+  ) {
+    const where = options?.column === undefined ? `${line}` : `${line}:${options.column}`;
+    super(`${file}:${where}: ${message}`, options);
     this.name = "MockFixtureError";
     this.file = file;
     this.line = line;
+    this.column = options?.column;
   }
 }
 
@@ -93,10 +103,13 @@ export class MockFixture {
       if (line === "" || line.startsWith("#") || line.startsWith("//")) return;
       let value: unknown;
       try {
-        value = JSON.parse(line);
+        // The untrimmed line, so the column counts from the start of the line in the file.
+        value = parseJsonDocument(raw).value;
       } catch (error) {
+        const column = error instanceof JsonSyntaxError ? error.column : undefined;
         throw new MockFixtureError(file, lineNo, `not valid JSON (${(error as Error).message})`, {
           cause: error,
+          column,
         });
       }
       entries.push(readEntry(value, file, lineNo));

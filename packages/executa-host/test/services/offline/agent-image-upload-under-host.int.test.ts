@@ -3,6 +3,7 @@
 // completions, generates images and uploads files (inline, through __file_transport, and
 // negotiate → HTTP PUT → confirm); the test then fetches what the URLs serve.
 import { createHash } from "node:crypto";
+import { needs } from "../../../../../tests/support/toolchains.js";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { ExecutaHost } from "../../../src/host/executa-host.js";
 import { ReverseRpcRouter } from "../../../src/router/reverse-rpc-router.js";
@@ -15,6 +16,7 @@ import { pngSize } from "../../../src/services/offline/image-png.js";
 import { createOfflineUploadService } from "../../../src/services/offline/upload-offline.js";
 import { exampleSpecs } from "./helpers.js";
 
+const python = needs("python3");
 const USER = "user-1";
 
 const env: NodeJS.ProcessEnv = {
@@ -53,51 +55,56 @@ describe("offline agent, image and upload services under ExecutaHost", () => {
     return Buffer.from(await response.arrayBuffer());
   }
 
-  it("py-studio plans with an agent session, completes, draws and uploads", async () => {
-    const host = newHost();
-    const plugin = host.register(spec("py-studio"), { userId: USER });
-    const call = (tool: string, args: Record<string, unknown>) =>
-      host.invoke(USER, plugin.toolId, tool, args) as Promise<Outcome>;
+  it.skipIf(python.skip)(
+    `py-studio plans with an agent session, completes, draws and uploads${python.reason}`,
+    async () => {
+      const host = newHost();
+      const plugin = host.register(spec("py-studio"), { userId: USER });
+      const call = (tool: string, args: Record<string, unknown>) =>
+        host.invoke(USER, plugin.toolId, tool, args) as Promise<Outcome>;
 
-    const plan = await call("plan", { goal: "tidy the garage" });
-    expect(plan).toMatchObject({
-      ok: true,
-      data: { plan: "Mock agent reply: tidy the garage", tool_calls: [] },
-    });
-    expect(plan.data?.["thread_id"]).toMatch(/^thr_/);
-    expect(plan.data?.["run_id"]).toMatch(/^run_/);
-    expect(plan.data?.["frames"]).toBeGreaterThan(3);
+      const plan = await call("plan", { goal: "tidy the garage" });
+      expect(plan).toMatchObject({
+        ok: true,
+        data: { plan: "Mock agent reply: tidy the garage", tool_calls: [] },
+      });
+      expect(plan.data?.["thread_id"]).toMatch(/^thr_/);
+      expect(plan.data?.["run_id"]).toMatch(/^run_/);
+      expect(plan.data?.["frames"]).toBeGreaterThan(3);
 
-    expect(await call("ask_complete", { prompt: "hello" })).toMatchObject({
-      ok: true,
-      data: { answer: "Mock completion: hello", model: "mock-agent" },
-    });
+      expect(await call("ask_complete", { prompt: "hello" })).toMatchObject({
+        ok: true,
+        data: { answer: "Mock completion: hello", model: "mock-agent" },
+      });
 
-    const poster = await call("poster", { prompt: "a lighthouse", n: 2, size: "512x512" });
-    expect(poster).toMatchObject({ ok: true, data: { model: "mock-image", count: 2 } });
-    for (const url of poster.data?.["urls"] as string[]) {
-      expect(pngSize(await fetchBytes(url))).toEqual({ width: 256, height: 256 });
-    }
+      const poster = await call("poster", { prompt: "a lighthouse", n: 2, size: "512x512" });
+      expect(poster).toMatchObject({ ok: true, data: { model: "mock-image", count: 2 } });
+      for (const url of poster.data?.["urls"] as string[]) {
+        expect(pngSize(await fetchBytes(url))).toEqual({ width: 256, height: 256 });
+      }
 
-    const inline = await call("share_text", { filename: "hi.txt", text: "inline text" });
-    expect(inline).toMatchObject({ ok: true, data: { size_bytes: 11 } });
-    expect((await fetchBytes(inline.data?.["download_url"])).toString()).toBe("inline text");
+      const inline = await call("share_text", { filename: "hi.txt", text: "inline text" });
+      expect(inline).toMatchObject({ ok: true, data: { size_bytes: 11 } });
+      expect((await fetchBytes(inline.data?.["download_url"])).toString()).toBe("inline text");
 
-    const presigned = await call("share_text", {
-      filename: "hi.txt",
-      text: "presigned text",
-      mode: "presigned",
-    });
-    expect(presigned).toMatchObject({ ok: true, data: { size_bytes: 14 } });
-    expect(presigned.data?.["r2_key"]).toMatch(/^exec-uploads\/dev\/user-1\//);
-    expect((await fetchBytes(presigned.data?.["download_url"])).toString()).toBe("presigned text");
+      const presigned = await call("share_text", {
+        filename: "hi.txt",
+        text: "presigned text",
+        mode: "presigned",
+      });
+      expect(presigned).toMatchObject({ ok: true, data: { size_bytes: 14 } });
+      expect(presigned.data?.["r2_key"]).toMatch(/^exec-uploads\/dev\/user-1\//);
+      expect((await fetchBytes(presigned.data?.["download_url"])).toString()).toBe(
+        "presigned text",
+      );
 
-    // 600 KiB inline: the reverse request itself travels through __file_transport.
-    const big = await call("big_upload", { size_kib: 600 });
-    expect(big).toMatchObject({ ok: true, data: { size_bytes: 600 * 1024 } });
-    const bytes = await fetchBytes(big.data?.["download_url"]);
-    expect(createHash("sha256").update(bytes).digest("hex")).toBe(big.data?.["sha256"]);
-  });
+      // 600 KiB inline: the reverse request itself travels through __file_transport.
+      const big = await call("big_upload", { size_kib: 600 });
+      expect(big).toMatchObject({ ok: true, data: { size_bytes: 600 * 1024 } });
+      const bytes = await fetchBytes(big.data?.["download_url"]);
+      expect(createHash("sha256").update(bytes).digest("hex")).toBe(big.data?.["sha256"]);
+    },
+  );
 
   it("ts-kitchen-sink runs its agent, image and upload tools through the SDK clients", async () => {
     const host = newHost();
@@ -120,23 +127,29 @@ describe("offline agent, image and upload services under ExecutaHost", () => {
     expect((await fetchBytes(artifact.data?.["presigned"])).toString()).toBe("artifact");
   });
 
-  it("off modes reach the plugin as -32041, -32101 and -32201", async () => {
-    const host = newHost({
-      agent: createOfflineAgentService({ mode: "off" }),
-      image: createOfflineImageService({ mode: "off" }),
-      upload: createOfflineUploadService({ mode: "off" }),
-    });
-    const plugin = host.register(spec("py-studio"), { userId: USER });
-    const call = (tool: string, args: Record<string, unknown>) =>
-      host.invoke(USER, plugin.toolId, tool, args) as Promise<Outcome>;
-    expect(await call("plan", { goal: "x" })).toMatchObject({ ok: false, error: { code: -32041 } });
-    expect(await call("poster", { prompt: "x" })).toMatchObject({
-      ok: false,
-      error: { code: -32101 },
-    });
-    expect(await call("share_text", { filename: "a", text: "x" })).toMatchObject({
-      ok: false,
-      error: { code: -32201 },
-    });
-  });
+  it.skipIf(python.skip)(
+    `off modes reach the plugin as -32041, -32101 and -32201${python.reason}`,
+    async () => {
+      const host = newHost({
+        agent: createOfflineAgentService({ mode: "off" }),
+        image: createOfflineImageService({ mode: "off" }),
+        upload: createOfflineUploadService({ mode: "off" }),
+      });
+      const plugin = host.register(spec("py-studio"), { userId: USER });
+      const call = (tool: string, args: Record<string, unknown>) =>
+        host.invoke(USER, plugin.toolId, tool, args) as Promise<Outcome>;
+      expect(await call("plan", { goal: "x" })).toMatchObject({
+        ok: false,
+        error: { code: -32041 },
+      });
+      expect(await call("poster", { prompt: "x" })).toMatchObject({
+        ok: false,
+        error: { code: -32101 },
+      });
+      expect(await call("share_text", { filename: "a", text: "x" })).toMatchObject({
+        ok: false,
+        error: { code: -32201 },
+      });
+    },
+  );
 });

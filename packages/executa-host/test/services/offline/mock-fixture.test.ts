@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   MockFixture,
   MockFixtureError,
@@ -43,7 +46,25 @@ describe("MockFixture", () => {
   it("reports a broken line with its number", () => {
     const text = '{"ns":"llm","method":"complete","result":1}\n{"ns":"llm", oops}\n';
     expect(() => MockFixture.parse(text, "f.jsonl")).toThrow(MockFixtureError);
-    expect(() => MockFixture.parse(text, "f.jsonl")).toThrow(/^f\.jsonl:2: not valid JSON/);
+    expect(() => MockFixture.parse(text, "f.jsonl")).toThrow(/^f\.jsonl:2:14: not valid JSON/);
+  });
+
+  it("names the file's line and the column within it for a syntax error", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "mock-fixture-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const file = path.join(dir, "replies.jsonl");
+    await writeFile(
+      file,
+      [
+        "# replies",
+        '{"ns":"llm","method":"complete","result":1}',
+        '  {"ns":"llm" "method":"complete","result":2}',
+      ].join("\n"),
+    );
+    const error = await MockFixture.load(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MockFixtureError);
+    expect(error).toMatchObject({ file, line: 3, column: 15 });
+    expect((error as Error).message).toContain(`${file}:3:15: not valid JSON (`);
   });
 
   it("rejects entries without a method or an answer, naming what is missing", () => {

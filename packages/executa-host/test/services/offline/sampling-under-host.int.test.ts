@@ -2,6 +2,7 @@
 // sampling and embeddings services. The plugins' own code sends sampling/createMessage (plain
 // and with a json_schema responseFormat) and embeddings/create; the test checks what reached them.
 import { SAMPLING_ERRORS } from "@anna-ai/app-schema/errors";
+import { needs } from "../../../../../tests/support/toolchains.js";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { ExecutaHost } from "../../../src/host/executa-host.js";
 import { ReverseRpcRouter } from "../../../src/router/reverse-rpc-router.js";
@@ -12,6 +13,7 @@ import type { OfflineSamplingOptions } from "../../../src/services/offline/sampl
 import { createOfflineSamplingService } from "../../../src/services/offline/sampling-offline.js";
 import { exampleSpecs, schemaIssues } from "./helpers.js";
 
+const python = needs("python3");
 const USER = "user-1";
 const env: NodeJS.ProcessEnv = { ...process.env, PYTHONDONTWRITEBYTECODE: "1" };
 
@@ -62,39 +64,46 @@ describe("offline sampling and embeddings under ExecutaHost", () => {
       host.invoke(USER, plugin.toolId, tool, args);
   }
 
-  it("py-studio gets the fixture answer, a downgraded schema answer and synthetic vectors", async () => {
-    const invoke = start("py-studio", { mode: "mock", fixture: FIXTURE, unsupportedFormat: true });
+  it.skipIf(python.skip)(
+    `py-studio gets the fixture answer, a downgraded schema answer and synthetic vectors${python.reason}`,
+    async () => {
+      const invoke = start("py-studio", {
+        mode: "mock",
+        fixture: FIXTURE,
+        unsupportedFormat: true,
+      });
 
-    expect(await invoke("summarize", { text: "the weather this week" })).toMatchObject({
-      ok: true,
-      data: {
-        summary: "sunny all week",
-        model: "mock-default",
-        usage: { totalTokens: expect.any(Number) },
-      },
-    });
-
-    const extracted = await invoke("extract", { text: "Offline hosts" });
-    expect(extracted).toMatchObject({
-      ok: true,
-      data: {
-        structured: true,
-        response_format: {
-          requested: "json_schema",
-          applied: "json_object",
-          structuredValid: true,
-          downgraded: true,
+      expect(await invoke("summarize", { text: "the weather this week" })).toMatchObject({
+        ok: true,
+        data: {
+          summary: "sunny all week",
+          model: "mock-default",
+          usage: { totalTokens: expect.any(Number) },
         },
-      },
-    });
-    const fields = (extracted as { data: { fields: unknown } }).data.fields;
-    expect(schemaIssues(EXTRACT_SCHEMA, fields)).toEqual([]);
+      });
 
-    expect(await invoke("embed", { texts: ["a", "b"] })).toMatchObject({
-      ok: true,
-      data: { model: "anna-managed-v1", count: 2, dimensions: 1536 },
-    });
-  });
+      const extracted = await invoke("extract", { text: "Offline hosts" });
+      expect(extracted).toMatchObject({
+        ok: true,
+        data: {
+          structured: true,
+          response_format: {
+            requested: "json_schema",
+            applied: "json_object",
+            structuredValid: true,
+            downgraded: true,
+          },
+        },
+      });
+      const fields = (extracted as { data: { fields: unknown } }).data.fields;
+      expect(schemaIssues(EXTRACT_SCHEMA, fields)).toEqual([]);
+
+      expect(await invoke("embed", { texts: ["a", "b"] })).toMatchObject({
+        ok: true,
+        data: { model: "anna-managed-v1", count: 2, dimensions: 1536 },
+      });
+    },
+  );
 
   it("ts-kitchen-sink gets schema-valid JSON through its SDK client", async () => {
     const invoke = start("ts-kitchen-sink", { mode: "mock" });
@@ -112,18 +121,21 @@ describe("offline sampling and embeddings under ExecutaHost", () => {
     expect(schemaIssues(SUMMARY_SCHEMA, parsed)).toEqual([]);
   });
 
-  it("a plugin sees -32008 sampling_disabled when sampling is off", async () => {
-    const invoke = start("py-studio", { mode: "off" });
-    const result = await invoke("summarize", { text: "anything" });
-    // py-studio lets the reverse error propagate: the invoke fails with it unchanged.
-    expect(result).toMatchObject({
-      ok: false,
-      kind: "rpc_error",
-      error: {
-        code: SAMPLING_ERRORS.NOT_NEGOTIATED.code,
-        message: "sampling_disabled",
-        data: { errorCode: "SAMPLING_NOT_NEGOTIATED" },
-      },
-    });
-  });
+  it.skipIf(python.skip)(
+    `a plugin sees -32008 sampling_disabled when sampling is off${python.reason}`,
+    async () => {
+      const invoke = start("py-studio", { mode: "off" });
+      const result = await invoke("summarize", { text: "anything" });
+      // py-studio lets the reverse error propagate: the invoke fails with it unchanged.
+      expect(result).toMatchObject({
+        ok: false,
+        kind: "rpc_error",
+        error: {
+          code: SAMPLING_ERRORS.NOT_NEGOTIATED.code,
+          message: "sampling_disabled",
+          data: { errorCode: "SAMPLING_NOT_NEGOTIATED" },
+        },
+      });
+    },
+  );
 });

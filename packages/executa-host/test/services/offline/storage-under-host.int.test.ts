@@ -2,6 +2,7 @@
 // and files services. The plugins' own code does storage/get → set(if_match) and
 // files/upload_begin → HTTP PUT → upload_complete → download_url, and the test fetches the URL.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { needs } from "../../../../../tests/support/toolchains.js";
 import { ExecutaHost } from "../../../src/host/executa-host.js";
 import { ReverseRpcRouter } from "../../../src/router/reverse-rpc-router.js";
 import { createAllowAllGrantPolicy } from "../../../src/services/grants.js";
@@ -10,6 +11,7 @@ import { createMemoryFilesService } from "../../../src/services/offline/files-me
 import { createMemoryStorageService } from "../../../src/services/offline/storage-memory.js";
 import { exampleSpecs, storageCtx } from "./helpers.js";
 
+const python = needs("python3");
 const USER = "user-1";
 
 const env: NodeJS.ProcessEnv = {
@@ -38,58 +40,61 @@ describe("memory storage and files under ExecutaHost", () => {
     return { host, storage, files };
   }
 
-  it("py-studio keeps notes with etags and saves a file through a real PUT", async () => {
-    const { host, storage, files } = newHost();
-    const plugin = host.register(spec("py-studio"), { userId: USER });
-    const ctx = storageCtx({ userId: USER, toolId: plugin.toolId });
+  it.skipIf(python.skip)(
+    `py-studio keeps notes with etags and saves a file through a real PUT${python.reason}`,
+    async () => {
+      const { host, storage, files } = newHost();
+      const plugin = host.register(spec("py-studio"), { userId: USER });
+      const ctx = storageCtx({ userId: USER, toolId: plugin.toolId });
 
-    const first = await host.invoke(USER, plugin.toolId, "note_add", {
-      notebook: "groceries",
-      text: "milk",
-    });
-    const second = await host.invoke(USER, plugin.toolId, "note_add", {
-      notebook: "groceries",
-      text: "eggs",
-    });
-    expect(first).toMatchObject({ ok: true, data: { count: 1, attempts: 1 } });
-    expect(second).toMatchObject({ ok: true, data: { count: 2, attempts: 1 } });
-    const stored = await storage.list({ scope: "tool" }, ctx);
-    expect(stored.items).toHaveLength(1);
-    const key = stored.items[0]?.key ?? "";
-    expect(await storage.get({ key, scope: "tool" }, ctx)).toMatchObject({
-      value: [{ text: "milk" }, { text: "eggs" }],
-      generation: 2,
-    });
-    expect(await host.invoke(USER, plugin.toolId, "note_list", {})).toMatchObject({
-      ok: true,
-      data: { notebooks: ["groceries"], next_cursor: null },
-    });
+      const first = await host.invoke(USER, plugin.toolId, "note_add", {
+        notebook: "groceries",
+        text: "milk",
+      });
+      const second = await host.invoke(USER, plugin.toolId, "note_add", {
+        notebook: "groceries",
+        text: "eggs",
+      });
+      expect(first).toMatchObject({ ok: true, data: { count: 1, attempts: 1 } });
+      expect(second).toMatchObject({ ok: true, data: { count: 2, attempts: 1 } });
+      const stored = await storage.list({ scope: "tool" }, ctx);
+      expect(stored.items).toHaveLength(1);
+      const key = stored.items[0]?.key ?? "";
+      expect(await storage.get({ key, scope: "tool" }, ctx)).toMatchObject({
+        value: [{ text: "milk" }, { text: "eggs" }],
+        generation: 2,
+      });
+      expect(await host.invoke(USER, plugin.toolId, "note_list", {})).toMatchObject({
+        ok: true,
+        data: { notebooks: ["groceries"], next_cursor: null },
+      });
 
-    const text = "héllo from py-studio";
-    const saved = await host.invoke(USER, plugin.toolId, "save_file", {
-      path: "reports/hello.txt",
-      text,
-    });
-    expect(saved).toMatchObject({
-      ok: true,
-      data: { path: "reports/hello.txt", scope: "user", size_bytes: Buffer.byteLength(text) },
-    });
-    const url = (saved as { data: { download_url: string } }).data.download_url;
-    const got = await fetch(url);
-    expect(got.status).toBe(200);
-    expect(got.headers.get("content-type")).toBe("text/plain");
-    expect(await got.text()).toBe(text);
-    expect((await files.list({ scope: "user" }, ctx)).items.map((i) => i.path)).toEqual([
-      "reports/hello.txt",
-    ]);
+      const text = "héllo from py-studio";
+      const saved = await host.invoke(USER, plugin.toolId, "save_file", {
+        path: "reports/hello.txt",
+        text,
+      });
+      expect(saved).toMatchObject({
+        ok: true,
+        data: { path: "reports/hello.txt", scope: "user", size_bytes: Buffer.byteLength(text) },
+      });
+      const url = (saved as { data: { download_url: string } }).data.download_url;
+      const got = await fetch(url);
+      expect(got.status).toBe(200);
+      expect(got.headers.get("content-type")).toBe("text/plain");
+      expect(await got.text()).toBe(text);
+      expect((await files.list({ scope: "user" }, ctx)).items.map((i) => i.path)).toEqual([
+        "reports/hello.txt",
+      ]);
 
-    expect(
-      await host.invoke(USER, plugin.toolId, "note_delete", { notebook: "groceries" }),
-    ).toMatchObject({ ok: true, data: { deleted: true } });
-    expect(
-      await host.invoke(USER, plugin.toolId, "note_delete", { notebook: "groceries" }),
-    ).toMatchObject({ ok: false, kind: "rpc_error", error: { code: -32022 } });
-  });
+      expect(
+        await host.invoke(USER, plugin.toolId, "note_delete", { notebook: "groceries" }),
+      ).toMatchObject({ ok: true, data: { deleted: true } });
+      expect(
+        await host.invoke(USER, plugin.toolId, "note_delete", { notebook: "groceries" }),
+      ).toMatchObject({ ok: false, kind: "rpc_error", error: { code: -32022 } });
+    },
+  );
 
   it("ts-kitchen-sink's SDK files.put and storage round-trip work against the loopback server", async () => {
     const { host } = newHost();
