@@ -669,3 +669,14 @@ export {
   Redactor,
   secretValues,
 } from "./redact/redact.js";
+// The position-keeping JSON parser (also the zod-free `@anna-ai/app-schema/json-document`).
+export {
+  escapePointerToken,
+  JSON_MAX_DEPTH,
+  JsonDocument,
+  JsonSyntaxError,
+  parseJsonDocument,
+  type DuplicateKey,
+  type JsonPosition,
+  type JsonSpan,
+} from "./json-document.js";

@@ -111,7 +111,7 @@ describe.concurrent("executa dev bad input", () => {
       path.join(FIXTURES, "broken.jsonl"),
       "--describe",
     );
-    expectOneLineError(r, /broken\.jsonl:3: not valid JSON/);
+    expectOneLineError(r, /broken\.jsonl:3:\d+: not valid JSON/);
   });
 
   it("a fixture file that does not exist", async () => {
