@@ -260,6 +260,8 @@ describe("py-studio under the reverse-RPC router", () => {
     expect(new Set(r.progress.map((e) => e.invokeId)).size).toBe(1);
   });
 
+  const REVERSE_CALL_WAIT_MS = 20_000;
+
   it("correlates concurrent invokes' reverse calls by context.invoke_id (T12)", async () => {
     let release: (() => void) | undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -269,10 +271,12 @@ describe("py-studio under the reverse-RPC router", () => {
       if (seen.length === 1) await held; // the first summarize waits until the second is in
       return undefined;
     });
+    // The first call waits for Python to start (under the supervisor, on a loaded runner): the
+    // poll's ceiling is generous, not a speed target.
     const first = invoke(r, "summarize", { text: "one" });
-    await expect.poll(() => seen.length).toBe(1);
+    await expect.poll(() => seen.length, { timeout: REVERSE_CALL_WAIT_MS }).toBe(1);
     const second = invoke(r, "summarize", { text: "two" });
-    await expect.poll(() => seen.length).toBe(2);
+    await expect.poll(() => seen.length, { timeout: REVERSE_CALL_WAIT_MS }).toBe(2);
     expect(await second).toMatchObject({ ok: true });
     release?.();
     expect(await first).toMatchObject({ ok: true });
