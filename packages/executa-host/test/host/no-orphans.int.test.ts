@@ -15,6 +15,7 @@ const BATCH = 10;
 // Generous: ten Node hosts starting at once on a loaded two-core machine may take many seconds.
 const READY_TIMEOUT_MS = 90_000;
 const GONE_TIMEOUT_MS = 15_000;
+const HELPER_EXEC_TIMEOUT_MS = 10_000;
 const supervisor = probeSupervisor();
 
 function markedProcesses(mark: string): LiveProcess[] {
@@ -67,6 +68,13 @@ async function killHostUnderPlugin(
       reject(new Error(`host exited before "ready": ${stderr}`));
     });
   });
+  // "grandchild up" is printed just before the helper's shell execs `sleep`: wait for the exec, or
+  // a loaded machine catches it still named `sh` (a flake seen in CI).
+  await eventually(
+    () => helpersOf(markedProcesses(mark)).length === 1,
+    `the helper of host ${mark} runs sleep`,
+    HELPER_EXEC_TIMEOUT_MS,
+  ).catch(() => undefined); // the assertions below report what was found
   const before = markedProcesses(mark);
   host.kill("SIGKILL");
   await exited;
