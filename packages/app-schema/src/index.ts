@@ -680,3 +680,14 @@ export {
   type JsonPosition,
   type JsonSpan,
 } from "./json-document.js";
+
+// The Host API contract: error catalog and code → HTTP status (also `@anna-ai/app-schema/host-api`).
+export {
+  HOST_API_ERROR_CODES,
+  HOST_API_HTTP_STATUS,
+  HTTP_LAYER_ERROR_CODES,
+  httpStatusOf,
+  isHostApiErrorCode,
+  type HostApiErrorCode,
+  type HttpLayerErrorCode,
+} from "./host-api/index.js";

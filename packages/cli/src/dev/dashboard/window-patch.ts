@@ -5,6 +5,7 @@
 // oversized runtime_state) become HTTP statuses instead of a 500.
 import { isHostApiError, WINDOW_STATUSES, type WindowPatch } from "@anna-ai/app-core";
 import { WindowGeometrySchema } from "@anna-ai/app-schema";
+import { httpStatusOf } from "@anna-ai/app-schema/host-api";
 import { HttpError, isJsonObject } from "../http-util.js";
 
 export interface ParsedWindowPatch {
@@ -61,21 +62,13 @@ export function parseWindowPatch(body: unknown): ParsedWindowPatch {
   return { patch, focus };
 }
 
-/** HTTP statuses for the dispatcher's refusals of a windows REST call. */
-const STATUS_BY_CODE: Readonly<Record<string, number>> = {
-  not_found: 404,
-  invalid_arg: 400,
-  permission_denied: 403,
-  state_too_large: 413,
-};
-
 /** Runs a windows REST action; a HostApiError it throws becomes an HttpError with its code. */
 export async function windowsRest<T>(action: () => Promise<T>): Promise<T> {
   try {
     return await action();
   } catch (error) {
     if (!isHostApiError(error)) throw error;
-    throw new HttpError(STATUS_BY_CODE[error.code] ?? 400, error.code, error.message, {
+    throw new HttpError(httpStatusOf(error.code), error.code, error.message, {
       cause: error,
     });
   }
