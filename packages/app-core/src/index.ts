@@ -6,10 +6,27 @@ export {
   type CallResult,
   type Dispatcher,
   type DispatcherOptions,
+  type HostApiDispatcher,
   type OpenedWindowView,
+  type OpenWindowRequest,
   type WindowPatch,
 } from "./dispatcher/dispatcher.js";
+export {
+  createMultiTenantDispatcher,
+  type MultiTenantDispatcher,
+  type MultiTenantDispatcherOptions,
+} from "./dispatcher/multi-tenant-dispatcher.js";
+export {
+  fixedGrants,
+  type AppGrants,
+  type AppQuery,
+  type AppResolver,
+  type GrantResolver,
+  type InstalledAppsResolver,
+  type ResolvedApp,
+} from "./dispatcher/tenancy.js";
 export type {
+  AppScope,
   CallContext,
   DispatcherCore,
   LlmMode,
@@ -59,6 +76,7 @@ export {
   WINDOW_TOKEN_TTL_S,
   WindowTokenIssuer,
   type VerifiedWindowToken,
+  type WindowTokenService,
   type WindowTokenClaims,
   type WindowTokenIssuerOptions,
 } from "./tokens/window-tokens.js";
@@ -75,6 +93,7 @@ export {
   WINDOW_IDLE_MS,
   WINDOW_TITLE_MAX_CHARS,
   WindowManager,
+  zIndexCounter,
   type OpenedWindow,
   type OpenWindowOptions,
 } from "./windows/window-manager.js";
@@ -90,7 +109,14 @@ export {
   mergeRuntimeState,
   runtimeStateBytes,
 } from "./windows/runtime-state.js";
-export type { ChatArtifact, ChatLog, ChatMessage } from "./handlers/chat-methods.js";
+export type {
+  ChatArtifact,
+  ChatFilter,
+  ChatLog,
+  ChatMessage,
+  ChatStore,
+} from "./chat/chat-store.js";
+export { createMemoryChatStore, type MemoryChatStore } from "./chat/memory-chat-store.js";
 export {
   invokeTimeout,
   splitToolId,
@@ -99,7 +125,16 @@ export {
   TOOLS_INVOKE_TIMEOUT_MIN_MS,
 } from "./handlers/tools-methods.js";
 export { RESERVED_NAMESPACES } from "./handlers/stub-methods.js";
-export { AppDeck, findApp, selfApp } from "./apps/installed-apps.js";
+export { findApp, selfApp } from "./apps/installed-apps.js";
+export {
+  pinApp,
+  reorderDeck,
+  unpinApp,
+  type DeckChange,
+  type DeckStore,
+  type DeckUpdate,
+} from "./apps/deck-store.js";
+export { createMemoryDeckStore } from "./apps/memory-deck-store.js";
 export type { AppLaunchRequest, AppsCatalog } from "./apps/installed-apps.js";
 export {
   JOB_ACTIVE_PER_USER_MAX,
@@ -107,6 +142,14 @@ export {
   JOB_DEADLINE_MAX_MS,
   JOB_DEADLINE_MIN_MS,
   JOB_RESULT_MAX_BYTES,
+} from "./handlers/tool-jobs.js";
+export {
+  isTerminalJobState,
   JOB_STATES,
   type JobState,
-} from "./handlers/tool-jobs.js";
+  type ToolJobChange,
+  type ToolJobFilter,
+  type ToolJobRecord,
+  type ToolJobStore,
+} from "./jobs/tool-job-store.js";
+export { createMemoryToolJobStore, JOB_RETAINED_MAX } from "./jobs/memory-tool-job-store.js";

@@ -1,7 +1,7 @@
 // The user's installed apps as `apps.*` sees them (R158): a catalogue the host provides, the
-// `app_ref` rules (numeric id or `@handle/slug`), and the pinned deck ("我的 Apps") kept in
-// memory per user. The dispatcher's own app is always installed; a host (the dev harness, the
-// server) may list more through `AppsCatalog`.
+// `app_ref` rules (numeric id or `@handle/slug`). The calling app is always installed; a host
+// (the dev harness, the server) lists the user's others through `AppsCatalog` (the dispatcher's
+// `InstalledAppsResolver`). The pinned deck is deck-store.ts.
 import type { AppManifest, InstalledApp } from "@anna-ai/app-schema";
 import { HostApiError } from "../errors/host-api-error.js";
 
@@ -71,51 +71,4 @@ export function findApp(apps: readonly InstalledApp[], ref: string | number): In
     );
   }
   return found;
-}
-
-/** The pinned deck per user, in order. In memory: the server keeps it in its database. */
-export class AppDeck {
-  readonly #decks = new Map<string, string[]>();
-
-  list(userId: string): string[] {
-    return [...(this.#decks.get(userId) ?? [])];
-  }
-
-  /** Pins at the end (or at `position`); pinning a pinned app is a no-op. True when changed. */
-  add(userId: string, appId: string, position?: number): boolean {
-    const deck = this.list(userId);
-    if (deck.includes(appId)) return false;
-    const at = position === undefined ? deck.length : Math.min(Math.max(position, 0), deck.length);
-    deck.splice(at, 0, appId);
-    this.#decks.set(userId, deck);
-    return true;
-  }
-
-  remove(userId: string, appId: string): boolean {
-    const deck = this.list(userId);
-    const at = deck.indexOf(appId);
-    if (at === -1) return false;
-    deck.splice(at, 1);
-    this.#decks.set(userId, deck);
-    return true;
-  }
-
-  /** `order` must be exactly the pinned ids, each once (R158: "full list of app ids"). */
-  reorder(userId: string, order: readonly string[]): boolean {
-    const deck = this.list(userId);
-    const same =
-      order.length === deck.length &&
-      new Set(order).size === order.length &&
-      order.every((id) => deck.includes(id));
-    if (!same) {
-      throw new HostApiError(
-        "invalid_arg",
-        `apps.deck.reorder takes the full list of pinned app ids, each once; the deck is [${deck.join(", ")}]`,
-        { deck },
-      );
-    }
-    const changed = order.some((id, i) => deck[i] !== id);
-    this.#decks.set(userId, [...order]);
-    return changed;
-  }
 }

@@ -9,11 +9,14 @@ import type {
 import type { Logger } from "@anna-ai/jsonrpc";
 import type { z } from "zod";
 import type { HostApiAcl } from "../acl/host-api-acl.js";
-import type { AppDeck, AppsCatalog } from "../apps/installed-apps.js";
+import type { DeckStore } from "../apps/deck-store.js";
+import type { ChatStore } from "../chat/chat-store.js";
 import type { Clock } from "../clock.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { WindowManager } from "../windows/window-manager.js";
 import type { WindowRecord } from "../windows/window-store.js";
+import type { ToolJobs } from "../handlers/tool-jobs.js";
+import type { InstalledAppsResolver } from "./tenancy.js";
 
 /**
  * What `tools.*` needs from the Executa pool: `ExecutaHost` satisfies it. `describe` gives the
@@ -39,12 +42,17 @@ export type StorageBackend = "legacy" | "aps";
 /** `llm.*`/`agent.*` mode: `off` answers `llm_disabled` (A7, `--no-llm`). */
 export type LlmMode = "on" | "off";
 
-/** Everything a handler may use. One per dispatcher. */
-export interface DispatcherCore {
+/**
+ * Everything a handler may use, built for each call from the caller's window: its app version
+ * (manifest, ACL, tool ids), the user's grants for that app, and the dispatcher's shared stores
+ * and services. Nothing here is fixed at dispatcher creation except the shared parts.
+ */
+export interface AppScope {
   manifest: AppManifest;
   appId: string;
   versionId: string;
   acl: HostApiAcl;
+  /** Windows of this app version (the shared store, this app's views). */
   windows: WindowManager;
   events: EventBus;
   /** Publish on the bus and record. */
@@ -63,11 +71,18 @@ export interface DispatcherCore {
   credentialsGrant: CredentialsGrant;
   /** This app as `apps.*` lists it. */
   selfApp: InstalledApp;
-  /** Other installed apps, from the host. */
-  apps: AppsCatalog | undefined;
-  /** The pinned deck (`apps.deck.*`). */
-  deck: AppDeck;
+  /** The user's other installed apps, from the host. */
+  apps: InstalledAppsResolver | undefined;
+  /** The pinned decks (`apps.deck.*`), per user. */
+  deck: DeckStore;
+  /** `chat.*` records. */
+  chat: ChatStore;
+  /** Async tool jobs (their store and the process-local running parts). */
+  jobs: ToolJobs;
 }
+
+/** The former name, from when one core served one app; now the per-call `AppScope`. */
+export type DispatcherCore = AppScope;
 
 export interface CallContext {
   callId: string;
@@ -76,7 +91,8 @@ export interface CallContext {
   /** The caller's window as it was when the call was authenticated. */
   window: WindowRecord;
   signal: AbortSignal | undefined;
-  core: DispatcherCore;
+  /** The caller's app scope, resolved for this call. */
+  core: AppScope;
 }
 
 /** One Host API method: its argument schema (checked before the handler) and the handler. */

@@ -7,6 +7,7 @@
 // docs/app-core.md.
 import type { InstalledApp } from "@anna-ai/app-schema";
 import { z } from "zod";
+import { pinApp, reorderDeck, unpinApp, type DeckChange } from "../apps/deck-store.js";
 import { findApp } from "../apps/installed-apps.js";
 import { HostApiError } from "../errors/host-api-error.js";
 import { makeEvent } from "../events/make-event.js";
@@ -23,13 +24,20 @@ async function installed(ctx: CallContext): Promise<InstalledApp[]> {
 
 async function deckAnswer(ctx: CallContext) {
   const apps = await installed(ctx);
-  const ids = ctx.core.deck.list(ctx.window.userId);
+  const ids = await ctx.core.deck.get(ctx.window.userId);
   return {
     app_ids: ids,
     apps: ids
       .map((id) => apps.find((app) => app.app_id === id))
       .filter((app): app is InstalledApp => app !== undefined),
   };
+}
+
+/** Applies a deck change; a real change is broadcast to the user's windows as `deck_changed`. */
+async function changeDeck(ctx: CallContext, action: string, change: DeckChange) {
+  const { deck, changed } = await ctx.core.deck.update(ctx.window.userId, change);
+  if (changed) emitDeckChanged(ctx, action, deck);
+  return { ...(await deckAnswer(ctx)), changed };
 }
 
 function emitDeckChanged(ctx: CallContext, action: string, appIds: string[]): void {
@@ -104,9 +112,7 @@ export function appsMethods(): MethodTable {
       z.looseObject({ app_ref: AppRef, position: z.int().nonnegative().optional() }),
       async ({ app_ref, position }, ctx) => {
         const app = findApp(await installed(ctx), app_ref);
-        const changed = ctx.core.deck.add(ctx.window.userId, app.app_id, position);
-        if (changed) emitDeckChanged(ctx, "add", ctx.core.deck.list(ctx.window.userId));
-        return { ...(await deckAnswer(ctx)), changed };
+        return changeDeck(ctx, "add", pinApp(app.app_id, position));
       },
     ),
     "apps.deck.remove": method(z.looseObject({ app_ref: AppRef }), async ({ app_ref }, ctx) => {
@@ -114,17 +120,11 @@ export function appsMethods(): MethodTable {
       const ref = String(app_ref);
       const id =
         (await installed(ctx)).find((a) => a.app_id === ref || a.slug === ref)?.app_id ?? ref;
-      const changed = ctx.core.deck.remove(ctx.window.userId, id);
-      if (changed) emitDeckChanged(ctx, "remove", ctx.core.deck.list(ctx.window.userId));
-      return { ...(await deckAnswer(ctx)), changed };
+      return changeDeck(ctx, "remove", unpinApp(id));
     }),
     "apps.deck.reorder": method(
       z.looseObject({ app_ids: z.array(AppRef) }),
-      async ({ app_ids }, ctx) => {
-        const changed = ctx.core.deck.reorder(ctx.window.userId, app_ids.map(String));
-        if (changed) emitDeckChanged(ctx, "reorder", ctx.core.deck.list(ctx.window.userId));
-        return { ...(await deckAnswer(ctx)), changed };
-      },
+      async ({ app_ids }, ctx) => changeDeck(ctx, "reorder", reorderDeck(app_ids.map(String))),
     ),
   };
 }

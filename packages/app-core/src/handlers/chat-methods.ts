@@ -1,40 +1,16 @@
-// `chat.*` (R116–R118): append_artifact and write_message are recorded on the dispatcher's chat
-// log and broadcast; read_history is the documented stub.
+// `chat.*` (R116–R118): append_artifact and write_message are recorded in the dispatcher's
+// ChatStore and broadcast; read_history is the documented stub.
 import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
 import { makeEvent } from "../events/make-event.js";
 import { method, type MethodTable } from "../dispatcher/types.js";
+import type { ChatArtifact, ChatMessage } from "../chat/chat-store.js";
 
 export const ARTIFACT_KIND_MAX_CHARS = 40;
 export const ARTIFACT_SUMMARY_MAX_CHARS = 1000;
 export const CHAT_MESSAGE_MAX_CHARS = 4000;
 
-export interface ChatArtifact {
-  artifact_id: string;
-  kind: string;
-  app_slug?: string;
-  summary?: string;
-  payload_ref?: unknown;
-  data?: unknown;
-  window_uuid: string;
-  user_id: string;
-  ts: number;
-}
-
-export interface ChatMessage {
-  message_id: string;
-  role: string;
-  content: string;
-  window_uuid: string;
-  user_id: string;
-  ts: number;
-}
-
-/** What `chat.*` wrote during the session; the agent runtime reads it later. */
-export interface ChatLog {
-  artifacts: ChatArtifact[];
-  messages: ChatMessage[];
-}
+export type { ChatArtifact, ChatLog, ChatMessage } from "../chat/chat-store.js";
 
 const ArtifactFields = {
   kind: z.unknown().optional(),
@@ -45,7 +21,7 @@ const ArtifactFields = {
   payload: z.unknown().optional(),
 };
 
-export function chatMethods(log: ChatLog): MethodTable {
+export function chatMethods(): MethodTable {
   return {
     "chat.append_artifact": method(
       // R116's nested `{artifact: {...}}`; the guide's flat form (U61) is accepted too (Z46).
@@ -63,6 +39,7 @@ export function chatMethods(log: ChatLog): MethodTable {
           kind: String(a.kind ?? "app_event").slice(0, ARTIFACT_KIND_MAX_CHARS),
           window_uuid: window.windowUuid,
           user_id: window.userId,
+          app_id: window.appId,
           ts,
         };
         if (typeof a.app_slug === "string") artifact.app_slug = a.app_slug;
@@ -72,8 +49,8 @@ export function chatMethods(log: ChatLog): MethodTable {
         if (a.payload_ref !== undefined) artifact.payload_ref = a.payload_ref;
         const data = a.data ?? a.payload;
         if (data !== undefined) artifact.data = data;
-        log.artifacts.push(artifact);
-        const { user_id: _user, data: payload, ...rest } = artifact;
+        await core.chat.appendArtifact(artifact);
+        const { user_id: _user, app_id: _app, data: payload, ...rest } = artifact;
         core.emit(
           window.userId,
           makeEvent(
@@ -98,9 +75,10 @@ export function chatMethods(log: ChatLog): MethodTable {
           content: content.slice(0, CHAT_MESSAGE_MAX_CHARS),
           window_uuid: window.windowUuid,
           user_id: window.userId,
+          app_id: window.appId,
           ts: Math.floor(now / 1000),
         };
-        log.messages.push(message);
+        await core.chat.appendMessage(message);
         core.emit(
           window.userId,
           makeEvent(

@@ -1,19 +1,27 @@
 // Async tool jobs (U59, R146–R150): `tools.invokeAsync` answers at once with a job id and runs
 // the invoke in the background through the same pool as `tools.invoke`; `getJob` is the
 // authoritative snapshot, `tool_job` events are hints (they never carry the result). Jobs are
-// host-owned (they outlive the window that started them) and private to their user. In memory:
-// not persisted across restarts (as the local harness, L6443).
+// host-owned (they outlive the window that started them) and private to their user and app. The
+// records live in the injected ToolJobStore; the abort controllers of running invokes stay in
+// this process's registry (a job another process runs is not abortable from here).
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { HostApiError, type HostApiErrorWire } from "../errors/host-api-error.js";
 import { makeEvent } from "../events/make-event.js";
+import { method, type AppScope, type CallContext, type MethodTable } from "../dispatcher/types.js";
 import {
-  method,
-  type CallContext,
-  type DispatcherCore,
-  type MethodTable,
-} from "../dispatcher/types.js";
+  ACTIVE_JOB_STATES,
+  isTerminalJobState,
+  JOB_STATES,
+  type JobState,
+  type ToolJobChange,
+  type ToolJobRecord,
+  type ToolJobStore,
+} from "../jobs/tool-job-store.js";
 import { invokeResult, resolveInvocation } from "./tools-methods.js";
+
+export { JOB_STATES, type JobState } from "../jobs/tool-job-store.js";
+export { JOB_RETAINED_MAX } from "../jobs/memory-tool-job-store.js";
 
 export const JOB_DEADLINE_DEFAULT_MS = 30 * 60 * 1000;
 export const JOB_DEADLINE_MIN_MS = 60 * 1000;
@@ -25,47 +33,24 @@ export const JOB_ARGS_MAX_BYTES = 64 * 1024;
 /** A job's result, serialised (`result_too_large`). */
 export const JOB_RESULT_MAX_BYTES = 256 * 1024;
 export const JOB_CLIENT_TAG_MAX_CHARS = 120;
-/** Finished jobs kept for getJob/listJobs before the oldest are forgotten. */
-export const JOB_RETAINED_MAX = 1000;
 export const JOB_LIST_LIMIT_DEFAULT = 20;
 export const JOB_LIST_LOOKBACK_MS = 7 * 24 * 60 * 60 * 1000;
 
-export const JOB_STATES = [
-  "queued",
-  "running",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "expired",
-] as const;
-export type JobState = (typeof JOB_STATES)[number];
-const TERMINAL: ReadonlySet<JobState> = new Set(["succeeded", "failed", "cancelled", "expired"]);
-
 const JobId = z.string().regex(/^tjob_[0-9a-f]{32}$/, "jobId must look like tjob_<32 hex>");
-
-interface Job {
-  jobId: string;
-  userId: string;
-  toolId: string;
-  tool: string;
-  clientTag: string | null;
-  state: JobState;
-  createdAt: number;
-  updatedAt: number;
-  deadlineMs: number;
-  result?: unknown;
-  error?: HostApiErrorWire;
-  seq: number;
-  abort: AbortController;
-}
 
 export interface ToolJobs {
   methods(): MethodTable;
-  /** Aborts every running job (dispatcher shutdown). */
-  cancelAll(): void;
+  /** Aborts every job this process runs and marks it cancelled (dispatcher shutdown). */
+  cancelAll(): Promise<void>;
 }
 
-function snapshot(job: Job): Record<string, unknown> {
+/** The parts of a running job that cannot be stored: its abort and the scope it reports in. */
+interface RunningJob {
+  abort: AbortController;
+  scope: AppScope;
+}
+
+function snapshot(job: ToolJobRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {
     jobId: job.jobId,
     tool_id: job.toolId,
@@ -85,77 +70,77 @@ function snapshot(job: Job): Record<string, unknown> {
   return out;
 }
 
-export function createToolJobs(core: DispatcherCore): ToolJobs {
-  const jobs = new Map<string, Job>();
+export function createToolJobs(store: ToolJobStore): ToolJobs {
+  const running = new Map<string, RunningJob>();
 
-  function publish(job: Job): void {
-    job.seq += 1;
-    core.emit(
+  function publish(scope: AppScope, job: ToolJobRecord): void {
+    scope.emit(
       job.userId,
       makeEvent(
         "tool_job",
-        { appId: core.appId, versionId: core.versionId },
+        { appId: job.appId, versionId: job.versionId },
         {
           job_id: job.jobId,
           tool_id: job.toolId,
           state: job.state,
           seq: job.seq,
-          terminal: TERMINAL.has(job.state),
+          terminal: isTerminalJobState(job.state),
         },
-        core.clock(),
+        scope.clock(),
       ),
     );
   }
 
-  function settle(
-    job: Job,
+  /** Moves a not-yet-terminal job to `state`; a job already finished (or cancelled) stays. */
+  async function settle(
+    scope: AppScope,
+    jobId: string,
     state: JobState,
-    fields: { result?: unknown; error?: HostApiErrorWire },
-  ) {
-    if (TERMINAL.has(job.state)) return;
-    job.state = state;
-    job.updatedAt = core.clock();
-    if (fields.result !== undefined) job.result = fields.result;
-    if (fields.error !== undefined) job.error = fields.error;
-    publish(job);
-    forgetOldest();
+    fields: Omit<ToolJobChange, "state">,
+  ): Promise<ToolJobRecord | undefined> {
+    const from = state === "running" ? ["queued" as const] : ACTIVE_JOB_STATES;
+    const job = await store.transition(jobId, from, { ...fields, state }, scope.clock());
+    if (isTerminalJobState(state)) running.delete(jobId);
+    if (job !== undefined) publish(scope, job);
+    return job;
   }
 
-  function forgetOldest(): void {
-    if (jobs.size <= JOB_RETAINED_MAX) return;
-    for (const [id, job] of jobs) {
-      if (!TERMINAL.has(job.state)) continue;
-      jobs.delete(id);
-      if (jobs.size <= JOB_RETAINED_MAX) return;
-    }
-  }
-
-  function owned(ctx: CallContext, jobId: string): Job {
-    const job = jobs.get(jobId);
-    // No existence oracle across users (U59).
-    if (job === undefined || job.userId !== ctx.window.userId) {
+  async function owned(ctx: CallContext, jobId: string): Promise<ToolJobRecord> {
+    const job = await store.get(jobId);
+    // No existence oracle across users or apps (U59).
+    if (job === undefined || job.userId !== ctx.window.userId || job.appId !== ctx.core.appId) {
       throw new HostApiError("job_not_found", `no job ${jobId}`, { jobId });
     }
     return job;
   }
 
-  async function run(job: Job, ctx: CallContext, args: Record<string, unknown> | undefined) {
+  function failure(error: unknown): HostApiErrorWire {
+    return error instanceof HostApiError
+      ? error.toWire()
+      : { code: "internal_error", message: "the job failed on the host" };
+  }
+
+  async function run(
+    job: ToolJobRecord,
+    ctx: CallContext,
+    abort: AbortController,
+    args: Record<string, unknown> | undefined,
+  ) {
+    const scope = ctx.core;
     const target = resolveInvocation(ctx, job.toolId, job.tool);
-    job.state = "running";
-    job.updatedAt = core.clock();
-    publish(job);
-    const timeoutMs = Math.max(1, job.deadlineMs - core.clock());
+    if ((await settle(scope, job.jobId, "running", {})) === undefined) return; // cancelled
+    const timeoutMs = Math.max(1, job.deadlineMs - scope.clock());
     const outcome = await target.host.invoke(job.userId, job.toolId, job.tool, args, {
       timeoutMs,
-      signal: job.abort.signal,
-      app: { appId: core.appId, appScopeGranted: true },
+      signal: abort.signal,
+      app: { appId: job.appId, appScopeGranted: true },
     });
-    if (TERMINAL.has(job.state)) return; // cancelled meanwhile
+    if (abort.signal.aborted) return; // cancelled meanwhile
     try {
       const result = invokeResult(outcome, target, { timeoutMs, requestedMs: null });
       const bytes = Buffer.byteLength(JSON.stringify(result), "utf8");
       if (bytes > JOB_RESULT_MAX_BYTES) {
-        settle(job, "failed", {
+        await settle(scope, job.jobId, "failed", {
           error: new HostApiError(
             "result_too_large",
             `the result is ${bytes} bytes; jobs may return ${JOB_RESULT_MAX_BYTES} — upload it (host/uploadFile) and return a reference`,
@@ -164,13 +149,12 @@ export function createToolJobs(core: DispatcherCore): ToolJobs {
         });
         return;
       }
-      settle(job, "succeeded", { result });
+      await settle(scope, job.jobId, "succeeded", { result });
     } catch (error) {
-      const wire =
-        error instanceof HostApiError
-          ? error.toWire()
-          : { code: "internal_error", message: "the job failed on the host" };
-      settle(job, wire.code === "tool_timeout" ? "expired" : "failed", { error: wire });
+      const wire = failure(error);
+      await settle(scope, job.jobId, wire.code === "tool_timeout" ? "expired" : "failed", {
+        error: wire,
+      });
     }
   }
 
@@ -183,14 +167,13 @@ export function createToolJobs(core: DispatcherCore): ToolJobs {
   });
 
   return {
-    cancelAll() {
-      for (const job of jobs.values()) {
-        if (!TERMINAL.has(job.state)) {
-          job.abort.abort();
-          settle(job, "cancelled", {
-            error: { code: "cancelled", message: "the host shut down" },
-          });
-        }
+    async cancelAll() {
+      const jobs = [...running.entries()];
+      for (const [, job] of jobs) job.abort.abort();
+      for (const [jobId, job] of jobs) {
+        await settle(job.scope, jobId, "cancelled", {
+          error: { code: "cancelled", message: "the host shut down" },
+        });
       }
     },
     methods: () => ({
@@ -199,9 +182,9 @@ export function createToolJobs(core: DispatcherCore): ToolJobs {
           throw new HostApiError("invalid_arg", `args may be at most ${JOB_ARGS_MAX_BYTES} bytes`);
         }
         const target = resolveInvocation(ctx, args.tool_id, args.method);
-        const active = [...jobs.values()].filter(
-          (j) => j.userId === ctx.window.userId && !TERMINAL.has(j.state),
-        ).length;
+        // The quota is the user's, across apps (U59 "per user").
+        const active = (await store.list({ userId: ctx.window.userId, states: ACTIVE_JOB_STATES }))
+          .length;
         if (active >= JOB_ACTIVE_PER_USER_MAX) {
           throw new HostApiError(
             "job_quota_exceeded",
@@ -212,10 +195,12 @@ export function createToolJobs(core: DispatcherCore): ToolJobs {
         // Job deadlines clamp on both sides (R146, Z48: "raised to 60 s").
         const requested = args.timeoutMs ?? JOB_DEADLINE_DEFAULT_MS;
         const window = Math.min(Math.max(requested, JOB_DEADLINE_MIN_MS), JOB_DEADLINE_MAX_MS);
-        const now = core.clock();
-        const job: Job = {
+        const now = ctx.core.clock();
+        const job: ToolJobRecord = {
           jobId: `tjob_${randomBytes(16).toString("hex")}`,
           userId: ctx.window.userId,
+          appId: ctx.core.appId,
+          versionId: ctx.core.versionId,
           toolId: target.toolId,
           tool: target.tool,
           clientTag: args.clientTag ?? null,
@@ -223,21 +208,18 @@ export function createToolJobs(core: DispatcherCore): ToolJobs {
           createdAt: now,
           updatedAt: now,
           deadlineMs: now + window,
-          seq: 0,
-          abort: new AbortController(),
+          seq: 1,
         };
-        jobs.set(job.jobId, job);
-        publish(job);
+        const abort = new AbortController();
+        await store.insert(job);
+        running.set(job.jobId, { abort, scope: ctx.core });
+        publish(ctx.core, job);
         // The job outlives this call: no caller signal, its own abort controller.
-        const jobCtx: CallContext = { ...ctx, signal: job.abort.signal };
+        const jobCtx: CallContext = { ...ctx, signal: abort.signal };
         setImmediate(() => {
-          run(job, jobCtx, args.args ?? undefined).catch((error: unknown) => {
-            const wire =
-              error instanceof HostApiError
-                ? error.toWire()
-                : { code: "internal_error", message: "the job failed on the host" };
-            settle(job, "failed", { error: wire });
-          });
+          run(job, jobCtx, abort, args.args ?? undefined).catch((error: unknown) =>
+            settle(ctx.core, job.jobId, "failed", { error: failure(error) }),
+          );
         });
         return { jobId: job.jobId, state: "queued", deadlineMs: job.deadlineMs };
       }),
@@ -247,23 +229,28 @@ export function createToolJobs(core: DispatcherCore): ToolJobs {
           sinceSeq: z.int().min(0).optional(),
           limit: z.int().min(1).max(500).optional(),
         }),
-        async (args, ctx) => snapshot(owned(ctx, args.jobId)),
+        async (args, ctx) => snapshot(await owned(ctx, args.jobId)),
       ),
       "tools.cancelJob": method(
         z.looseObject({ jobId: JobId, reason: z.string().max(200).optional() }),
         async (args, ctx) => {
-          const job = owned(ctx, args.jobId);
-          if (TERMINAL.has(job.state)) {
+          const job = await owned(ctx, args.jobId);
+          if (isTerminalJobState(job.state)) {
             return { jobId: job.jobId, state: job.state, cancelled: false };
           }
-          job.abort.abort();
-          settle(job, "cancelled", {
+          running.get(job.jobId)?.abort.abort();
+          const cancelled = await settle(ctx.core, job.jobId, "cancelled", {
             error: {
               code: "cancelled",
               message: args.reason === undefined ? "cancelled" : `cancelled: ${args.reason}`,
             },
           });
-          return { jobId: job.jobId, state: job.state, cancelled: true };
+          // Finished between the read and the cancel: report what it became.
+          if (cancelled === undefined) {
+            const now = await owned(ctx, args.jobId);
+            return { jobId: now.jobId, state: now.state, cancelled: false };
+          }
+          return { jobId: cancelled.jobId, state: cancelled.state, cancelled: true };
         },
       ),
       "tools.listJobs": method(
@@ -275,24 +262,20 @@ export function createToolJobs(core: DispatcherCore): ToolJobs {
           limit: z.int().min(1).max(100).optional(),
         }),
         async (args, ctx) => {
-          const states =
-            args.state === undefined
-              ? undefined
-              : new Set(Array.isArray(args.state) ? args.state : [args.state]);
           const floor = Math.max(
             args.since === undefined ? 0 : Date.parse(args.since),
-            core.clock() - JOB_LIST_LOOKBACK_MS,
+            ctx.core.clock() - JOB_LIST_LOOKBACK_MS,
           );
-          const matching = [...jobs.values()]
-            .filter(
-              (j) =>
-                j.userId === ctx.window.userId &&
-                (args.tool_id === undefined || j.toolId === args.tool_id) &&
-                (states === undefined || states.has(j.state)) &&
-                (args.clientTag === undefined || j.clientTag === args.clientTag) &&
-                j.createdAt >= floor,
-            )
-            .reverse();
+          const matching = await store.list({
+            userId: ctx.window.userId,
+            appId: ctx.core.appId,
+            createdSince: floor,
+            ...(args.tool_id === undefined ? {} : { toolId: args.tool_id }),
+            ...(args.clientTag === undefined ? {} : { clientTag: args.clientTag }),
+            ...(args.state === undefined
+              ? {}
+              : { states: Array.isArray(args.state) ? args.state : [args.state] }),
+          });
           const limit = args.limit ?? JOB_LIST_LIMIT_DEFAULT;
           return {
             jobs: matching.slice(0, limit).map(snapshot),

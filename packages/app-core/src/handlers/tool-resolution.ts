@@ -1,6 +1,6 @@
 import { normalizeExecutaRef, toolRefAllows } from "@anna-ai/app-schema";
 import { HostApiError } from "../errors/host-api-error.js";
-import type { DispatcherCore } from "../dispatcher/types.js";
+import type { AppScope } from "../dispatcher/types.js";
 
 export interface DeclaredTool {
   /** The runtime tool_id (a `bundled:<handle>` ref resolved through `toolIds`). */
@@ -11,7 +11,7 @@ export interface DeclaredTool {
 }
 
 /** `required_executas` then `optional_executas`, resolved; the first listing of an id wins. */
-export function declaredTools(core: DispatcherCore): DeclaredTool[] {
+export function declaredTools(core: AppScope): DeclaredTool[] {
   const out: DeclaredTool[] = [];
   const seen = new Set<string>();
   for (const list of ["required", "optional"] as const) {
@@ -30,7 +30,7 @@ export function declaredTools(core: DispatcherCore): DeclaredTool[] {
  * R143: a tool must be declared AND matched by `ui.host_api.tools` (by its manifest ref or its
  * resolved id). Returns the declared tool or throws `permission_denied`.
  */
-export function allowedTool(core: DispatcherCore, requested: string): DeclaredTool {
+export function allowedTool(core: AppScope, requested: string): DeclaredTool {
   const resolved = core.toolIds[requested] ?? requested;
   const refs = (core.acl.hostApi.tools ?? []) as readonly string[];
   const tool = declaredTools(core).find((t) => t.toolId === resolved);

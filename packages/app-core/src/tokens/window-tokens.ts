@@ -33,7 +33,18 @@ export interface WindowTokenIssuerOptions {
   ttlSeconds?: number;
 }
 
-export class WindowTokenIssuer {
+/**
+ * What the dispatcher needs of token issuance; inject another (a key service, a secret shared by
+ * the server's nodes) through `tokens`. `verify` rejects with `invalid_token` whatever is wrong.
+ */
+export interface WindowTokenService {
+  readonly ttlSeconds: number;
+  mint(claims: WindowTokenClaims): Promise<string>;
+  verify(token: unknown): Promise<VerifiedWindowToken>;
+}
+
+/** The per-process (or shared) HS256 secret implementation. */
+export class WindowTokenIssuer implements WindowTokenService {
   readonly ttlSeconds: number;
   readonly #secret: Uint8Array;
   readonly #clock: Clock;

@@ -43,18 +43,30 @@ export interface WindowManagerOptions {
   emit: (userId: string, event: AnnaAppEvent) => void;
   idleMs?: number;
   maxStateBytes?: number;
+  /**
+   * The next z-index. The multi-tenant dispatcher builds a manager per call and shares one
+   * counter between them, so stacking order survives; default a counter of this manager.
+   */
+  nextZIndex?: () => number;
+}
+
+/** A z-index counter: 1, 2, 3, … */
+export function zIndexCounter(): () => number {
+  let z = 0;
+  return () => ++z;
 }
 
 export class WindowManager {
   readonly store: WindowStore;
   readonly maxStateBytes: number;
   readonly #o: WindowManagerOptions;
-  #zCounter = 0;
+  readonly #nextZ: () => number;
 
   constructor(options: WindowManagerOptions) {
     this.#o = options;
     this.store = options.store;
     this.maxStateBytes = options.maxStateBytes ?? MAX_RUNTIME_STATE_BYTES;
+    this.#nextZ = options.nextZIndex ?? zIndexCounter();
   }
 
   viewOf(name: string): UiView | undefined {
@@ -91,7 +103,7 @@ export class WindowManager {
         const updated = await this.store.update(existing.windowUuid, {
           status: "active",
           entryPayload: mergePayload(existing.entryPayload, options.payload),
-          zIndex: ++this.#zCounter,
+          zIndex: this.#nextZ(),
           lastFocusAt: now,
           lastSeenAt: now,
         });
@@ -115,7 +127,7 @@ export class WindowManager {
       stateGeneration: 0,
       entryPayload: options.payload ?? null,
       conversationSessionUuid: conversation,
-      zIndex: ++this.#zCounter,
+      zIndex: this.#nextZ(),
       createdAt: now,
       lastFocusAt: now,
       lastSeenAt: now,
@@ -210,7 +222,7 @@ export class WindowManager {
 
   async focus(windowUuid: string, byClientId?: string): Promise<WindowRecord> {
     await this.requireLive(windowUuid);
-    const zIndex = ++this.#zCounter;
+    const zIndex = this.#nextZ();
     const updated = await this.store.update(windowUuid, {
       zIndex,
       lastFocusAt: this.#o.clock(),
