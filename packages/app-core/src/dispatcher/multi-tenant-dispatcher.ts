@@ -136,7 +136,6 @@ export function createMultiTenantDispatcher(
       clock,
       emit,
       nextZIndex,
-      ...(options.windowIdleMs === undefined ? {} : { idleMs: options.windowIdleMs }),
     });
   }
 

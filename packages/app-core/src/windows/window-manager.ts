@@ -1,6 +1,6 @@
 // Window lifecycle over a WindowStore (E, U24–U33): open with single-instance dedup, status
-// transitions, geometry, titles, focus, runtime_state merges under the cap, heartbeats and the idle
-// reaper. Every change publishes its AnnaAppEvent through `emit` (U37).
+// transitions, geometry, titles, focus, runtime_state merges under the cap, heartbeats (the idle
+// reaper is the dispatcher's: it spans apps). Every change publishes its AnnaAppEvent through `emit` (U37).
 import { randomUUID } from "node:crypto";
 import type { AnnaAppEvent, UiView, WindowGeometry } from "@anna-ai/app-schema";
 import type { Clock } from "../clock.js";
@@ -41,7 +41,6 @@ export interface WindowManagerOptions {
   stateMerge: string;
   clock: Clock;
   emit: (userId: string, event: AnnaAppEvent) => void;
-  idleMs?: number;
   maxStateBytes?: number;
   /**
    * The next z-index. The multi-tenant dispatcher builds a manager per call and shares one
@@ -284,28 +283,6 @@ export class WindowManager {
   /** A heartbeat or any RPC keeps the window from the idle reaper. */
   async touch(windowUuid: string): Promise<void> {
     await this.store.update(windowUuid, { lastSeenAt: this.#o.clock() });
-  }
-
-  /**
-   * Closes `active` windows idle for longer than the limit (U33), broadcasting `close_view` with
-   * reason `idle`. Call it periodically; returns the closed window ids.
-   */
-  async reapIdle(userIds: Iterable<string>): Promise<string[]> {
-    const now = this.#o.clock();
-    const limit = this.#o.idleMs ?? WINDOW_IDLE_MS;
-    const closed: string[] = [];
-    for (const userId of userIds) {
-      for (const window of await this.store.list({
-        userId,
-        appId: this.#o.appId,
-        statuses: ["active"],
-      })) {
-        if (now - window.lastSeenAt < limit) continue;
-        await this.close(window.windowUuid, "idle");
-        closed.push(window.windowUuid);
-      }
-    }
-    return closed;
   }
 
   #emitOpen(window: WindowRecord, source: string | undefined, byClientId?: string): void {

@@ -21,6 +21,8 @@ import {
 } from "../../src/index.js";
 import { manifestWith } from "../helpers.js";
 
+const fixedGrantsNone: GrantResolver = { grants: () => Promise.resolve({}) };
+
 const TOOL = "tool-examples-ts-notes-00000001";
 const HOST_API = {
   storage: ["*"],
@@ -296,5 +298,35 @@ describe("the multi-tenant dispatcher", () => {
       code: "invalid_arg",
     });
     await expect(dispatcher.listWindows()).rejects.toMatchObject({ code: "invalid_arg" });
+  });
+
+  it("stacks windows of all apps in one z-order, raises one with patch.focus, and reaps idle ones of every app", async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const apps = new Map<string, ResolvedApp>(
+      ["app-x", "app-y"].map((appId) => [
+        appId,
+        { appId, versionId: "v1", manifest: manifestWith({}) },
+      ]),
+    );
+    const dispatcher = createMultiTenantDispatcher({
+      apps: { resolve: ({ appId }) => Promise.resolve(apps.get(appId)) },
+      grants: fixedGrantsNone,
+      clock: () => now,
+      windowIdleMs: 1000,
+    });
+    const x = await dispatcher.openWindow("main", { userId: "alice", appId: "app-x" });
+    const y = await dispatcher.openWindow("main", { userId: "alice", appId: "app-y" });
+    expect(y.window.z_index).toBeGreaterThan(x.window.z_index as number);
+    const raised = await dispatcher.patchWindow(
+      x.window.window_uuid as string,
+      { focus: true },
+      "alice",
+    );
+    expect(raised.z_index).toBeGreaterThan(y.window.z_index as number);
+    now += 2000;
+    expect((await dispatcher.reapIdle()).sort()).toEqual(
+      [x.window.window_uuid, y.window.window_uuid].sort(),
+    );
+    expect(await dispatcher.listWindows("alice")).toEqual([]);
   });
 });
