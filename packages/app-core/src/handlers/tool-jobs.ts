@@ -4,15 +4,11 @@
 // host-owned (they outlive the window that started them) and private to their user. In memory:
 // not persisted across restarts (as the local harness, L6443).
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
+import { JOB_STATES, type JobState } from "@anna-ai/app-schema/host-api";
 import { HostApiError, type HostApiErrorWire } from "../errors/host-api-error.js";
 import { makeEvent } from "../events/make-event.js";
-import {
-  method,
-  type CallContext,
-  type DispatcherCore,
-  type MethodTable,
-} from "../dispatcher/types.js";
+import type { CallContext, DispatcherCore, MethodTable } from "../dispatcher/types.js";
+import { contractMethod } from "./contract-method.js";
 import { invokeResult, resolveInvocation } from "./tools-methods.js";
 
 export const JOB_DEADLINE_DEFAULT_MS = 30 * 60 * 1000;
@@ -24,24 +20,14 @@ export const JOB_ACTIVE_PER_USER_MAX = 5;
 export const JOB_ARGS_MAX_BYTES = 64 * 1024;
 /** A job's result, serialised (`result_too_large`). */
 export const JOB_RESULT_MAX_BYTES = 256 * 1024;
-export const JOB_CLIENT_TAG_MAX_CHARS = 120;
 /** Finished jobs kept for getJob/listJobs before the oldest are forgotten. */
 export const JOB_RETAINED_MAX = 1000;
 export const JOB_LIST_LIMIT_DEFAULT = 20;
 export const JOB_LIST_LOOKBACK_MS = 7 * 24 * 60 * 60 * 1000;
 
-export const JOB_STATES = [
-  "queued",
-  "running",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "expired",
-] as const;
-export type JobState = (typeof JOB_STATES)[number];
+// The states and the argument limits are the contract's (`@anna-ai/app-schema/host-api`).
+export { JOB_STATES, type JobState };
 const TERMINAL: ReadonlySet<JobState> = new Set(["succeeded", "failed", "cancelled", "expired"]);
-
-const JobId = z.string().regex(/^tjob_[0-9a-f]{32}$/, "jobId must look like tjob_<32 hex>");
 
 interface Job {
   jobId: string;
@@ -174,14 +160,6 @@ export function createToolJobs(core: DispatcherCore): ToolJobs {
     }
   }
 
-  const InvokeAsyncArgs = z.looseObject({
-    tool_id: z.string().min(1, "tool_id required"),
-    method: z.string().min(1).optional(),
-    args: z.record(z.string(), z.unknown()).nullish(),
-    timeoutMs: z.number().finite().nullish(),
-    clientTag: z.string().max(JOB_CLIENT_TAG_MAX_CHARS).nullish(),
-  });
-
   return {
     cancelAll() {
       for (const job of jobs.values()) {
@@ -194,7 +172,7 @@ export function createToolJobs(core: DispatcherCore): ToolJobs {
       }
     },
     methods: () => ({
-      "tools.invokeAsync": method(InvokeAsyncArgs, async (args, ctx) => {
+      "tools.invokeAsync": contractMethod("tools.invokeAsync", async (args, ctx) => {
         if (Buffer.byteLength(JSON.stringify(args.args ?? {}), "utf8") > JOB_ARGS_MAX_BYTES) {
           throw new HostApiError("invalid_arg", `args may be at most ${JOB_ARGS_MAX_BYTES} bytes`);
         }
@@ -241,65 +219,48 @@ export function createToolJobs(core: DispatcherCore): ToolJobs {
         });
         return { jobId: job.jobId, state: "queued", deadlineMs: job.deadlineMs };
       }),
-      "tools.getJob": method(
-        z.looseObject({
-          jobId: JobId,
-          sinceSeq: z.int().min(0).optional(),
-          limit: z.int().min(1).max(500).optional(),
-        }),
-        async (args, ctx) => snapshot(owned(ctx, args.jobId)),
+      "tools.getJob": contractMethod("tools.getJob", async (args, ctx) =>
+        snapshot(owned(ctx, args.jobId)),
       ),
-      "tools.cancelJob": method(
-        z.looseObject({ jobId: JobId, reason: z.string().max(200).optional() }),
-        async (args, ctx) => {
-          const job = owned(ctx, args.jobId);
-          if (TERMINAL.has(job.state)) {
-            return { jobId: job.jobId, state: job.state, cancelled: false };
-          }
-          job.abort.abort();
-          settle(job, "cancelled", {
-            error: {
-              code: "cancelled",
-              message: args.reason === undefined ? "cancelled" : `cancelled: ${args.reason}`,
-            },
-          });
-          return { jobId: job.jobId, state: job.state, cancelled: true };
-        },
-      ),
-      "tools.listJobs": method(
-        z.looseObject({
-          tool_id: z.string().optional(),
-          state: z.union([z.enum(JOB_STATES), z.array(z.enum(JOB_STATES))]).optional(),
-          clientTag: z.string().optional(),
-          since: z.iso.datetime({ offset: true }).optional(),
-          limit: z.int().min(1).max(100).optional(),
-        }),
-        async (args, ctx) => {
-          const states =
-            args.state === undefined
-              ? undefined
-              : new Set(Array.isArray(args.state) ? args.state : [args.state]);
-          const floor = Math.max(
-            args.since === undefined ? 0 : Date.parse(args.since),
-            core.clock() - JOB_LIST_LOOKBACK_MS,
-          );
-          const matching = [...jobs.values()]
-            .filter(
-              (j) =>
-                j.userId === ctx.window.userId &&
-                (args.tool_id === undefined || j.toolId === args.tool_id) &&
-                (states === undefined || states.has(j.state)) &&
-                (args.clientTag === undefined || j.clientTag === args.clientTag) &&
-                j.createdAt >= floor,
-            )
-            .reverse();
-          const limit = args.limit ?? JOB_LIST_LIMIT_DEFAULT;
-          return {
-            jobs: matching.slice(0, limit).map(snapshot),
-            truncated: matching.length > limit,
-          };
-        },
-      ),
+      "tools.cancelJob": contractMethod("tools.cancelJob", async (args, ctx) => {
+        const job = owned(ctx, args.jobId);
+        if (TERMINAL.has(job.state)) {
+          return { jobId: job.jobId, state: job.state, cancelled: false };
+        }
+        job.abort.abort();
+        settle(job, "cancelled", {
+          error: {
+            code: "cancelled",
+            message: args.reason === undefined ? "cancelled" : `cancelled: ${args.reason}`,
+          },
+        });
+        return { jobId: job.jobId, state: job.state, cancelled: true };
+      }),
+      "tools.listJobs": contractMethod("tools.listJobs", async (args, ctx) => {
+        const states =
+          args.state === undefined
+            ? undefined
+            : new Set(Array.isArray(args.state) ? args.state : [args.state]);
+        const floor = Math.max(
+          args.since === undefined ? 0 : Date.parse(args.since),
+          core.clock() - JOB_LIST_LOOKBACK_MS,
+        );
+        const matching = [...jobs.values()]
+          .filter(
+            (j) =>
+              j.userId === ctx.window.userId &&
+              (args.tool_id === undefined || j.toolId === args.tool_id) &&
+              (states === undefined || states.has(j.state)) &&
+              (args.clientTag === undefined || j.clientTag === args.clientTag) &&
+              j.createdAt >= floor,
+          )
+          .reverse();
+        const limit = args.limit ?? JOB_LIST_LIMIT_DEFAULT;
+        return {
+          jobs: matching.slice(0, limit).map(snapshot),
+          truncated: matching.length > limit,
+        };
+      }),
     }),
   };
 }
