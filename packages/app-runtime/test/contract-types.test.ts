@@ -35,11 +35,11 @@ function toolsAndUploads(anna: AnnaAppRuntime) {
   expectTypeOf(anna.tools.getJob("tjob_x")).resolves.toEqualTypeOf<JobSnapshot>();
   // @ts-expect-error -- clientTag is a string
   void anna.tools.invokeAsync({ tool_id: "t", clientTag: 1 });
-  // The dispatcher's names (`bytes_b64`, `mime`), not the plugins' `host/uploadFile` ones.
+  // The dispatcher's names (`bytes_b64`, `mime`: the guide's L6612), as the contract has them.
   expectTypeOf(
     anna.upload.inline({ bytes_b64: "aGk=", mime: "text/plain" }),
   ).resolves.toEqualTypeOf<UploadedFile>();
-  // @ts-expect-error -- `content_b64`/`mime_type` are host/uploadFile's names, not upload.inline's
+  // @ts-expect-error -- the Reference's names (L10722): the dispatcher refuses them today
   void anna.upload.inline({ content_b64: "aGk=", mime_type: "text/plain", filename: "a" });
   void anna.credentials.get_token("github", "acct-1");
   expectTypeOf(anna.apps.deck.add("notes", 0)).resolves.toEqualTypeOf<AppsDeckChange>();
