@@ -1,5 +1,5 @@
 import type { CallOptions } from "./args.js";
-import type { AgentRunArgs, AgentSession, AgentSessionInfo, Json } from "./host-api-types.js";
+import type { AgentRunArgs, AgentSession, AgentSessionInfo, Json } from "./namespace-types.js";
 import { RpcStream, type StreamRouter } from "./rpc-stream.js";
 
 export type RawCall = (
@@ -49,22 +49,20 @@ export function createAgentSession(
         "session.cancel",
         { app_session_uuid: uuid, run_id: runId },
         opts,
-      ) as Promise<{ cancelled: boolean }>;
+      ) as ReturnType<AgentSession["cancel"]>;
     },
-    history(args?: { limit?: number }, opts?: CallOptions) {
+    history(args, opts) {
       return call(
         "agent",
         "session.history",
         { ...args, app_session_uuid: uuid },
         opts,
-      ) as Promise<{
-        messages: Array<{ role: string; content: unknown }>;
-      }>;
+      ) as ReturnType<AgentSession["history"]>;
     },
     delete(opts?: CallOptions) {
-      return call("agent", "session.delete", { app_session_uuid: uuid }, opts) as Promise<{
-        deleted: true;
-      }>;
+      return call("agent", "session.delete", { app_session_uuid: uuid }, opts) as ReturnType<
+        AgentSession["delete"]
+      >;
     },
     async refresh(opts?: CallOptions) {
       const answer = (await call(
@@ -72,7 +70,7 @@ export function createAgentSession(
         "session.refresh",
         { app_session_uuid: uuid },
         opts,
-      )) as AgentSessionInfo;
+      )) as Awaited<ReturnType<AgentSession["refresh"]>>;
       info = { ...info, ...answer };
       return answer;
     },

@@ -17,7 +17,7 @@ export interface CallOptions {
  * names"); methods not listed here take the object form only. SDK aliases (`web.imageSearch`)
  * take their method's forms.
  */
-export const POSITIONAL_PARAMS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+export const POSITIONAL_PARAMS = Object.freeze({
   "window.set_title": ["title"],
   "window.resize": ["w", "h"],
   "window.close": ["reason"],
@@ -55,7 +55,10 @@ export const POSITIONAL_PARAMS: Readonly<Record<string, readonly string[]>> = Ob
   "agent.session.history": ["app_session_uuid"],
   "agent.session.delete": ["app_session_uuid"],
   "agent.session.refresh": ["app_session_uuid"],
-});
+} as const satisfies Readonly<Record<string, readonly string[]>>);
+
+/** The positional names by method, as types (the SDK's typed overloads are built from them). */
+export type PositionalParams = typeof POSITIONAL_PARAMS;
 
 export interface NormalisedCall {
   args: Record<string, unknown>;
@@ -91,7 +94,9 @@ export function normaliseArgs(
     return { args, opts: optionsFrom(callArgs[1]) };
   }
   const canonical = HOST_API_METHOD_SPELLINGS[`${ns}.${method}`] ?? method;
-  const names = POSITIONAL_PARAMS[`${ns}.${canonical}`];
+  const names = (POSITIONAL_PARAMS as Readonly<Record<string, readonly string[]>>)[
+    `${ns}.${canonical}`
+  ];
   if (names === undefined) {
     throw new HostApiError(
       SDK_ERROR_CODES.INVALID_ARG,

@@ -5,7 +5,7 @@ import { callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS } from "./call-timeouts.js";
 import { HostApiError, SDK_ERROR_CODES } from "./errors.js";
 import { EventHub } from "./event-hub.js";
 import { mapWireEvent } from "./events.js";
-import type { Geometry, HelloResult, Json, ViewMeta } from "./host-api-types.js";
+import type { Geometry, HelloResult, Json, ViewMeta } from "./namespace-types.js";
 import { type LaunchEnvironment, readLaunchParams, resolveHostOrigin } from "./launch-params.js";
 import { buildNamespaces, callHostApi } from "./namespaces.js";
 import { StreamRouter } from "./rpc-stream.js";

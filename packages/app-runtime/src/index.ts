@@ -121,7 +121,10 @@ export type {
   WebNamespace,
   WebSearchArgs,
   WindowNamespace,
-} from "./host-api-types.js";
+} from "./namespace-types.js";
+export type { OmitKnown, SdkMethod, SdkNamespace } from "./sdk-method.js";
+export type { PositionalParams } from "./args.js";
+export type { HostApiArgs, HostApiMethodKey, HostApiResult } from "@anna-ai/app-schema/host-api";
 export type {
   CredentialsGetTokenResult,
   CredentialsListAccountsResult,

@@ -1,7 +1,7 @@
 import type { CallOptions } from "./args.js";
 import { HostApiError, SDK_ERROR_CODES } from "./errors.js";
 import type { EventHub } from "./event-hub.js";
-import type { InvokeAsyncAwaitOptions, JobSnapshot, Json } from "./host-api-types.js";
+import type { InvokeAsyncAwaitOptions, JobSnapshot, Json } from "./namespace-types.js";
 import { unwrapToolResult } from "./tool-result.js";
 
 /** Poll `getJob` this often at first; `tool_job` events wake the loop sooner. */

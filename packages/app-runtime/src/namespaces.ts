@@ -2,7 +2,7 @@ import { HOST_API_METHOD_SPELLINGS, HOST_API_METHODS } from "@anna-ai/app-schema
 import { type CallOptions, normaliseArgs } from "./args.js";
 import { createAgentSession } from "./agent-session.js";
 import type { EventHub } from "./event-hub.js";
-import type { AgentSessionInfo, InvokeAsyncAwaitOptions, Json } from "./host-api-types.js";
+import type { AgentSessionInfo, InvokeAsyncAwaitOptions, Json } from "./namespace-types.js";
 import { invokeAsyncAwait } from "./invoke-async-await.js";
 import { RpcStream, type StreamRouter } from "./rpc-stream.js";
 import { resolveBundledToolId } from "./tool-ids.js";

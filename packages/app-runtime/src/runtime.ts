@@ -21,7 +21,7 @@ import type {
   ViewMeta,
   WebNamespace,
   WindowNamespace,
-} from "./host-api-types.js";
+} from "./namespace-types.js";
 
 /**
  * What `AnnaAppRuntime.connect()` resolves with (L6161–L6201): the window's identity and state

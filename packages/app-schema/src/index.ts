@@ -681,13 +681,7 @@ export {
   type JsonSpan,
 } from "./json-document.js";
 
-// The Host API contract: error catalog and code → HTTP status (also `@anna-ai/app-schema/host-api`).
-export {
-  HOST_API_ERROR_CODES,
-  HOST_API_HTTP_STATUS,
-  HTTP_LAYER_ERROR_CODES,
-  httpStatusOf,
-  isHostApiErrorCode,
-  type HostApiErrorCode,
-  type HttpLayerErrorCode,
-} from "./host-api/index.js";
+// The Host API contract: per method its argument and result schemas and error codes, the error
+// catalog and the code → HTTP status table. Its one list of names is host-api/index.ts (also the
+// `@anna-ai/app-schema/host-api` entry); the browser SDK imports only its types.
+export * from "./host-api/index.js";

@@ -6,15 +6,13 @@
 // user (the deck is per user, not per app). The Reference gives no argument names; ours are in
 // docs/app-core.md.
 import type { InstalledApp } from "@anna-ai/app-schema";
-import { z } from "zod";
 import { pinApp, reorderDeck, unpinApp, type DeckChange } from "../apps/deck-store.js";
 import { findApp } from "../apps/installed-apps.js";
 import { HostApiError } from "../errors/host-api-error.js";
 import { makeEvent } from "../events/make-event.js";
-import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
+import type { CallContext, MethodTable } from "../dispatcher/types.js";
+import { contractMethod } from "./contract-method.js";
 import { windowView } from "./window-view.js";
-
-const AppRef = z.union([z.string().min(1), z.int().nonnegative()]);
 
 async function installed(ctx: CallContext): Promise<InstalledApp[]> {
   const others = (await ctx.core.apps?.list(ctx.window.userId)) ?? [];
@@ -54,8 +52,10 @@ function emitDeckChanged(ctx: CallContext, action: string, appIds: string[]): vo
 
 export function appsMethods(): MethodTable {
   return {
-    "apps.list": method(z.looseObject({}), async (_args, ctx) => ({ apps: await installed(ctx) })),
-    "apps.search": method(z.looseObject({ query: z.string() }), async ({ query }, ctx) => {
+    "apps.list": contractMethod("apps.list", async (_args, ctx) => ({
+      apps: await installed(ctx),
+    })),
+    "apps.search": contractMethod("apps.search", async ({ query }, ctx) => {
       const needle = query.trim().toLowerCase();
       if (needle === "")
         throw new HostApiError("invalid_arg", "apps.search needs a non-empty query");
@@ -67,64 +67,53 @@ export function appsMethods(): MethodTable {
         ),
       };
     }),
-    "apps.get": method(z.looseObject({ app_ref: AppRef }), async ({ app_ref }, ctx) => ({
+    "apps.get": contractMethod("apps.get", async ({ app_ref }, ctx) => ({
       app: findApp(await installed(ctx), app_ref),
     })),
-    "apps.launch": method(
-      z.looseObject({
-        app_ref: AppRef,
-        view: z.string().min(1).optional(),
-        payload: z.unknown().optional(),
-      }),
-      async ({ app_ref, view, payload }, ctx) => {
-        const app = findApp(await installed(ctx), app_ref);
-        if (view !== undefined && !app.views.some((v) => v.name === view)) {
-          throw new HostApiError(
-            "invalid_arg",
-            `${app.slug} has no view ${JSON.stringify(view)}; its views are ${app.views.map((v) => v.name).join(", ")}`,
-            { view },
-          );
-        }
-        const request = {
-          userId: ctx.window.userId,
-          ...(view === undefined ? {} : { view }),
-          ...(payload === undefined ? {} : { payload }),
-          conversationSessionUuid: ctx.window.conversationSessionUuid,
-          source: "apps.launch",
-        };
-        if (app.app_id === ctx.core.selfApp.app_id) {
-          const opened = await ctx.core.windows.open(request);
-          return { ...windowView(opened.window), reused: opened.reused };
-        }
-        const launch = ctx.core.apps?.launch;
-        if (launch === undefined) {
-          throw new HostApiError(
-            "not_implemented",
-            `apps.launch: this host cannot open windows of ${app.slug}, only of ${ctx.core.selfApp.slug}`,
-            { app_id: app.app_id },
-          );
-        }
-        return launch(app, request);
-      },
-    ),
-    "apps.deck.list": method(z.looseObject({}), async (_args, ctx) => deckAnswer(ctx)),
-    "apps.deck.add": method(
-      z.looseObject({ app_ref: AppRef, position: z.int().nonnegative().optional() }),
-      async ({ app_ref, position }, ctx) => {
-        const app = findApp(await installed(ctx), app_ref);
-        return changeDeck(ctx, "add", pinApp(app.app_id, position));
-      },
-    ),
-    "apps.deck.remove": method(z.looseObject({ app_ref: AppRef }), async ({ app_ref }, ctx) => {
+    "apps.launch": contractMethod("apps.launch", async ({ app_ref, view, payload }, ctx) => {
+      const app = findApp(await installed(ctx), app_ref);
+      if (view !== undefined && !app.views.some((v) => v.name === view)) {
+        throw new HostApiError(
+          "invalid_arg",
+          `${app.slug} has no view ${JSON.stringify(view)}; its views are ${app.views.map((v) => v.name).join(", ")}`,
+          { view },
+        );
+      }
+      const request = {
+        userId: ctx.window.userId,
+        ...(view === undefined ? {} : { view }),
+        ...(payload === undefined ? {} : { payload }),
+        conversationSessionUuid: ctx.window.conversationSessionUuid,
+        source: "apps.launch",
+      };
+      if (app.app_id === ctx.core.selfApp.app_id) {
+        const opened = await ctx.core.windows.open(request);
+        return { ...windowView(opened.window), reused: opened.reused };
+      }
+      const launch = ctx.core.apps?.launch;
+      if (launch === undefined) {
+        throw new HostApiError(
+          "not_implemented",
+          `apps.launch: this host cannot open windows of ${app.slug}, only of ${ctx.core.selfApp.slug}`,
+          { app_id: app.app_id },
+        );
+      }
+      return launch(app, request);
+    }),
+    "apps.deck.list": contractMethod("apps.deck.list", async (_args, ctx) => deckAnswer(ctx)),
+    "apps.deck.add": contractMethod("apps.deck.add", async ({ app_ref, position }, ctx) => {
+      const app = findApp(await installed(ctx), app_ref);
+      return changeDeck(ctx, "add", pinApp(app.app_id, position));
+    }),
+    "apps.deck.remove": contractMethod("apps.deck.remove", async ({ app_ref }, ctx) => {
       // An unpinned or uninstalled app can still be unpinned by id: the deck may outlive it.
       const ref = String(app_ref);
       const id =
         (await installed(ctx)).find((a) => a.app_id === ref || a.slug === ref)?.app_id ?? ref;
       return changeDeck(ctx, "remove", unpinApp(id));
     }),
-    "apps.deck.reorder": method(
-      z.looseObject({ app_ids: z.array(AppRef) }),
-      async ({ app_ids }, ctx) => changeDeck(ctx, "reorder", reorderDeck(app_ids.map(String))),
+    "apps.deck.reorder": contractMethod("apps.deck.reorder", async ({ app_ids }, ctx) =>
+      changeDeck(ctx, "reorder", reorderDeck(app_ids.map(String))),
     ),
   };
 }

@@ -4,10 +4,10 @@
 // `credentials_grant` (`DispatcherOptions.credentialsGrant`), checked by the CredentialsService
 // → `APP_NOT_GRANTED` with a reconnect hint, as are dead credentials.
 import type { CredentialsService, CredentialsServiceContext } from "@anna-ai/executa-host";
-import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
 import { callService, requireService } from "../dispatcher/service-errors.js";
-import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
+import type { CallContext, MethodTable } from "../dispatcher/types.js";
+import { contractMethod } from "./contract-method.js";
 import { appServiceContext } from "./service-context.js";
 
 function credentials(ctx: CallContext, provider: string): CredentialsService {
@@ -34,28 +34,24 @@ function credentialsContext(ctx: CallContext): CredentialsServiceContext {
 
 export function credentialsMethods(): MethodTable {
   return {
-    "credentials.list_accounts": method(
-      z.looseObject({ provider: z.string().min(1) }),
-      (args, ctx) =>
-        callService(ctx, () =>
-          credentials(ctx, args.provider).listAccounts(
-            { provider: args.provider },
-            credentialsContext(ctx),
-          ),
+    "credentials.list_accounts": contractMethod("credentials.list_accounts", (args, ctx) =>
+      callService(ctx, () =>
+        credentials(ctx, args.provider).listAccounts(
+          { provider: args.provider },
+          credentialsContext(ctx),
         ),
+      ),
     ),
-    "credentials.get_token": method(
-      z.looseObject({ provider: z.string().min(1), account_id: z.string().min(1).nullish() }),
-      (args, ctx) =>
-        callService(ctx, () =>
-          credentials(ctx, args.provider).getToken(
-            {
-              provider: args.provider,
-              ...(args.account_id == null ? {} : { account_id: args.account_id }),
-            },
-            credentialsContext(ctx),
-          ),
+    "credentials.get_token": contractMethod("credentials.get_token", (args, ctx) =>
+      callService(ctx, () =>
+        credentials(ctx, args.provider).getToken(
+          {
+            provider: args.provider,
+            ...(args.account_id == null ? {} : { account_id: args.account_id }),
+          },
+          credentialsContext(ctx),
         ),
+      ),
     ),
   };
 }

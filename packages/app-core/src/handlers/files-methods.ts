@@ -2,17 +2,12 @@
 // app and filtered by user, through the same FilesService the plugins' `files/*` uses. Other
 // scopes and owners (`aps.scope.app.read` cross-app reads) answer `not_implemented` for now.
 import type { FilesService, StorageGrant } from "@anna-ai/executa-host";
-import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
 import { callService, requireService } from "../dispatcher/service-errors.js";
-import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
+import type { CallContext, MethodTable } from "../dispatcher/types.js";
+import { contractMethod } from "./contract-method.js";
 import { appServiceContext } from "./service-context.js";
 import { checkKvKey, checkKvPrefix } from "./storage-keys.js";
-
-const OwnScope = {
-  scope: z.literal("app").optional(),
-  owner: z.string().optional(),
-};
 
 function files(ctx: CallContext, owner: string | undefined): FilesService {
   if (owner !== undefined && owner !== ctx.core.appId) {
@@ -25,151 +20,106 @@ const grant: StorageGrant = {};
 
 export function filesMethods(): MethodTable {
   return {
-    "files.upload_init": method(
-      z.looseObject({
-        path: z.unknown().optional(),
-        content_type: z.string().min(1),
-        size: z.int().nonnegative(),
-        ttl_seconds: z.int().positive().optional(),
-        ...OwnScope,
-      }),
-      async (args, ctx) => {
-        const path = checkKvKey(args.path, "path");
-        const service = files(ctx, args.owner);
-        const begun = await callService(ctx, () =>
-          service.uploadBegin(
-            { path, scope: "app", size_bytes: args.size, content_type: args.content_type },
-            appServiceContext(ctx, grant),
-          ),
-        );
-        return {
-          upload_id: begun.upload_id,
-          put_url: begun.put_url,
-          headers: begun.headers,
-          expires_at: begun.expires_at,
-          // The object key is the service's business; the upload id names it (R137 `r2_key`).
-          r2_key: begun.upload_id,
-        };
-      },
-    ),
-    "files.upload_finalize": method(
-      z.looseObject({
-        path: z.unknown().optional(),
-        etag: z.string().nullish(),
-        size: z.int().nonnegative().optional(),
-        size_bytes: z.int().nonnegative().optional(),
-        ...OwnScope,
-      }),
-      async (args, ctx) => {
-        const path = checkKvKey(args.path, "path");
-        const service = files(ctx, args.owner);
-        const size = args.size_bytes ?? args.size;
-        return callService(ctx, () =>
-          service.uploadComplete(
-            {
-              path,
-              scope: "app",
-              ...(args.etag == null ? {} : { etag: args.etag }),
-              ...(size === undefined ? {} : { size_bytes: size }),
-            },
-            appServiceContext(ctx, grant),
-          ),
-        );
-      },
-    ),
-    "files.download_url": method(
-      z.looseObject({
-        path: z.unknown().optional(),
-        ttl_seconds: z.number().positive().optional(),
-        ttl: z.number().positive().optional(),
-        ...OwnScope,
-      }),
-      async (args, ctx) => {
-        const path = checkKvKey(args.path, "path");
-        const service = files(ctx, args.owner);
-        const ttl = args.ttl_seconds ?? args.ttl;
-        const got = await callService(ctx, () =>
-          service.downloadUrl(
-            { path, scope: "app", ...(ttl === undefined ? {} : { ttl_seconds: ttl }) },
-            appServiceContext(ctx, grant),
-          ),
-        );
-        return { get_url: got.get_url, expires_at: got.expires_at };
-      },
-    ),
-    "files.download": method(
-      z.looseObject({
-        path: z.unknown().optional(),
-        filename: z.string().min(1).optional(),
-        ttl_seconds: z.number().positive().optional(),
-        ...OwnScope,
-      }),
-      async (args, ctx) => {
-        const path = checkKvKey(args.path, "path");
-        const service = files(ctx, args.owner);
-        const got = await callService(ctx, () =>
-          service.downloadUrl(
-            {
-              path,
-              scope: "app",
-              ...(args.ttl_seconds === undefined ? {} : { ttl_seconds: args.ttl_seconds }),
-            },
-            appServiceContext(ctx, grant),
-          ),
-        );
-        // R140: the host page strips `get_url` before the iframe sees the answer and clicks it.
-        return {
-          ok: true,
-          filename: args.filename ?? path.split("/").at(-1) ?? path,
-          expires_at: got.expires_at,
-          get_url: got.get_url,
-        };
-      },
-    ),
-    "files.list": method(
-      z.looseObject({
-        prefix: z.unknown().optional(),
-        cursor: z.string().nullish(),
-        limit: z.number().int().optional(),
-        ...OwnScope,
-      }),
-      async (args, ctx) => {
-        const prefix = checkKvPrefix(args.prefix);
-        const service = files(ctx, args.owner);
-        // R141 (App side): out-of-range limits are clamped, not refused (Z13).
-        const limit = Math.min(Math.max(args.limit ?? 100, 1), 1000);
-        const listed = await callService(ctx, () =>
-          service.list(
-            {
-              scope: "app",
-              limit,
-              ...(prefix === "" ? {} : { prefix }),
-              ...(args.cursor == null ? {} : { cursor: args.cursor }),
-            },
-            appServiceContext(ctx, grant),
-          ),
-        );
-        return {
-          items: listed.items.map((item) => ({
-            ...item,
-            etag: item.etag ?? null,
-            metadata: null,
-            tags: null,
-            updated_at: item.updated_at,
-          })),
-          next_cursor: listed.next_cursor,
-        };
-      },
-    ),
-    "files.delete": method(
-      z.looseObject({ path: z.unknown().optional(), if_match: z.string().nullish(), ...OwnScope }),
-      async (args, ctx) => {
-        const path = checkKvKey(args.path, "path");
-        const service = files(ctx, args.owner);
-        return callService(ctx, () =>
-          service.delete({ path, scope: "app" }, appServiceContext(ctx, grant)),
-        );
-      },
-    ),
+    "files.upload_init": contractMethod("files.upload_init", async (args, ctx) => {
+      const path = checkKvKey(args.path, "path");
+      const service = files(ctx, args.owner);
+      const begun = await callService(ctx, () =>
+        service.uploadBegin(
+          { path, scope: "app", size_bytes: args.size, content_type: args.content_type },
+          appServiceContext(ctx, grant),
+        ),
+      );
+      return {
+        upload_id: begun.upload_id,
+        put_url: begun.put_url,
+        headers: begun.headers,
+        expires_at: begun.expires_at,
+        // The object key is the service's business; the upload id names it (R137 `r2_key`).
+        r2_key: begun.upload_id,
+      };
+    }),
+    "files.upload_finalize": contractMethod("files.upload_finalize", async (args, ctx) => {
+      const path = checkKvKey(args.path, "path");
+      const service = files(ctx, args.owner);
+      const size = args.size_bytes ?? args.size;
+      return callService(ctx, () =>
+        service.uploadComplete(
+          {
+            path,
+            scope: "app",
+            ...(args.etag == null ? {} : { etag: args.etag }),
+            ...(size === undefined ? {} : { size_bytes: size }),
+          },
+          appServiceContext(ctx, grant),
+        ),
+      );
+    }),
+    "files.download_url": contractMethod("files.download_url", async (args, ctx) => {
+      const path = checkKvKey(args.path, "path");
+      const service = files(ctx, args.owner);
+      const ttl = args.ttl_seconds ?? args.ttl;
+      const got = await callService(ctx, () =>
+        service.downloadUrl(
+          { path, scope: "app", ...(ttl === undefined ? {} : { ttl_seconds: ttl }) },
+          appServiceContext(ctx, grant),
+        ),
+      );
+      return { get_url: got.get_url, expires_at: got.expires_at };
+    }),
+    "files.download": contractMethod("files.download", async (args, ctx) => {
+      const path = checkKvKey(args.path, "path");
+      const service = files(ctx, args.owner);
+      const got = await callService(ctx, () =>
+        service.downloadUrl(
+          {
+            path,
+            scope: "app",
+            ...(args.ttl_seconds === undefined ? {} : { ttl_seconds: args.ttl_seconds }),
+          },
+          appServiceContext(ctx, grant),
+        ),
+      );
+      // R140: the host page strips `get_url` before the iframe sees the answer and clicks it.
+      return {
+        ok: true,
+        filename: args.filename ?? path.split("/").at(-1) ?? path,
+        expires_at: got.expires_at,
+        get_url: got.get_url,
+      };
+    }),
+    "files.list": contractMethod("files.list", async (args, ctx) => {
+      const prefix = checkKvPrefix(args.prefix);
+      const service = files(ctx, args.owner);
+      // R141 (App side): out-of-range limits are clamped, not refused (Z13).
+      const limit = Math.min(Math.max(args.limit ?? 100, 1), 1000);
+      const listed = await callService(ctx, () =>
+        service.list(
+          {
+            scope: "app",
+            limit,
+            ...(prefix === "" ? {} : { prefix }),
+            ...(args.cursor == null ? {} : { cursor: args.cursor }),
+          },
+          appServiceContext(ctx, grant),
+        ),
+      );
+      return {
+        items: listed.items.map((item) => ({
+          ...item,
+          etag: item.etag ?? null,
+          metadata: null,
+          tags: null,
+          updated_at: item.updated_at,
+        })),
+        next_cursor: listed.next_cursor,
+      };
+    }),
+    "files.delete": contractMethod("files.delete", async (args, ctx) => {
+      const path = checkKvKey(args.path, "path");
+      const service = files(ctx, args.owner);
+      return callService(ctx, () =>
+        service.delete({ path, scope: "app" }, appServiceContext(ctx, grant)),
+      );
+    }),
   };
 }

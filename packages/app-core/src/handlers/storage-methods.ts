@@ -3,42 +3,17 @@
 // StorageService the plugins' `storage/*` uses, at scope `app` owned by this app.
 import { createHash } from "node:crypto";
 import type { StorageGrant, StorageService } from "@anna-ai/executa-host";
-import { z } from "zod";
+import { STORAGE_LIST_MAX_LIMIT } from "@anna-ai/app-schema";
 import { HostApiError } from "../errors/host-api-error.js";
 import { callService, requireService } from "../dispatcher/service-errors.js";
-import { method, type CallContext, type MethodTable } from "../dispatcher/types.js";
+import type { CallContext, MethodTable } from "../dispatcher/types.js";
+import { contractMethod } from "./contract-method.js";
 import { appServiceContext } from "./service-context.js";
 import { checkKvKey, checkKvPrefix } from "./storage-keys.js";
 
 export const STORAGE_LIST_LIMIT_DEFAULT = 100;
-export const STORAGE_LIST_LIMIT_MAX = 1000;
-
-const Scope = z.enum(["app", "user", "tool"]).optional();
-const Owner = z.string().optional();
-const GetArgs = z.looseObject({ key: z.unknown().optional(), scope: Scope, owner: Owner });
-const SetArgs = z.looseObject({
-  key: z.unknown().optional(),
-  value: z.unknown().optional(),
-  scope: Scope,
-  owner: Owner,
-  if_match: z.string().nullish(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
-  tags: z.array(z.string()).max(32).nullish(),
-  ttl_seconds: z.number().int().min(1).max(31_536_000).nullish(),
-});
-const DeleteArgs = z.looseObject({
-  key: z.unknown().optional(),
-  scope: Scope,
-  owner: Owner,
-  if_match: z.string().nullish(),
-});
-const ListArgs = z.looseObject({
-  prefix: z.unknown().optional(),
-  cursor: z.string().nullish(),
-  limit: z.int().min(1).max(STORAGE_LIST_LIMIT_MAX).optional(),
-  scope: Scope,
-  owner: Owner,
-});
+/** The contract's cap (the plugins' `storage/list` shares it). */
+export const STORAGE_LIST_LIMIT_MAX = STORAGE_LIST_MAX_LIMIT;
 
 /** Legacy etag: weak, generation 1, from the value (U62). Opaque to apps (Z15). */
 export function legacyEtag(value: unknown): string {
@@ -91,7 +66,7 @@ function legacyMethods(): MethodTable {
     }
   };
   return {
-    "storage.get": method(GetArgs, async (args, ctx) => {
+    "storage.get": contractMethod("storage.get", async (args, ctx) => {
       const key = checkKvKey(args.key);
       legacyOnly(ctx, args.scope, args.owner);
       const window = await ctx.core.windows.requireLive(ctx.window.windowUuid);
@@ -99,7 +74,7 @@ function legacyMethods(): MethodTable {
       const value = window.runtimeState[key];
       return { value, etag: legacyEtag(value), generation: 1, exists: true };
     }),
-    "storage.set": method(SetArgs, async (args, ctx) => {
+    "storage.set": contractMethod("storage.set", async (args, ctx) => {
       const key = checkKvKey(args.key);
       legacyOnly(ctx, args.scope, args.owner);
       const value = args.value === undefined ? null : args.value;
@@ -111,7 +86,7 @@ function legacyMethods(): MethodTable {
         size_bytes: Buffer.byteLength(JSON.stringify(value), "utf8"),
       };
     }),
-    "storage.delete": method(DeleteArgs, async (args, ctx) => {
+    "storage.delete": contractMethod("storage.delete", async (args, ctx) => {
       const key = checkKvKey(args.key);
       legacyOnly(ctx, args.scope, args.owner);
       const window = await ctx.core.windows.requireLive(ctx.window.windowUuid);
@@ -122,7 +97,7 @@ function legacyMethods(): MethodTable {
       }
       return { ok: true, deleted: true };
     }),
-    "storage.list": method(ListArgs, async (args, ctx) => {
+    "storage.list": contractMethod("storage.list", async (args, ctx) => {
       const prefix = checkKvPrefix(args.prefix);
       legacyOnly(ctx, args.scope, args.owner);
       const limit = args.limit ?? STORAGE_LIST_LIMIT_DEFAULT;
@@ -151,14 +126,14 @@ function apsMethods(): MethodTable {
   const service = (ctx: CallContext): StorageService => requireService(ctx, "storage");
   const grant: StorageGrant = {};
   return {
-    "storage.get": method(GetArgs, async (args, ctx) => {
+    "storage.get": contractMethod("storage.get", async (args, ctx) => {
       const key = checkKvKey(args.key);
       const scope = checkScope(ctx, args.scope, args.owner, "read");
       return callService(ctx, () =>
         service(ctx).get({ key, scope }, appServiceContext(ctx, grant)),
       );
     }),
-    "storage.set": method(SetArgs, async (args, ctx) => {
+    "storage.set": contractMethod("storage.set", async (args, ctx) => {
       const key = checkKvKey(args.key);
       const scope = checkScope(ctx, args.scope, args.owner, "write");
       const params = {
@@ -172,13 +147,13 @@ function apsMethods(): MethodTable {
       };
       return callService(ctx, () => service(ctx).set(params, appServiceContext(ctx, grant)));
     }),
-    "storage.delete": method(DeleteArgs, async (args, ctx) => {
+    "storage.delete": contractMethod("storage.delete", async (args, ctx) => {
       const key = checkKvKey(args.key);
       const scope = checkScope(ctx, args.scope, args.owner, "write");
       const params = { key, scope, ...(args.if_match == null ? {} : { if_match: args.if_match }) };
       return callService(ctx, () => service(ctx).delete(params, appServiceContext(ctx, grant)));
     }),
-    "storage.list": method(ListArgs, async (args, ctx) => {
+    "storage.list": contractMethod("storage.list", async (args, ctx) => {
       const prefix = checkKvPrefix(args.prefix);
       const scope = checkScope(ctx, args.scope, args.owner, "read");
       const params = {

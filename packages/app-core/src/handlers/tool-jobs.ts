@@ -5,10 +5,10 @@
 // records live in the injected ToolJobStore; the abort controllers of running invokes stay in
 // this process's registry (a job another process runs is not abortable from here).
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import { HostApiError, type HostApiErrorWire } from "../errors/host-api-error.js";
 import { makeEvent } from "../events/make-event.js";
-import { method, type AppScope, type CallContext, type MethodTable } from "../dispatcher/types.js";
+import type { AppScope, CallContext, MethodTable } from "../dispatcher/types.js";
+import { contractMethod } from "./contract-method.js";
 import {
   ACTIVE_JOB_STATES,
   isTerminalJobState,
@@ -32,11 +32,9 @@ export const JOB_ACTIVE_PER_USER_MAX = 5;
 export const JOB_ARGS_MAX_BYTES = 64 * 1024;
 /** A job's result, serialised (`result_too_large`). */
 export const JOB_RESULT_MAX_BYTES = 256 * 1024;
-export const JOB_CLIENT_TAG_MAX_CHARS = 120;
+export { JOB_CLIENT_TAG_MAX_CHARS } from "@anna-ai/app-schema/host-api";
 export const JOB_LIST_LIMIT_DEFAULT = 20;
 export const JOB_LIST_LOOKBACK_MS = 7 * 24 * 60 * 60 * 1000;
-
-const JobId = z.string().regex(/^tjob_[0-9a-f]{32}$/, "jobId must look like tjob_<32 hex>");
 
 export interface ToolJobs {
   methods(): MethodTable;
@@ -158,14 +156,6 @@ export function createToolJobs(store: ToolJobStore): ToolJobs {
     }
   }
 
-  const InvokeAsyncArgs = z.looseObject({
-    tool_id: z.string().min(1, "tool_id required"),
-    method: z.string().min(1).optional(),
-    args: z.record(z.string(), z.unknown()).nullish(),
-    timeoutMs: z.number().finite().nullish(),
-    clientTag: z.string().max(JOB_CLIENT_TAG_MAX_CHARS).nullish(),
-  });
-
   return {
     async cancelAll() {
       const jobs = [...running.entries()];
@@ -177,7 +167,7 @@ export function createToolJobs(store: ToolJobStore): ToolJobs {
       }
     },
     methods: () => ({
-      "tools.invokeAsync": method(InvokeAsyncArgs, async (args, ctx) => {
+      "tools.invokeAsync": contractMethod("tools.invokeAsync", async (args, ctx) => {
         if (Buffer.byteLength(JSON.stringify(args.args ?? {}), "utf8") > JOB_ARGS_MAX_BYTES) {
           throw new HostApiError("invalid_arg", `args may be at most ${JOB_ARGS_MAX_BYTES} bytes`);
         }
@@ -223,66 +213,49 @@ export function createToolJobs(store: ToolJobStore): ToolJobs {
         });
         return { jobId: job.jobId, state: "queued", deadlineMs: job.deadlineMs };
       }),
-      "tools.getJob": method(
-        z.looseObject({
-          jobId: JobId,
-          sinceSeq: z.int().min(0).optional(),
-          limit: z.int().min(1).max(500).optional(),
-        }),
-        async (args, ctx) => snapshot(await owned(ctx, args.jobId)),
+      "tools.getJob": contractMethod("tools.getJob", async (args, ctx) =>
+        snapshot(await owned(ctx, args.jobId)),
       ),
-      "tools.cancelJob": method(
-        z.looseObject({ jobId: JobId, reason: z.string().max(200).optional() }),
-        async (args, ctx) => {
-          const job = await owned(ctx, args.jobId);
-          if (isTerminalJobState(job.state)) {
-            return { jobId: job.jobId, state: job.state, cancelled: false };
-          }
-          running.get(job.jobId)?.abort.abort();
-          const cancelled = await settle(ctx.core, job.jobId, "cancelled", {
-            error: {
-              code: "cancelled",
-              message: args.reason === undefined ? "cancelled" : `cancelled: ${args.reason}`,
-            },
-          });
-          // Finished between the read and the cancel: report what it became.
-          if (cancelled === undefined) {
-            const now = await owned(ctx, args.jobId);
-            return { jobId: now.jobId, state: now.state, cancelled: false };
-          }
-          return { jobId: cancelled.jobId, state: cancelled.state, cancelled: true };
-        },
-      ),
-      "tools.listJobs": method(
-        z.looseObject({
-          tool_id: z.string().optional(),
-          state: z.union([z.enum(JOB_STATES), z.array(z.enum(JOB_STATES))]).optional(),
-          clientTag: z.string().optional(),
-          since: z.iso.datetime({ offset: true }).optional(),
-          limit: z.int().min(1).max(100).optional(),
-        }),
-        async (args, ctx) => {
-          const floor = Math.max(
-            args.since === undefined ? 0 : Date.parse(args.since),
-            ctx.core.clock() - JOB_LIST_LOOKBACK_MS,
-          );
-          const matching = await store.list({
-            userId: ctx.window.userId,
-            appId: ctx.core.appId,
-            createdSince: floor,
-            ...(args.tool_id === undefined ? {} : { toolId: args.tool_id }),
-            ...(args.clientTag === undefined ? {} : { clientTag: args.clientTag }),
-            ...(args.state === undefined
-              ? {}
-              : { states: Array.isArray(args.state) ? args.state : [args.state] }),
-          });
-          const limit = args.limit ?? JOB_LIST_LIMIT_DEFAULT;
-          return {
-            jobs: matching.slice(0, limit).map(snapshot),
-            truncated: matching.length > limit,
-          };
-        },
-      ),
+      "tools.cancelJob": contractMethod("tools.cancelJob", async (args, ctx) => {
+        const job = await owned(ctx, args.jobId);
+        if (isTerminalJobState(job.state)) {
+          return { jobId: job.jobId, state: job.state, cancelled: false };
+        }
+        running.get(job.jobId)?.abort.abort();
+        const cancelled = await settle(ctx.core, job.jobId, "cancelled", {
+          error: {
+            code: "cancelled",
+            message: args.reason === undefined ? "cancelled" : `cancelled: ${args.reason}`,
+          },
+        });
+        // Finished between the read and the cancel: report what it became.
+        if (cancelled === undefined) {
+          const now = await owned(ctx, args.jobId);
+          return { jobId: now.jobId, state: now.state, cancelled: false };
+        }
+        return { jobId: cancelled.jobId, state: cancelled.state, cancelled: true };
+      }),
+      "tools.listJobs": contractMethod("tools.listJobs", async (args, ctx) => {
+        const floor = Math.max(
+          args.since === undefined ? 0 : Date.parse(args.since),
+          ctx.core.clock() - JOB_LIST_LOOKBACK_MS,
+        );
+        const matching = await store.list({
+          userId: ctx.window.userId,
+          appId: ctx.core.appId,
+          createdSince: floor,
+          ...(args.tool_id === undefined ? {} : { toolId: args.tool_id }),
+          ...(args.clientTag === undefined ? {} : { clientTag: args.clientTag }),
+          ...(args.state === undefined
+            ? {}
+            : { states: Array.isArray(args.state) ? args.state : [args.state] }),
+        });
+        const limit = args.limit ?? JOB_LIST_LIMIT_DEFAULT;
+        return {
+          jobs: matching.slice(0, limit).map(snapshot),
+          truncated: matching.length > limit,
+        };
+      }),
     }),
   };
 }

@@ -1,9 +1,10 @@
 // `tools.list` and sync `tools.invoke` (R143–R145, U56–U58) through the Executa pool, with the
 // InvokeTimeoutPolicy; the async job methods live in tool-jobs.ts.
 import type { InvokeOutcome } from "@anna-ai/executa-host";
-import { z } from "zod";
+import type { HostApiParsedArgs } from "@anna-ai/app-schema/host-api";
 import { HostApiError } from "../errors/host-api-error.js";
-import { method, type CallContext, type MethodTable, type ToolHost } from "../dispatcher/types.js";
+import type { CallContext, MethodTable, ToolHost } from "../dispatcher/types.js";
+import { contractMethod } from "./contract-method.js";
 import type { ToolJobs } from "./tool-jobs.js";
 import { allowedTool, declaredTools } from "./tool-resolution.js";
 
@@ -11,14 +12,6 @@ import { allowedTool, declaredTools } from "./tool-resolution.js";
 export const TOOLS_INVOKE_TIMEOUT_MIN_MS = 1_000;
 export const TOOLS_INVOKE_TIMEOUT_MAX_MS = 90_000;
 export const TOOLS_INVOKE_TIMEOUT_DEFAULT_MS = 65_000;
-
-const InvokeArgs = z.looseObject({
-  tool_id: z.string().min(1, "tool_id required"),
-  method: z.string().min(1).optional(),
-  args: z.record(z.string(), z.unknown()).nullish(),
-  // Booleans are rejected (R145); numbers only.
-  timeoutMs: z.number().finite().nullish(),
-});
 
 export interface TimeoutDecision {
   timeoutMs: number;
@@ -144,7 +137,7 @@ export function invokeResult(
   );
 }
 
-async function invoke(args: z.infer<typeof InvokeArgs>, ctx: CallContext): Promise<unknown> {
+async function invoke(args: HostApiParsedArgs<"tools.invoke">, ctx: CallContext): Promise<unknown> {
   const target = resolveInvocation(ctx, args.tool_id, args.method);
   const timeout = invokeTimeout(args.timeoutMs, target.declaredS);
   const outcome = await target.host.invoke(
@@ -163,7 +156,7 @@ async function invoke(args: z.infer<typeof InvokeArgs>, ctx: CallContext): Promi
 
 export function toolsMethods(jobs: ToolJobs): MethodTable {
   return {
-    "tools.list": method(z.looseObject({}), async (_args, ctx) => {
+    "tools.list": contractMethod("tools.list", async (_args, ctx) => {
       const tools = [];
       for (const tool of declaredTools(ctx.core)) {
         try {
@@ -176,7 +169,7 @@ export function toolsMethods(jobs: ToolJobs): MethodTable {
       }
       return { tools };
     }),
-    "tools.invoke": method(InvokeArgs, invoke),
+    "tools.invoke": contractMethod("tools.invoke", invoke),
     ...jobs.methods(),
   };
 }

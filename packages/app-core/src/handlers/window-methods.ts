@@ -1,56 +1,46 @@
 // `window.*` (U55, R159): always granted; hello/ready/report_error also pass the ACL.
-import { z } from "zod";
 import { HostApiError } from "../errors/host-api-error.js";
-import { method, type MethodTable } from "../dispatcher/types.js";
-import { WINDOW_TITLE_MAX_CHARS } from "../windows/window-manager.js";
+import type { MethodTable } from "../dispatcher/types.js";
+import { contractMethod } from "./contract-method.js";
 import { windowView } from "./window-view.js";
-
-const Empty = z.looseObject({});
-const Size = z.number().finite().positive();
 
 export function windowMethods(): MethodTable {
   return {
-    "window.hello": method(
-      z.looseObject({ client_info: z.unknown().optional() }),
-      async (_args, { window, core }) => {
-        const view = core.windows.viewOf(window.view);
-        return {
-          ...windowView(window),
-          view_meta: {
-            name: window.view,
-            title: view?.title ?? window.view,
-            min_size: view?.min_size ?? null,
-            max_size: view?.max_size ?? null,
-            resizable: view?.resizable ?? true,
-            movable: view?.movable ?? true,
-            single_instance: view?.single_instance ?? false,
-          },
-          capabilities: capabilitiesOf(core.acl.hostApi),
-        };
-      },
-    ),
-    "window.ready": method(Empty, async (_args, { window, core }) => {
+    "window.hello": contractMethod("window.hello", async (_args, { window, core }) => {
+      const view = core.windows.viewOf(window.view);
+      return {
+        ...windowView(window),
+        view_meta: {
+          name: window.view,
+          title: view?.title ?? window.view,
+          min_size: view?.min_size ?? null,
+          max_size: view?.max_size ?? null,
+          resizable: view?.resizable ?? true,
+          movable: view?.movable ?? true,
+          single_instance: view?.single_instance ?? false,
+        },
+        capabilities: capabilitiesOf(core.acl.hostApi),
+      };
+    }),
+    "window.ready": contractMethod("window.ready", async (_args, { window, core }) => {
       // R159: ready triggers runtime_state_synced with the hydrated state.
       core.windows.syncState(window);
       return {};
     }),
-    "window.heartbeat": method(Empty, async () => ({})),
-    "window.set_title": method(
-      z.looseObject({ title: z.string().min(1).max(WINDOW_TITLE_MAX_CHARS) }),
-      async ({ title }, { window, core }) => {
-        await core.windows.setTitle(window.windowUuid, title);
-        return {};
-      },
-    ),
-    "window.resize": method(z.looseObject({ w: Size, h: Size }), async ({ w, h }, ctx) =>
+    "window.heartbeat": contractMethod("window.heartbeat", async () => ({})),
+    "window.set_title": contractMethod("window.set_title", async ({ title }, { window, core }) => {
+      await core.windows.setTitle(window.windowUuid, title);
+      return {};
+    }),
+    "window.resize": contractMethod("window.resize", async ({ w, h }, ctx) =>
       ctx.core.windows.resize(ctx.window.windowUuid, w, h),
     ),
-    "window.focus": method(Empty, async (_args, { window, core }) => {
+    "window.focus": contractMethod("window.focus", async (_args, { window, core }) => {
       await core.windows.focus(window.windowUuid);
       return {};
     }),
-    "window.close": method(
-      z.looseObject({ reason: z.string().max(200).optional(), window_uuid: z.string().optional() }),
+    "window.close": contractMethod(
+      "window.close",
       async ({ reason, window_uuid }, { window, core }) => {
         // R159 "current or named": a named window must belong to the same user and app.
         const target = window_uuid ?? window.windowUuid;
@@ -62,8 +52,8 @@ export function windowMethods(): MethodTable {
         return {};
       },
     ),
-    "window.open_view": method(
-      z.looseObject({ view: z.string().min(1), payload: z.unknown().optional() }),
+    "window.open_view": contractMethod(
+      "window.open_view",
       async ({ view, payload }, { window, core }) => {
         const opened = await core.windows.open({
           userId: window.userId,
@@ -75,13 +65,8 @@ export function windowMethods(): MethodTable {
         return { window_uuid: opened.window.windowUuid };
       },
     ),
-    "window.report_error": method(
-      z.looseObject({
-        message: z.string(),
-        stack: z.string().optional(),
-        context: z.unknown().optional(),
-        fatal: z.boolean().optional(),
-      }),
+    "window.report_error": contractMethod(
+      "window.report_error",
       async ({ message, stack, fatal }, { window, core }) => {
         core.logger.error("app window reported an error", {
           windowUuid: window.windowUuid,

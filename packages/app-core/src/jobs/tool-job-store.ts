@@ -4,15 +4,10 @@
 // process-local registry (tool-jobs.ts), keyed by job id.
 import type { HostApiErrorWire } from "../errors/host-api-error.js";
 
-export const JOB_STATES = [
-  "queued",
-  "running",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "expired",
-] as const;
-export type JobState = (typeof JOB_STATES)[number];
+import type { JobState } from "@anna-ai/app-schema/host-api";
+
+// The states are the contract's (`@anna-ai/app-schema/host-api`).
+export { JOB_STATES, type JobState } from "@anna-ai/app-schema/host-api";
 export const TERMINAL_JOB_STATES: readonly JobState[] = [
   "succeeded",
   "failed",

@@ -3,6 +3,7 @@
 // reaper is the dispatcher's: it spans apps). Every change publishes its AnnaAppEvent through `emit` (U37).
 import { randomUUID } from "node:crypto";
 import type { AnnaAppEvent, UiView, WindowGeometry } from "@anna-ai/app-schema";
+import { WINDOW_TITLE_MAX_CHARS } from "@anna-ai/app-schema/host-api";
 import type { Clock } from "../clock.js";
 import { HostApiError } from "../errors/host-api-error.js";
 import { makeEvent } from "../events/make-event.js";
@@ -13,8 +14,8 @@ import type { WindowRecord, WindowStore } from "./window-store.js";
 
 /** Idle windows are closed after 24 h without a heartbeat or RPC (U33). */
 export const WINDOW_IDLE_MS = 24 * 60 * 60 * 1000;
-/** `window.set_title` bounds (U55). */
-export const WINDOW_TITLE_MAX_CHARS = 120;
+/** `window.set_title` bounds (U55): the Host API contract's. */
+export { WINDOW_TITLE_MAX_CHARS };
 
 export interface OpenWindowOptions {
   userId: string;
