@@ -18,7 +18,7 @@ import {
   LoopbackBlobServer,
 } from "@anna-ai/executa-host";
 import { describe, expect, it, onTestFinished } from "vitest";
-import type { DispatcherCore, MethodTable } from "../../src/dispatcher/types.js";
+import type { MethodTable } from "../../src/dispatcher/types.js";
 import { appsMethods } from "../../src/handlers/apps-methods.js";
 import { chatMethods } from "../../src/handlers/chat-methods.js";
 import { credentialsMethods } from "../../src/handlers/credentials-methods.js";
@@ -35,6 +35,7 @@ import { createToolJobs } from "../../src/handlers/tool-jobs.js";
 import { toolsMethods } from "../../src/handlers/tools-methods.js";
 import { webMethods } from "../../src/handlers/web-methods.js";
 import { windowMethods } from "../../src/handlers/window-methods.js";
+import { createMemoryToolJobStore } from "../../src/jobs/memory-tool-job-store.js";
 import { openDispatcher } from "../helpers.js";
 
 const KEYS = Object.keys(HOST_API_CONTRACT).sort() as HostApiMethodKey[];
@@ -43,14 +44,14 @@ const JOB_ID = `tjob_${"0".repeat(32)}`;
 
 /** Every handler table, as the dispatcher assembles them (the job table needs no live core). */
 function handlerTables(backend: "legacy" | "aps"): MethodTable {
-  const jobs = createToolJobs({} as DispatcherCore);
+  const jobs = createToolJobs(createMemoryToolJobStore());
   return {
     ...stubMethods(),
     ...windowMethods(),
     ...toolsMethods(jobs),
     ...storageMethods(backend),
     ...filesMethods(),
-    ...chatMethods({ artifacts: [], messages: [] }),
+    ...chatMethods(),
     ...llmMethods(),
     ...agentMethods(),
     ...imageMethods(),
