@@ -5,7 +5,8 @@
 // packages/app-core/test/handlers/host-api-contract.test.ts.
 import { HOST_API_METHOD_SPELLINGS } from "@anna-ai/app-schema";
 import { HOST_API_CONTRACT, isHostApiMethodKey } from "@anna-ai/app-schema/host-api";
-import { buildNamespaces, EventHub, StreamRouter } from "@anna-ai/app-runtime";
+import { buildNamespaces, EventHub, HostApiError, StreamRouter } from "@anna-ai/app-runtime";
+import { NULL_LOGGER } from "@anna-ai/jsonrpc";
 import { describe, expect, it } from "vitest";
 import { mountBundle } from "../../src/test-kit/index.js";
 import { tempProject } from "./project.js";
@@ -59,7 +60,7 @@ describe("the SDK, mountBundle and the Host API contract", () => {
         return Promise.resolve({ stream_id: "s-1" });
       },
       router,
-      hub: new EventHub(),
+      hub: new EventHub(NULL_LOGGER),
     });
     const paths = functionPaths(namespaces).sort();
     expect(paths.filter((path) => !SDK_HELPERS.includes(path))).toEqual(KEYS);
@@ -73,7 +74,7 @@ describe("the SDK, mountBundle and the Host API contract", () => {
       await Promise.resolve(at(namespaces, key)(argsFor(key))).catch(() => undefined);
       expect(sent, key).toEqual([key]);
     }
-    router.closeAll(new Error("done"));
+    router.closeAll(new HostApiError("closed", "the test is over"));
   });
 
   it("every SDK spelling alias names a contract method", () => {
