@@ -18,6 +18,7 @@ export { JSON_MAX_DEPTH, jsonNestsDeeperThan } from "./json-depth.js";
 export { decodePathSegment } from "./path-segment.js";
 export {
   SSE_CLIENT_BUFFER_MAX_BYTES,
+  nodeTransportOf,
   SSE_HEADERS,
   SSE_KEEPALIVE_MS,
   SSE_STREAMS_MAX,
@@ -26,6 +27,7 @@ export {
   SseStreams,
   type SseLimits,
   type SseSink,
+  type SseTransport,
 } from "./sse-streams.js";
 export { liveWindowLink, type WindowLink, type WindowUrl } from "./window-link.js";
 export { parseWindowPatch, windowsRest, type ParsedWindowPatch } from "./window-patch.js";

@@ -10,7 +10,7 @@ import { errorAnswer, notFoundAnswer } from "./on-error.js";
 import { errorResponse, jsonResponse } from "./json-response.js";
 import { decodePathSegment } from "./path-segment.js";
 import { jsonFields, readJsonBody } from "./read-json-body.js";
-import { SSE_HEADERS, SseStreams, type SseLimits } from "./sse-streams.js";
+import { nodeTransportOf, SSE_HEADERS, SseStreams, type SseLimits } from "./sse-streams.js";
 import { liveWindowLink, type WindowUrl } from "./window-link.js";
 import { parseWindowPatch, windowsRest } from "./window-patch.js";
 
@@ -97,7 +97,7 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
     // HEAD runs this handler too: answer the headers without holding a stream open for nobody.
     if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: SSE_HEADERS });
     const { userId, appId } = await caller(c);
-    const client = streams.open(RUNTIME_EVENTS_ROUTE);
+    const client = streams.open(RUNTIME_EVENTS_ROUTE, nodeTransportOf(c.env));
     const unsubscribe = dispatcher.events.subscribe({ userId, appId }, (event) => {
       client.write(`event: data_model/AnnaAppEvent\ndata: ${JSON.stringify(event)}\n\n`);
     });

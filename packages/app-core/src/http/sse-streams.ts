@@ -47,6 +47,22 @@ export interface SseSink {
 
 const encoder = new TextEncoder();
 
+/**
+ * The connection under a stream, when the server can reach it (@hono/node-server's
+ * `c.env.outgoing`). A dropped client's connection is destroyed through it; without one the
+ * stream's body errors, which the node adapter would also turn into a destroyed socket but
+ * prints to stderr as a server error.
+ */
+export interface SseTransport {
+  destroy(): void;
+}
+
+/** The node:http response under a Hono context, if that is what serves it. */
+export function nodeTransportOf(env: unknown): SseTransport | undefined {
+  const outgoing = (env as { outgoing?: { destroy?: unknown } } | undefined)?.outgoing;
+  return typeof outgoing?.destroy === "function" ? (outgoing as SseTransport) : undefined;
+}
+
 /** One open stream: the Response to answer with, and the sink its events are written to. */
 export class SseClient implements SseSink {
   readonly response: Response;
@@ -58,6 +74,7 @@ export class SseClient implements SseSink {
     readonly route: string,
     private readonly bufferMaxBytes: number,
     private readonly onDrop: (client: SseClient, unsentBytes: number) => void,
+    private readonly transport: SseTransport | undefined,
   ) {
     const body = new ReadableStream<Uint8Array>(
       {
@@ -84,9 +101,10 @@ export class SseClient implements SseSink {
     const unsent = this.bufferMaxBytes - (controller.desiredSize ?? 0);
     if (unsent > this.bufferMaxBytes) {
       this.onDrop(this, unsent);
-      // An errored body: the adapter destroys the socket instead of ending the response cleanly.
-      controller.error(new Error(`${this.route}: the client stopped reading`));
       this.finish();
+      // Not a clean end: what is queued would wait for a client that does not read.
+      if (this.transport !== undefined) this.transport.destroy();
+      else controller.error(new Error(`${this.route}: the client stopped reading`));
     }
   }
 
@@ -130,7 +148,7 @@ export class SseStreams {
    * Opens a stream of `route`, or throws 429 `too_many_streams` (before any header is sent, so
    * the refusal is an ordinary JSON error). The stream leaves the count when it closes.
    */
-  open(route: string): SseClient {
+  open(route: string, transport?: SseTransport): SseClient {
     const onRoute = [...this.clients].filter((c) => c.route === route).length;
     if (onRoute >= this.limits.perRouteMax || this.clients.size >= this.limits.totalMax) {
       throw new HttpError(
@@ -138,12 +156,16 @@ export class SseStreams {
         `${route} has ${onRoute} open streams (at most ${this.limits.perRouteMax}; ${this.clients.size} of ${this.limits.totalMax} in total); close a dashboard tab or a script's stream first`,
       );
     }
-    const client = new SseClient(route, this.limits.clientBufferMaxBytes, (dropped, unsent) =>
-      this.logger.warn("dropped an event stream whose client stopped reading", {
-        route: dropped.route,
-        unsent_bytes: unsent,
-        limit_bytes: this.limits.clientBufferMaxBytes,
-      }),
+    const client = new SseClient(
+      route,
+      this.limits.clientBufferMaxBytes,
+      (dropped, unsent) =>
+        this.logger.warn("dropped an event stream whose client stopped reading", {
+          route: dropped.route,
+          unsent_bytes: unsent,
+          limit_bytes: this.limits.clientBufferMaxBytes,
+        }),
+      transport,
     );
     this.clients.add(client);
     client.on("close", () => {

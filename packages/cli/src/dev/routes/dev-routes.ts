@@ -34,7 +34,7 @@ export function addDevRoutes(app: Hono<DevEnv>, deps: DevRouteDeps): void {
         c.req.query("after") ??
         Number.NaN,
     );
-    const client = deps.streams.open(PANEL_STREAM_ROUTE);
+    const client = deps.streams.open(PANEL_STREAM_ROUTE, c.env.outgoing);
     deps.panel.attach(client, Number.isInteger(after) && after >= 0 ? after : undefined);
     return client.response;
   });
