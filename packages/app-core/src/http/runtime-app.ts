@@ -5,7 +5,7 @@
 // recording), where a window's bundle is served from, and the stream limits.
 import { Hono, type Context } from "hono";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
-import type { CallResult, Dispatcher } from "../index.js";
+import type { CallResult, Dispatcher, EventBus } from "../index.js";
 import { errorAnswer, notFoundAnswer } from "./on-error.js";
 import { errorResponse, jsonResponse } from "./json-response.js";
 import { decodePathSegment } from "./path-segment.js";
@@ -44,6 +44,8 @@ export interface RuntimeAppOptions {
   answerCall?(call: RpcCall): Promise<CallResult>;
   /** The URL a window's frame loads, with its token. */
   windowUrl: WindowUrl;
+  /** Where the event stream's events come from; default `dispatcher.events`. */
+  events?: Pick<EventBus, "subscribe">;
   /**
    * The open event streams, when the server has other stream routes sharing the caps (the
    * harness's panel stream) or ends them itself on close; default one of its own.
@@ -56,6 +58,7 @@ export interface RuntimeAppOptions {
 
 export function createRuntimeApp(options: RuntimeAppOptions): Hono {
   const { dispatcher, caller, windowUrl } = options;
+  const events = options.events ?? dispatcher.events;
   const logger = options.logger ?? NULL_LOGGER;
   const streams = options.streams ?? new SseStreams(logger, options.streamLimits);
   const answerCall =
@@ -98,7 +101,7 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
     if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: SSE_HEADERS });
     const { userId, appId } = await caller(c);
     const client = streams.open(RUNTIME_EVENTS_ROUTE, nodeTransportOf(c.env));
-    const unsubscribe = dispatcher.events.subscribe({ userId, appId }, (event) => {
+    const unsubscribe = events.subscribe({ userId, appId }, (event) => {
       client.write(`event: data_model/AnnaAppEvent\ndata: ${JSON.stringify(event)}\n\n`);
     });
     client.on("close", unsubscribe);

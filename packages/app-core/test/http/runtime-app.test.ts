@@ -13,7 +13,7 @@ import {
   type RpcCall,
   type RuntimeAppOptions,
 } from "../../src/http/index.js";
-import { makeEvent, type Dispatcher } from "../../src/index.js";
+import { createEventBus, makeEvent, type Dispatcher } from "../../src/index.js";
 import { openDispatcher } from "../helpers.js";
 
 async function runtime(options: Partial<RuntimeAppOptions> = {}): Promise<{
@@ -397,6 +397,27 @@ describe("GET events/stream", () => {
     });
     const frames = await readUntil(reader, "window_focus_changed");
     expect(frames).toContain("event: data_model/AnnaAppEvent\ndata: {");
+    await reader.cancel();
+  });
+
+  it("streams from the event bus it is given, for the caller's user and app only", async () => {
+    const bus = createEventBus();
+    const { app, dispatcher } = await runtime({ events: bus });
+    const res = await app.request(RUNTIME_EVENTS_ROUTE);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    await readUntil(reader, ": connected");
+    bus.publish(
+      "someone-else",
+      makeEvent("ping", { appId: dispatcher.appId }, { n: 0 }, Date.now()),
+    );
+    bus.publish(dispatcher.userId, makeEvent("ping", { appId: "other-app" }, { n: 1 }, Date.now()));
+    bus.publish(
+      dispatcher.userId,
+      makeEvent("ping", { appId: dispatcher.appId }, { n: 2 }, Date.now()),
+    );
+    const frames = await readUntil(reader, '"n":2');
+    expect(frames).not.toContain('"n":0');
+    expect(frames).not.toContain('"n":1');
     await reader.cancel();
   });
 
