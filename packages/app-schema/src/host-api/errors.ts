@@ -44,13 +44,16 @@ export type HostApiErrorCode = (typeof HOST_API_ERROR_CODES)[number];
 
 /**
  * Codes the HTTP layer itself answers with, beside the Host API's: a body that is not JSON, too
- * many open event streams, a route that does not exist.
+ * many open event streams, a request from a foreign origin or for a foreign Host (DNS
+ * rebinding), bundle HTML loaded outside an iframe, a recording the harness cannot replay.
  */
 export const HTTP_LAYER_ERROR_CODES = Object.freeze([
   "unsupported_media_type",
   "too_many_streams",
   "forbidden_origin",
-  "misdirected_request",
+  "must_be_iframed",
+  "misdirected_host",
+  "invalid_recording",
 ] as const);
 
 export type HttpLayerErrorCode = (typeof HTTP_LAYER_ERROR_CODES)[number];
@@ -63,6 +66,7 @@ export const HOST_API_HTTP_STATUS: Readonly<Record<HostApiErrorCode | HttpLayerE
     permission_denied: 403,
     APP_NOT_GRANTED: 403,
     forbidden_origin: 403,
+    must_be_iframed: 403,
     invalid_arg: 400,
     invalid_path: 400,
     APP_INVALID_REQUEST: 400,
@@ -79,7 +83,8 @@ export const HOST_API_HTTP_STATUS: Readonly<Record<HostApiErrorCode | HttpLayerE
     value_too_large: 413,
     result_too_large: 413,
     unsupported_media_type: 415,
-    misdirected_request: 421,
+    invalid_recording: 422,
+    misdirected_host: 421,
     rate_limited: 429,
     too_many_streams: 429,
     quota_exceeded: 429,

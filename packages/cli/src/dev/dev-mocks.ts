@@ -14,7 +14,7 @@ import {
 } from "@anna-ai/app-core";
 import type { AppManifest } from "@anna-ai/app-schema";
 import { createHarnessAcl } from "../test-kit/harness-acl.js";
-import { jsonFields } from "./http-util.js";
+import { jsonFields } from "@anna-ai/app-core/http";
 
 export interface DevMocks {
   /** The mocked answer, or undefined when the dispatcher should handle the call. */

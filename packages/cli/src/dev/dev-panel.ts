@@ -1,7 +1,7 @@
 // What the developer panel shows, kept server-side so a reloaded page sees the history: every
 // Host API call with its outcome and timing, and live notices (reload, executa state) pushed to
 // the page over its own SSE stream (`/dev/stream`), apart from the app's event stream.
-import type { ServerResponse } from "node:http";
+import type { SseSink } from "@anna-ai/app-core/http";
 
 /** Calls kept for a freshly opened page. */
 export const PANEL_LOG_MAX_ENTRIES = 500;
@@ -49,12 +49,12 @@ export function outcomeOf(answer: { ok: boolean; error?: { code: string } }): Ca
 }
 
 /** How a frame reaches a page's stream (the harness's bounded writer; plain write in tests). */
-export type SseWrite = (res: ServerResponse, frame: string) => void;
+export type SseWrite = (res: SseSink, frame: string) => void;
 
 export class DevPanel {
   /** The last PANEL_LOG_MAX_ENTRIES calls. */
   readonly calls: CallEntry[] = [];
-  private readonly clients = new Set<ServerResponse>();
+  private readonly clients = new Set<SseSink>();
   private readonly activityListeners = new Set<(activity: DevActivity) => void>();
   /** SSE frames of calls not yet sent (see PANEL_CALL_FLUSH_MS). */
   private pendingCalls = "";
@@ -117,7 +117,7 @@ export class DevPanel {
    * call made while the page was loading is not missing from its panel. Calls still waiting for
    * the next flush go out with it.
    */
-  attach(res: ServerResponse, after?: number): void {
+  attach(res: SseSink, after?: number): void {
     if (after !== undefined && after < this.settled) {
       const firstSeq = this.recorded - this.calls.length + 1;
       const from = Math.max(0, after + 1 - firstSeq);

@@ -1,15 +1,18 @@
-// The `anna-app dev` harness: one node:http server on 127.0.0.1 serving the production wire
-// (rpc, windows, SSE), the bundle, the SDK and the dashboard, over app-core's dispatcher and an
-// ExecutaHost whose plugins spawn on their first `tools.invoke` (Reference L11563–11585, A5, A8).
+// The `anna-app dev` harness: one Hono app on 127.0.0.1 serving the production wire (app-core's
+// runtime sub-app: rpc, windows, SSE), the bundle, the SDK and the dashboard, over app-core's
+// dispatcher and an ExecutaHost whose plugins spawn on their first `tools.invoke`
+// (Reference L11563–11585, A5, A8).
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import type { Server } from "node:http";
 import path from "node:path";
+import { createAdaptorServer } from "@hono/node-server";
 import {
   createDispatcher,
   type Clock,
   WindowTokenIssuer,
   type Dispatcher,
 } from "@anna-ai/app-core";
+import { createRuntimeApp, SseStreams } from "@anna-ai/app-core/http";
 import { DEFAULT_DEV_USER_ID } from "@anna-ai/app-schema";
 import { ExecutaHost, WEB_GRANT_ALL } from "@anna-ai/executa-host";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
@@ -30,15 +33,10 @@ import {
   type ExecutaState,
 } from "./executa-panel.js";
 import { resolveDevExecutas, type DevExecutas } from "./executas.js";
-import { allowedHosts, checkHost } from "./guard/host-guard.js";
-import { SseStreams } from "./guard/sse-streams.js";
-import { HttpError, sendError } from "./http-util.js";
+import { allowedHosts } from "./guard/host-guard.js";
 import { listen, mockLlmLaunchError, openBootWindow, readSdk, stopServer } from "./launch.js";
 import { DevLaunchError, loadDevApp, type DevApp } from "./load-app.js";
-import { devRoute } from "./routes/dev-routes.js";
-import { originAllowed } from "./routes/origin-guard.js";
-import { pageRoute } from "./routes/page-routes.js";
-import { runtimeRoute } from "./routes/runtime-routes.js";
+import { createDevApp } from "./routes/dev-app.js";
 import { buildDevServices, type DevLlmMode } from "./services.js";
 import { createSessionRecorder, type RecordingStatus } from "./session-recorder.js";
 import { watchBundle, watchExecutas, type Watcher } from "./watch.js";
@@ -48,8 +46,6 @@ import { CLI_VERSION } from "../version.js";
 export const DEV_DEFAULT_PORT = 5180;
 export const DEV_HOST = "127.0.0.1";
 export { SDK_ROUTE } from "./routes/page-routes.js";
-/** SSE comment lines keep idle proxies and EventSource from timing out. */
-const SSE_KEEPALIVE_MS = 15_000;
 
 export interface DevServerOptions {
   manifestPath: string;
@@ -171,7 +167,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
             ),
         );
   const streams = new SseStreams(logger);
-  const panel = new DevPanel((res, frame) => streams.write(res, frame));
+  const panel = new DevPanel();
   const recorder =
     recordPath === undefined
       ? undefined
@@ -269,67 +265,52 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     };
   }
 
-  const pageDeps = { slug: app.slug, sdk, devState, bundleOptions };
-  const runtimeDeps = { dispatcher, userId, appId: app.slug, links, answerCall, streams };
-  const devDeps = {
-    devState,
-    panel,
+  const runtime = createRuntimeApp({
+    dispatcher,
+    // The harness acts for its one developer, in its one app.
+    caller: () => ({ userId, appId: app.slug }),
+    answerCall: (call) =>
+      answerCall(
+        call.token,
+        call.windowUuid,
+        call.id,
+        call.ns,
+        call.method,
+        call.args,
+        call.signal,
+      ),
+    windowUrl: links.windowUrl,
     streams,
-    pageEvents: {
-      dispatcher,
-      userId,
-      record: (event: PageEvent) => recorder?.event(event),
-    },
-    fixtures: {
-      projectDir: app.projectDir,
-      fixtures,
-      recordPath,
-      bootWindow: () => bootWid,
-      mintToken: async (wid: string) => (await links.windowLink(wid))?.token,
-      call: answerCall,
-      onReplay: (report: unknown) => panel.push("fixture_replay", report),
-    },
-    reportListeners,
-  };
-
-  const server = createServer((req, res) => {
-    res.once("finish", () =>
-      // The path only: a window URL's query carries its token.
-      logger.debug("request", {
-        method: req.method,
-        path: (req.url ?? "").split("?", 1)[0],
-        status: res.statusCode,
-      }),
-    );
-    const route = async () => {
-      checkHost(req, hosts);
-      const url = URL.canParse(req.url ?? "/", "http://localhost")
-        ? new URL(req.url ?? "/", "http://localhost")
-        : undefined;
-      if (url === undefined) {
-        // `//`, `//host:bad` …: a request line no route can name is the client's error, not ours.
-        throw new HttpError(400, "invalid_path", `not a request path: ${req.url ?? ""}`);
-      }
-      const p = url.pathname;
-      if (await pageRoute(req, res, p, pageDeps)) return;
-      if (!originAllowed(req, res, p, { origin, localhostOrigin })) return;
-      if (await runtimeRoute(req, res, p, runtimeDeps)) return;
-      if (await devRoute(req, res, url, devDeps)) return;
-      sendError(res, 404, "not_found", `no route ${req.method ?? "GET"} ${p}`);
-    };
-    route().catch((error: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (error instanceof HttpError) {
-        sendError(res, error.status, error.code, error.message);
-        return;
-      }
-      logger.error("dev server route failed", { url: req.url, error: String(error) });
-      sendError(res, 500, "internal_error", "the harness failed; see its log");
-    });
+    logger,
   });
+  const devApp = createDevApp({
+    logger,
+    hosts: () => hosts,
+    origins: () => ({ origin, localhostOrigin }),
+    pages: { slug: app.slug, sdk, devState, bundleOptions },
+    runtime,
+    dev: {
+      devState,
+      panel,
+      streams,
+      pageEvents: {
+        dispatcher,
+        userId,
+        record: (event: PageEvent) => recorder?.event(event),
+      },
+      fixtures: {
+        projectDir: app.projectDir,
+        fixtures,
+        recordPath,
+        bootWindow: () => bootWid,
+        mintToken: async (wid: string) => (await links.windowLink(wid))?.token,
+        call: answerCall,
+        onReplay: (report: unknown) => panel.push("fixture_replay", report),
+      },
+      reportListeners,
+    },
+  });
+  const server = createAdaptorServer({ fetch: devApp.fetch }) as Server;
   const port = await listen(server, options.port ?? DEV_DEFAULT_PORT, DEV_HOST).catch(
     async (error: unknown) => {
       dispatcher.close();
@@ -358,10 +339,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const bootWid = String(opened.window.window_uuid);
   recorder?.start();
   logger.info("harness listening", { url: `${origin}/`, recording: recordPath ?? null });
-  const keepalive = setInterval(() => {
-    streams.broadcast(": keepalive\n\n");
-  }, SSE_KEEPALIVE_MS);
-  keepalive.unref();
 
   const watchers: Watcher[] = [];
   if (options.watch !== false) {
@@ -398,7 +375,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     },
     close() {
       closing ??= (async () => {
-        clearInterval(keepalive);
         for (const watcher of watchers) watcher.close();
         panel.close();
         streams.endAll();

@@ -6,7 +6,7 @@
 // Events are not re-emitted: the dispatcher emits its own as the calls run.
 import type { CallResult } from "@anna-ai/app-core";
 import { errorCount, REDACTED, type RecordedCall, type Recording } from "@anna-ai/app-schema";
-import { isJsonObject } from "./http-util.js";
+import { isJsonObject } from "@anna-ai/app-core/http";
 
 /**
  * Result keys that name this session rather than what the app did (ids, tokens, times): a

@@ -4,10 +4,12 @@
 // `file` must be a name the list holds (no path of the caller's making is read); the window is the
 // boot window unless `window_uuid` names another live one. A replay acts for the developer; the
 // server's origin guard (routes/origin-guard.ts) answers 403 to the app's iframe and to other sites.
-import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { CallResult } from "@anna-ai/app-core";
+import { errorResponse, jsonFields, jsonResponse, readJsonBody } from "@anna-ai/app-core/http";
+import type { Hono } from "hono";
 import { FIXTURE_FILE_KIND_LABELS } from "@anna-ai/app-schema";
+import { httpStatusOf } from "@anna-ai/app-schema/host-api";
 import {
   FixtureFileError,
   NotARecordingError,
@@ -15,7 +17,7 @@ import {
 } from "../fixture/read-fixture.js";
 import type { DevFixtures } from "./dev-fixtures.js";
 import { replayIntoWindow, ReplayRefused, type LiveReplayReport } from "./fixture-replay.js";
-import { jsonFields, readJsonBody, sendError, sendJson } from "./http-util.js";
+import type { DevEnv } from "./routes/request-target.js";
 
 export const FIXTURES_ROUTE = "/dev/api/fixtures";
 export const FIXTURE_REPLAY_ROUTE = "/dev/api/fixtures/replay";
@@ -42,50 +44,37 @@ export interface FixtureRouteDeps {
   onReplay(report: LiveReplayReport): void;
 }
 
-/** Handles the fixture routes; false for any other request. */
-export async function fixtureRoute(
-  req: IncomingMessage,
-  res: ServerResponse,
-  pathname: string,
-  deps: FixtureRouteDeps,
-): Promise<boolean> {
-  const method = req.method ?? "GET";
-  if (pathname === FIXTURES_ROUTE && method === "GET") {
-    sendJson(res, 200, {
+export function addFixtureRoutes(app: Hono<DevEnv>, deps: FixtureRouteDeps): void {
+  app.get(FIXTURES_ROUTE, async () =>
+    jsonResponse(200, {
       globs: deps.fixtures.globs,
       record_dir: relative(deps.projectDir, deps.fixtures.recordDir),
       recording: deps.recordPath === undefined ? null : relative(deps.projectDir, deps.recordPath),
       files: await deps.fixtures.list(),
-    });
-    return true;
-  }
-  if (pathname !== FIXTURE_REPLAY_ROUTE || method !== "POST") return false;
-  const body = await readJsonBody(req);
+    }),
+  );
+  app.post(FIXTURE_REPLAY_ROUTE, async (c) => replay(await readJsonBody(c.req.raw), deps));
+}
+
+async function replay(body: unknown, deps: FixtureRouteDeps): Promise<Response> {
   const { file, window_uuid: wanted } = jsonFields(body);
   if (typeof file !== "string" || (wanted !== undefined && typeof wanted !== "string")) {
-    sendError(
-      res,
-      400,
+    return errorResponse(
       "invalid_arg",
       'the body is {"file": "<a name from GET /dev/api/fixtures>"}',
     );
-    return true;
   }
   const absolute = await deps.fixtures.resolve(file);
   if (absolute === undefined) {
-    sendError(
-      res,
-      404,
+    return errorResponse(
       "not_found",
       `${JSON.stringify(file)} is not a recording manifest.dev.fixtures lists; GET ${FIXTURES_ROUTE} names them`,
     );
-    return true;
   }
   const windowUuid = wanted ?? deps.bootWindow();
   let token = await deps.mintToken(windowUuid);
   if (token === undefined) {
-    sendError(res, 404, "not_found", `no live window ${windowUuid} to replay into`);
-    return true;
+    return errorResponse("not_found", `no live window ${windowUuid} to replay into`);
   }
   let report: LiveReplayReport;
   try {
@@ -99,29 +88,23 @@ export async function fixtureRoute(
     });
   } catch (error) {
     if (error instanceof NotARecordingError) {
-      sendError(
-        res,
-        422,
+      return errorResponse(
         "invalid_recording",
         `${file} is ${FIXTURE_FILE_KIND_LABELS[error.kind]}`,
       );
-      return true;
     }
     if (error instanceof FixtureFileError) {
-      sendError(res, 404, "not_found", `${file}: ${error.message}`);
-      return true;
+      return errorResponse("not_found", `${file}: ${error.message}`);
     }
     if (!(error instanceof ReplayRefused)) throw error;
-    sendJson(res, 422, {
+    return jsonResponse(httpStatusOf("invalid_recording"), {
       ok: false,
       error: { code: "invalid_recording", message: error.message },
       issues: error.issues.slice(0, MAX_ISSUES_IN_REFUSAL),
     });
-    return true;
   }
   deps.onReplay(report);
-  sendJson(res, 200, report);
-  return true;
+  return jsonResponse(200, report);
 }
 
 function relative(root: string, file: string): string {

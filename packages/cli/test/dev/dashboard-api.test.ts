@@ -5,8 +5,7 @@ import { createDispatcher, type Dispatcher } from "@anna-ai/app-core";
 import type { AnnaAppEvent, AppManifest } from "@anna-ai/app-schema";
 import { describe, expect, it } from "vitest";
 import { publishSimulatedEvent, SIMULATED_KINDS } from "../../src/dev/dashboard/simulate-event.js";
-import { parseWindowPatch, windowsRest } from "../../src/dev/dashboard/window-patch.js";
-import type { HttpError } from "../../src/dev/http-util.js";
+import { parseWindowPatch, windowsRest, type HttpError } from "@anna-ai/app-core/http";
 
 const MANIFEST = {
   schema: 2,

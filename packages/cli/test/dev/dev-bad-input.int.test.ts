@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { needs } from "../../../../tests/support/toolchains.js";
-import { MAX_BODY_BYTES } from "../../src/dev/http-util.js";
+import { MAX_BODY_BYTES } from "@anna-ai/app-core/http";
 import type { DevServer } from "../../src/dev/dev-server.js";
 import {
   rawGet,

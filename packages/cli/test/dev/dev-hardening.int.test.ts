@@ -6,8 +6,7 @@ import { request, type IncomingMessage } from "node:http";
 import { connect } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { SDK_ROUTE, type DevServer } from "../../src/dev/dev-server.js";
-import { JSON_MAX_DEPTH } from "../../src/dev/guard/json-depth.js";
-import { SSE_STREAMS_MAX, SSE_STREAMS_PER_ROUTE_MAX } from "../../src/dev/guard/sse-streams.js";
+import { JSON_MAX_DEPTH, SSE_STREAMS_MAX, SSE_STREAMS_PER_ROUTE_MAX } from "@anna-ai/app-core/http";
 import type { Logger } from "@anna-ai/jsonrpc";
 import { rawRequest, rpc, scaffoldTestApp, SLUG, startHarness, tokenOf } from "./helpers.js";
 

@@ -7,7 +7,7 @@
 // `auth.refresh`, mints the token.
 import { makeEvent, type Dispatcher } from "@anna-ai/app-core";
 import { parseAnnaAppEvent, type AnnaAppEvent, type AnnaAppEventKind } from "@anna-ai/app-schema";
-import { HttpError, jsonFields } from "../http-util.js";
+import { HttpError, jsonFields } from "@anna-ai/app-core/http";
 
 export interface SimulatedKind {
   /** The `on()` name for page-local events, the wire `kind` for the rest. */
@@ -122,10 +122,10 @@ export async function recordPageEvent(deps: PageEventDeps, body: unknown): Promi
   const request = jsonFields(body);
   const spec = PAGE_KINDS.get(String(request.kind));
   if (spec === undefined)
-    throw bad(400, "invalid_arg", `${String(request.kind)} is not a page-local kind`);
+    throw bad("invalid_arg", `${String(request.kind)} is not a page-local kind`);
   const wid = request.window_uuid;
   if (typeof wid !== "string") {
-    throw bad(400, "invalid_arg", `${spec.kind} is about one window: name its window_uuid`);
+    throw bad("invalid_arg", `${spec.kind} is about one window: name its window_uuid`);
   }
   await liveWindow(deps.dispatcher, wid);
   if (spec.delivery === "mint") {
@@ -146,13 +146,13 @@ async function liveWindow(
 ): Promise<NonNullable<Awaited<ReturnType<Dispatcher["getWindow"]>>>> {
   const win = await dispatcher.getWindow(wid);
   if (win === undefined || (win.status !== "active" && win.status !== "minimized")) {
-    throw bad(404, "not_found", `no live window ${wid}: open it (or pick another) first`);
+    throw bad("not_found", `no live window ${wid}: open it (or pick another) first`);
   }
   return win;
 }
 
-function bad(status: number, code: string, message: string): HttpError {
-  return new HttpError(status, code, message);
+function bad(code: string, message: string): HttpError {
+  return new HttpError(code, message);
 }
 
 /**
@@ -170,21 +170,20 @@ export async function publishSimulatedEvent(
   const spec = typeof kind === "string" ? HARNESS_KINDS.get(kind) : undefined;
   if (spec === undefined) {
     throw bad(
-      400,
       "invalid_arg",
       `kind ${JSON.stringify(kind)} cannot be simulated; use one of ${[...PAGE_KINDS.keys(), ...HARNESS_KINDS.keys()].join(", ")}`,
     );
   }
   const wid = request.window_uuid ?? null;
   if (wid !== null && typeof wid !== "string") {
-    throw bad(400, "invalid_arg", "window_uuid must be a window id, or null for every window");
+    throw bad("invalid_arg", "window_uuid must be a window id, or null for every window");
   }
   if (wid === null && spec.scope === "window") {
-    throw bad(400, "invalid_arg", `${spec.kind} is about one window: name its window_uuid`);
+    throw bad("invalid_arg", `${spec.kind} is about one window: name its window_uuid`);
   }
   const payload = request.payload ?? {};
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
-    throw bad(400, "invalid_arg", `the ${spec.kind} payload must be a JSON object`);
+    throw bad("invalid_arg", `the ${spec.kind} payload must be a JSON object`);
   }
   let subject: Parameters<typeof makeEvent>[1] = { appId: dispatcher.appId };
   if (wid !== null) {
@@ -203,7 +202,7 @@ export async function publishSimulatedEvent(
     Date.now(),
   );
   const parsed = parseAnnaAppEvent(event);
-  if (!parsed.ok) throw bad(400, "invalid_arg", parsed.reason);
+  if (!parsed.ok) throw bad("invalid_arg", parsed.reason);
   dispatcher.emit(userId, event);
   return event;
 }

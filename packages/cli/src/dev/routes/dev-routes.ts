@@ -1,6 +1,7 @@
 // The developer's routes, for the dashboard and scripts: the harness state, the panel stream,
 // simulated and page-local events, fixture replays and the page's `?report`.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Hono } from "hono";
+import { jsonResponse, readJsonBody, type SseStreams } from "@anna-ai/app-core/http";
 import {
   isPageKind,
   publishSimulatedEvent,
@@ -8,9 +9,10 @@ import {
   type PageEventDeps,
 } from "../dashboard/simulate-event.js";
 import type { DevPanel } from "../dev-panel.js";
-import { fixtureRoute, type FixtureRouteDeps } from "../fixture-routes.js";
-import type { SseStreams } from "../guard/sse-streams.js";
-import { readJsonBody, sendJson } from "../http-util.js";
+import { addFixtureRoutes, type FixtureRouteDeps } from "../fixture-routes.js";
+import type { DevEnv } from "./request-target.js";
+
+export const PANEL_STREAM_ROUTE = "/dev/stream";
 
 export interface DevRouteDeps {
   /** What `/dev/api/state` answers and the dashboard page boots with. */
@@ -22,48 +24,33 @@ export interface DevRouteDeps {
   reportListeners: ReadonlySet<(report: unknown) => void>;
 }
 
-/** Handles the developer routes; false for any other request. */
-export async function devRoute(
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
-  deps: DevRouteDeps,
-): Promise<boolean> {
-  const p = url.pathname;
-  const method = req.method ?? "GET";
-  if (p === "/dev/api/state" && method === "GET") {
-    sendJson(res, 200, await deps.devState());
-    return true;
-  }
-  if (p === "/dev/stream" && method === "GET") {
+export function addDevRoutes(app: Hono<DevEnv>, deps: DevRouteDeps): void {
+  app.get("/dev/api/state", async () => jsonResponse(200, await deps.devState()));
+  app.get(PANEL_STREAM_ROUTE, (c) => {
     // A reconnecting EventSource names the last call it got; that wins over its page's boot `after`.
-    const lastId = req.headers["last-event-id"];
+    const lastId = c.req.header("last-event-id");
     const after = Number(
-      (typeof lastId === "string" && lastId !== "" ? lastId : undefined) ??
-        url.searchParams.get("after") ??
+      (lastId !== undefined && lastId !== "" ? lastId : undefined) ??
+        c.req.query("after") ??
         Number.NaN,
     );
-    deps.streams.open(res, p);
-    deps.panel.attach(res, Number.isInteger(after) && after >= 0 ? after : undefined);
-    return true;
-  }
-  if (p === "/dev/api/events" && method === "POST") {
-    const body = await readJsonBody(req);
+    const client = deps.streams.open(PANEL_STREAM_ROUTE, c.env.outgoing);
+    deps.panel.attach(client, Number.isInteger(after) && after >= 0 ? after : undefined);
+    return client.response;
+  });
+  app.post("/dev/api/events", async (c) => {
+    const body = await readJsonBody(c.req.raw);
     if (isPageKind(body)) {
-      sendJson(res, 200, { page_event: await recordPageEvent(deps.pageEvents, body) });
-      return true;
+      return jsonResponse(200, { page_event: await recordPageEvent(deps.pageEvents, body) });
     }
     const { dispatcher, userId } = deps.pageEvents;
     const event = await publishSimulatedEvent(dispatcher, userId, body);
-    sendJson(res, 202, { event });
-    return true;
-  }
-  if (await fixtureRoute(req, res, p, deps.fixtures)) return true;
-  if (p === "/dev/api/report" && method === "POST") {
-    const report = await readJsonBody(req);
+    return jsonResponse(202, { event });
+  });
+  addFixtureRoutes(app, deps.fixtures);
+  app.post("/dev/api/report", async (c) => {
+    const report = await readJsonBody(c.req.raw);
     for (const listener of deps.reportListeners) listener(report);
-    sendJson(res, 200, { ok: true });
-    return true;
-  }
-  return false;
+    return jsonResponse(200, { ok: true });
+  });
 }

@@ -1,5 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendError } from "../http-util.js";
+import type { MiddlewareHandler } from "hono";
+import { HttpError } from "@anna-ai/app-core/http";
 
 /**
  * Everything past the bundle and the SDK is the dashboard's: a request that names another
@@ -8,25 +8,23 @@ import { sendError } from "../http-util.js";
  * Clients without an Origin header (curl, tests, scripts) are the developer's own. The page
  * may be open as localhost too; a DNS-rebound name is not accepted.
  *
- * Answers 403 and returns false for a foreign origin.
+ * Registered after the page routes, so it guards the routes registered after it.
  */
-export function originAllowed(
-  req: IncomingMessage,
-  res: ServerResponse,
-  p: string,
-  origins: { origin: string; localhostOrigin: string },
-): boolean {
-  const { origin, localhostOrigin } = origins;
-  const method = req.method ?? "GET";
-  const from = req.headers.origin;
-  if (from !== undefined && from !== origin && from !== localhostOrigin) {
-    sendError(
-      res,
-      403,
-      "forbidden_origin",
-      `${method} ${p} is answered for the dashboard (${origin}), not for ${from}`,
-    );
-    return false;
-  }
-  return true;
+export function originGuard(
+  origins: () => {
+    origin: string;
+    localhostOrigin: string;
+  },
+): MiddlewareHandler {
+  return async (c, next) => {
+    const { origin, localhostOrigin } = origins();
+    const from = c.req.header("origin");
+    if (from !== undefined && from !== origin && from !== localhostOrigin) {
+      throw new HttpError(
+        "forbidden_origin",
+        `${c.req.method} ${new URL(c.req.url).pathname} is answered for the dashboard (${origin}), not for ${from}`,
+      );
+    }
+    await next();
+  };
 }

@@ -1,12 +1,12 @@
-// The body of the harness's `PATCH /api/v1/anna-apps/runtime/windows/{wid}` (U27, L5993, L6014):
+// The body of `PATCH /api/v1/anna-apps/runtime/windows/{wid}` (U27, L5993, L6014):
 // what the dashboard's frames send when they are moved, resized, minimised, restored, retitled
 // or focused. Parsed here, at the HTTP boundary, so the dispatcher only sees a typed patch; the
 // dispatcher's own refusals (a closed window, a transition the state machine forbids, an
 // oversized runtime_state) become HTTP statuses instead of a 500.
-import { isHostApiError, WINDOW_STATUSES, type WindowPatch } from "@anna-ai/app-core";
 import { WindowGeometrySchema } from "@anna-ai/app-schema";
-import { httpStatusOf } from "@anna-ai/app-schema/host-api";
-import { HttpError, isJsonObject } from "../http-util.js";
+import { isHostApiError, WINDOW_STATUSES, type WindowPatch } from "../index.js";
+import { HttpError } from "./http-error.js";
+import { isJsonObject } from "./read-json-body.js";
 
 export interface ParsedWindowPatch {
   patch: WindowPatch;
@@ -17,7 +17,7 @@ export interface ParsedWindowPatch {
 const KEYS = ["geometry", "status", "title", "runtime_state_patch", "focus"] as const;
 
 function bad(message: string): HttpError {
-  return new HttpError(400, "invalid_arg", message);
+  return new HttpError("invalid_arg", message);
 }
 
 export function parseWindowPatch(body: unknown): ParsedWindowPatch {
@@ -68,8 +68,6 @@ export async function windowsRest<T>(action: () => Promise<T>): Promise<T> {
     return await action();
   } catch (error) {
     if (!isHostApiError(error)) throw error;
-    throw new HttpError(httpStatusOf(error.code), error.code, error.message, {
-      cause: error,
-    });
+    throw new HttpError(error.code, error.message, { cause: error });
   }
 }

@@ -1,0 +1,176 @@
+// The production runtime wire the app's SDK talks to (Reference L6327), as a Hono application any
+// server mounts: the rpc envelope, the windows REST API and the event stream. What differs between
+// servers comes in as arguments: who a request acts for (the harness: its one developer; the
+// platform: the session), how an rpc call is answered (the harness adds mocks, its panel and the
+// recording), where a window's bundle is served from, and the stream limits.
+import { Hono, type Context } from "hono";
+import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
+import type { CallResult, Dispatcher, EventBus } from "../index.js";
+import { errorAnswer, notFoundAnswer } from "./on-error.js";
+import { errorResponse, jsonResponse } from "./json-response.js";
+import { decodePathSegment } from "./path-segment.js";
+import { jsonFields, readJsonBody } from "./read-json-body.js";
+import { nodeTransportOf, SSE_HEADERS, SseStreams, type SseLimits } from "./sse-streams.js";
+import { liveWindowLink, type WindowUrl } from "./window-link.js";
+import { parseWindowPatch, windowsRest } from "./window-patch.js";
+
+export const RUNTIME_API = "/api/v1/anna-apps/runtime";
+export const RUNTIME_RPC_ROUTE = `${RUNTIME_API}/rpc`;
+export const RUNTIME_WINDOWS_ROUTE = `${RUNTIME_API}/windows`;
+export const RUNTIME_EVENTS_ROUTE = `${RUNTIME_API}/events/stream`;
+
+/** Who a REST or stream request acts for. */
+export interface RuntimeCaller {
+  userId: string;
+  appId: string;
+}
+
+/** One rpc envelope, checked, with the request's token and its abort signal. */
+export interface RpcCall {
+  token: string | undefined;
+  windowUuid: string;
+  id: string;
+  ns: string;
+  method: string;
+  args: unknown;
+  signal: AbortSignal;
+}
+
+export interface RuntimeAppOptions {
+  dispatcher: Dispatcher;
+  /** Who the windows REST and the event stream act for (the rpc envelope carries its token). */
+  caller(c: Context): RuntimeCaller | Promise<RuntimeCaller>;
+  /** Answers an rpc call; default `dispatcher.call`. */
+  answerCall?(call: RpcCall): Promise<CallResult>;
+  /** The URL a window's frame loads, with its token. */
+  windowUrl: WindowUrl;
+  /** Where the event stream's events come from; default `dispatcher.events`. */
+  events?: Pick<EventBus, "subscribe">;
+  /**
+   * The open event streams, when the server has other stream routes sharing the caps (the
+   * harness's panel stream) or ends them itself on close; default one of its own.
+   */
+  streams?: SseStreams;
+  /** The limits of the default `streams`. */
+  streamLimits?: Partial<SseLimits>;
+  logger?: Logger;
+}
+
+export function createRuntimeApp(options: RuntimeAppOptions): Hono {
+  const { dispatcher, caller, windowUrl } = options;
+  const events = options.events ?? dispatcher.events;
+  const logger = options.logger ?? NULL_LOGGER;
+  const streams = options.streams ?? new SseStreams(logger, options.streamLimits);
+  const answerCall =
+    options.answerCall ??
+    ((call: RpcCall) =>
+      dispatcher.call(call.token, call.ns, call.method, call.args, {
+        windowUuid: call.windowUuid,
+        signal: call.signal,
+      }));
+  const app = new Hono();
+  app.onError((error, c) => errorAnswer(error, logger, c.req.url));
+  app.notFound((c) => notFoundAnswer(c.req.method, c.req.url));
+
+  app.post(RUNTIME_RPC_ROUTE, async (c) => {
+    const body = jsonFields(await readJsonBody(c.req.raw));
+    const { id, window_uuid: wid, ns, method } = body;
+    if (
+      (typeof id !== "string" && typeof id !== "number") ||
+      typeof wid !== "string" ||
+      typeof ns !== "string" ||
+      typeof method !== "string"
+    ) {
+      return errorResponse("invalid_arg", "the envelope needs id, window_uuid, ns and method");
+    }
+    const answer = await answerCall({
+      token: c.req.header("x-anna-app-token"),
+      windowUuid: wid,
+      id: String(id),
+      ns,
+      method,
+      args: body.args ?? {},
+      // Aborted when the client goes away before its answer (the adapter aborts the request).
+      signal: c.req.raw.signal,
+    });
+    return jsonResponse(200, { id, ...answer });
+  });
+
+  app.get(RUNTIME_EVENTS_ROUTE, async (c) => {
+    // HEAD runs this handler too: answer the headers without holding a stream open for nobody.
+    if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: SSE_HEADERS });
+    const { userId, appId } = await caller(c);
+    const client = streams.open(RUNTIME_EVENTS_ROUTE, nodeTransportOf(c.env));
+    const unsubscribe = events.subscribe({ userId, appId }, (event) => {
+      client.write(`event: data_model/AnnaAppEvent\ndata: ${JSON.stringify(event)}\n\n`);
+    });
+    client.on("close", unsubscribe);
+    return client.response;
+  });
+
+  app.get(RUNTIME_WINDOWS_ROUTE, async (c) => {
+    const { userId } = await caller(c);
+    return jsonResponse(200, { windows: await dispatcher.listWindows(userId) });
+  });
+
+  app.post(RUNTIME_WINDOWS_ROUTE, async (c) => {
+    const { userId } = await caller(c);
+    const body = jsonFields(await readJsonBody(c.req.raw));
+    const view = typeof body.view === "string" ? body.view : undefined;
+    // entry_payload is any JSON (a string, a list…); no payload is not `{}`: a single-instance
+    // re-open then keeps the window's entry_payload.
+    const opened = await windowsRest(() =>
+      dispatcher.openWindow(view, {
+        userId,
+        ...(body.payload === undefined ? {} : { payload: body.payload }),
+      }),
+    );
+    const wid = String(opened.window.window_uuid);
+    return jsonResponse(201, { ...opened, url: windowUrl(wid, opened.token) });
+  });
+
+  app.get(`${RUNTIME_WINDOWS_ROUTE}/*`, async (c) => {
+    const wid = windowIdOf(c);
+    if (wid === undefined) return c.notFound();
+    const { userId } = await caller(c);
+    const link = await liveWindowLink(dispatcher, userId, wid, windowUrl);
+    if (link === undefined) return errorResponse("not_found", `no live window ${wid}`);
+    return jsonResponse(200, link);
+  });
+
+  app.patch(`${RUNTIME_WINDOWS_ROUTE}/*`, async (c) => {
+    const wid = windowIdOf(c);
+    if (wid === undefined) return c.notFound();
+    const { userId } = await caller(c);
+    const { patch, focus } = parseWindowPatch(await readJsonBody(c.req.raw));
+    const window = await windowsRest(async () => {
+      const patched = await dispatcher.patchWindow(wid, patch, userId);
+      if (!focus) return patched;
+      await dispatcher.windows.focus(wid);
+      return dispatcher.getWindow(wid);
+    });
+    return jsonResponse(200, { window });
+  });
+
+  app.delete(`${RUNTIME_WINDOWS_ROUTE}/*`, async (c) => {
+    const wid = windowIdOf(c);
+    if (wid === undefined) return c.notFound();
+    const { userId } = await caller(c);
+    await windowsRest(() => dispatcher.closeWindow(wid, "user", userId));
+    return jsonResponse(200, { ok: true });
+  });
+
+  return app;
+}
+
+/**
+ * The window id as the client wrote it, decoded once here: Hono's own path decoding keeps a
+ * malformed escape as text, where the client deserves 400 invalid_path.
+ */
+function windowIdOf(c: Context): string | undefined {
+  const raw = new URL(c.req.url).pathname;
+  const prefix = `${RUNTIME_WINDOWS_ROUTE}/`;
+  // `/windows/*` also matches `/windows` itself, which names no window.
+  if (!raw.startsWith(prefix)) return undefined;
+  return decodePathSegment(raw.slice(prefix.length));
+}

@@ -1,0 +1,26 @@
+// A window's link: the live window with a fresh token and the URL its frame loads. Where the
+// bundle is served differs (the harness's own origin, the platform's CDN), so the URL builder is
+// the caller's.
+import type { Dispatcher } from "../index.js";
+
+export type WindowUrl = (windowUuid: string, token: string) => string;
+
+export interface WindowLink {
+  window: Record<string, unknown>;
+  token: string;
+  expires_in: number;
+  url: string;
+}
+
+/** The live window with a fresh token and its URL; undefined for a closed or crashed one. */
+export async function liveWindowLink(
+  dispatcher: Dispatcher,
+  userId: string,
+  windowUuid: string,
+  windowUrl: WindowUrl,
+): Promise<WindowLink | undefined> {
+  const win = await dispatcher.getWindow(windowUuid);
+  if (win === undefined || win.status === "closed" || win.status === "crashed") return undefined;
+  const { token, expires_in } = await dispatcher.mintToken(windowUuid, userId);
+  return { window: win, token, expires_in, url: windowUrl(windowUuid, token) };
+}
