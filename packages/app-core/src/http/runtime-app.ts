@@ -5,7 +5,7 @@
 // recording), where a window's bundle is served from, and the stream limits.
 import { Hono, type Context } from "hono";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
-import type { CallResult, Dispatcher, EventBus } from "../index.js";
+import type { CallResult, EventBus, HostApiDispatcher } from "../index.js";
 import { errorAnswer, notFoundAnswer } from "./on-error.js";
 import { errorResponse, jsonResponse } from "./json-response.js";
 import { decodePathSegment } from "./path-segment.js";
@@ -27,6 +27,8 @@ export interface RuntimeCaller {
 
 /** One rpc envelope, checked, with the request's token and its abort signal. */
 export interface RpcCall {
+  /** The app the route serves (the caller's); the dispatcher refuses a token of another. */
+  appId?: string;
   token: string | undefined;
   windowUuid: string;
   id: string;
@@ -37,7 +39,7 @@ export interface RpcCall {
 }
 
 export interface RuntimeAppOptions {
-  dispatcher: Dispatcher;
+  dispatcher: HostApiDispatcher;
   /** Who the windows REST and the event stream act for (the rpc envelope carries its token). */
   caller(c: Context): RuntimeCaller | Promise<RuntimeCaller>;
   /** Answers an rpc call; default `dispatcher.call`. */
@@ -67,6 +69,7 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
       dispatcher.call(call.token, call.ns, call.method, call.args, {
         windowUuid: call.windowUuid,
         signal: call.signal,
+        ...(call.appId === undefined ? {} : { appId: call.appId }),
       }));
   const app = new Hono();
   app.onError((error, c) => errorAnswer(error, logger, c.req.url));
@@ -83,7 +86,10 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
     ) {
       return errorResponse("invalid_arg", "the envelope needs id, window_uuid, ns and method");
     }
+    // The route's app: a token of another app is refused by the dispatcher.
+    const { appId } = await caller(c);
     const answer = await answerCall({
+      appId,
       token: c.req.header("x-anna-app-token"),
       windowUuid: wid,
       id: String(id),
@@ -109,12 +115,12 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
   });
 
   app.get(RUNTIME_WINDOWS_ROUTE, async (c) => {
-    const { userId } = await caller(c);
-    return jsonResponse(200, { windows: await dispatcher.listWindows(userId) });
+    const { userId, appId } = await caller(c);
+    return jsonResponse(200, { windows: await dispatcher.listWindows(userId, undefined, appId) });
   });
 
   app.post(RUNTIME_WINDOWS_ROUTE, async (c) => {
-    const { userId } = await caller(c);
+    const { userId, appId } = await caller(c);
     const body = jsonFields(await readJsonBody(c.req.raw));
     const view = typeof body.view === "string" ? body.view : undefined;
     // entry_payload is any JSON (a string, a list…); no payload is not `{}`: a single-instance
@@ -122,6 +128,7 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
     const opened = await windowsRest(() =>
       dispatcher.openWindow(view, {
         userId,
+        appId,
         ...(body.payload === undefined ? {} : { payload: body.payload }),
       }),
     );
@@ -132,8 +139,8 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
   app.get(`${RUNTIME_WINDOWS_ROUTE}/*`, async (c) => {
     const wid = windowIdOf(c);
     if (wid === undefined) return c.notFound();
-    const { userId } = await caller(c);
-    const link = await liveWindowLink(dispatcher, userId, wid, windowUrl);
+    const { userId, appId } = await caller(c);
+    const link = await liveWindowLink(dispatcher, { userId, appId }, wid, windowUrl);
     if (link === undefined) return errorResponse("not_found", `no live window ${wid}`);
     return jsonResponse(200, link);
   });
@@ -141,22 +148,19 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
   app.patch(`${RUNTIME_WINDOWS_ROUTE}/*`, async (c) => {
     const wid = windowIdOf(c);
     if (wid === undefined) return c.notFound();
-    const { userId } = await caller(c);
+    const { userId, appId } = await caller(c);
     const { patch, focus } = parseWindowPatch(await readJsonBody(c.req.raw));
-    const window = await windowsRest(async () => {
-      const patched = await dispatcher.patchWindow(wid, patch, userId);
-      if (!focus) return patched;
-      await dispatcher.windows.focus(wid);
-      return dispatcher.getWindow(wid);
-    });
+    const window = await windowsRest(() =>
+      dispatcher.patchWindow(wid, focus ? { ...patch, focus: true } : patch, userId, appId),
+    );
     return jsonResponse(200, { window });
   });
 
   app.delete(`${RUNTIME_WINDOWS_ROUTE}/*`, async (c) => {
     const wid = windowIdOf(c);
     if (wid === undefined) return c.notFound();
-    const { userId } = await caller(c);
-    await windowsRest(() => dispatcher.closeWindow(wid, "user", userId));
+    const { userId, appId } = await caller(c);
+    await windowsRest(() => dispatcher.closeWindow(wid, "user", userId, appId));
     return jsonResponse(200, { ok: true });
   });
 

@@ -1,7 +1,7 @@
 // A window's link: the live window with a fresh token and the URL its frame loads. Where the
 // bundle is served differs (the harness's own origin, the platform's CDN), so the URL builder is
 // the caller's.
-import type { Dispatcher } from "../index.js";
+import type { HostApiDispatcher } from "../index.js";
 
 export type WindowUrl = (windowUuid: string, token: string) => string;
 
@@ -14,13 +14,15 @@ export interface WindowLink {
 
 /** The live window with a fresh token and its URL; undefined for a closed or crashed one. */
 export async function liveWindowLink(
-  dispatcher: Dispatcher,
-  userId: string,
+  dispatcher: HostApiDispatcher,
+  caller: { userId: string; appId?: string },
   windowUuid: string,
   windowUrl: WindowUrl,
 ): Promise<WindowLink | undefined> {
-  const win = await dispatcher.getWindow(windowUuid);
+  const { userId, appId } = caller;
+  const win = await dispatcher.getWindow(windowUuid, appId);
   if (win === undefined || win.status === "closed" || win.status === "crashed") return undefined;
-  const { token, expires_in } = await dispatcher.mintToken(windowUuid, userId);
+  // Another user's window is not found either: the mint checks the owner.
+  const { token, expires_in } = await dispatcher.mintToken(windowUuid, userId, appId);
   return { window: win, token, expires_in, url: windowUrl(windowUuid, token) };
 }

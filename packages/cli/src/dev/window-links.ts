@@ -20,6 +20,6 @@ export function createWindowLinks(deps: {
   const { dispatcher, userId, slug } = deps;
   const windowUrl = (wid: string, token: string) =>
     `${deps.origin()}/anna-apps/${encodeURIComponent(slug)}/dev/index.html?wid=${encodeURIComponent(wid)}&t=${encodeURIComponent(token)}`;
-  const windowLink = (wid: string) => liveWindowLink(dispatcher, userId, wid, windowUrl);
+  const windowLink = (wid: string) => liveWindowLink(dispatcher, { userId }, wid, windowUrl);
   return { windowUrl, windowLink };
 }
