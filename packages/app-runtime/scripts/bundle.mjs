@@ -1,6 +1,7 @@
 // `npm run -w @anna-ai/app-runtime build:bundle`: the compiled SDK as one minified ES module with a
-// source map, dist/bundle/index.js, served at /static/anna-apps/_sdk/latest/index.js (A8).
-// Built from dist/ (run `tsc -b` first). `--outfile <path>` writes elsewhere (tests).
+// source map, dist/bundle/index.js, served at /static/anna-apps/_sdk/latest/index.js (A8); and the
+// window host a dashboard page imports (`./host`), dist/bundle/host.js. Built from dist/ (run
+// `tsc -b` first). `--outfile <path>` / `--host-outfile <path>` write elsewhere (tests).
 //
 // The SDK takes only the Host API method table from @anna-ai/app-schema. That package's root
 // re-exports every zod schema, and zod builds them at module load, so esbuild must be told those
@@ -12,11 +13,18 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const flag = process.argv.indexOf("--outfile");
-const outfile =
-  flag > 0 && process.argv[flag + 1]
-    ? resolve(process.argv[flag + 1])
-    : `${root}dist/bundle/index.js`;
+/** The path after `name` on the command line, or `fallback`. */
+function outArg(name, fallback) {
+  const flag = process.argv.indexOf(name);
+  return flag > 0 && process.argv[flag + 1] ? resolve(process.argv[flag + 1]) : fallback;
+}
+const BUNDLES = [
+  { entry: `${root}dist/index.js`, outfile: outArg("--outfile", `${root}dist/bundle/index.js`) },
+  {
+    entry: `${root}dist/host/index.js`,
+    outfile: outArg("--host-outfile", `${root}dist/bundle/host.js`),
+  },
+];
 
 const SIDE_EFFECT_FREE = /[\\/](?:app-schema[\\/]dist|node_modules[\\/]zod)[\\/]/;
 const RESOLVING = Symbol("resolving");
@@ -44,20 +52,21 @@ const pureSchemas = {
   },
 };
 
-await build({
-  entryPoints: [`${root}dist/index.js`],
-  outfile,
-  bundle: true,
-  platform: "browser",
-  format: "esm",
-  target: "es2022",
-  minify: true,
-  legalComments: "none",
-  sourcemap: "linked",
-  plugins: [pureSchemas],
-  logLevel: "warning",
-});
-
-process.stderr.write(
-  `app-runtime: wrote ${outfile} (${(statSync(outfile).size / 1024).toFixed(1)} KiB)\n`,
-);
+for (const { entry, outfile } of BUNDLES) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    sourcemap: "linked",
+    plugins: [pureSchemas],
+    logLevel: "warning",
+  });
+  process.stderr.write(
+    `app-runtime: wrote ${outfile} (${(statSync(outfile).size / 1024).toFixed(1)} KiB)\n`,
+  );
+}
