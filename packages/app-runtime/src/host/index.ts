@@ -11,7 +11,7 @@ export type { RelayTarget, RuntimeEvent } from "./event-relay.js";
 export { RUNTIME_EVENT_NAME } from "./event-stream.js";
 export type { FollowOptions } from "./event-stream.js";
 export type { DroppedMessage, TokenAnswer } from "./message-bridge.js";
-export { DEFAULT_API_BASE, runtimeClient } from "./runtime-client.js";
+export { DEFAULT_API_BASE, jsonRequest, runtimeClient } from "./runtime-client.js";
 export type {
   Answer,
   Geometry,

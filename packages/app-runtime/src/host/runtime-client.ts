@@ -79,27 +79,8 @@ export function runtimeClient(apiBase: string, fetchFn: typeof fetch): RuntimeCl
   const windows = `${base}/windows`;
   const one = (wid: string): string => `${windows}/${encodeURIComponent(wid)}`;
 
-  async function call<T>(url: string, method: string, body?: unknown): Promise<Answer<T>> {
-    try {
-      const res = await fetchFn(url, {
-        method,
-        headers: { "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const answer = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-      if (res.ok) return { ok: true, ...(answer as T) };
-      const error = answer["error"] as WireError | undefined;
-      return {
-        ok: false,
-        error: error ?? {
-          code: `http_${res.status}`,
-          message: `${method} ${url}: ${res.statusText}`,
-        },
-      };
-    } catch (error) {
-      return { ok: false, error: { code: "network", message: messageOf(error) } };
-    }
-  }
+  const call = <T>(url: string, method: string, body?: unknown): Promise<Answer<T>> =>
+    jsonRequest<T>(fetchFn, url, method, body);
 
   return {
     eventsUrl: `${base}/events/stream`,
@@ -118,6 +99,37 @@ export function runtimeClient(apiBase: string, fetchFn: typeof fetch): RuntimeCl
       return res.json();
     },
   };
+}
+
+/**
+ * One JSON request: `{ok: true, …body}` on a 2xx, else `{ok: false, error}` with the server's
+ * `error` or `http_<status>`, and `network` when there was no answer. Never throws.
+ */
+export async function jsonRequest<T>(
+  fetchFn: typeof fetch,
+  url: string,
+  method: string,
+  body?: unknown,
+): Promise<Answer<T>> {
+  try {
+    const res = await fetchFn(url, {
+      method,
+      headers: { "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const answer = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+    if (res.ok) return { ok: true, ...(answer as T) };
+    const error = answer["error"] as WireError | undefined;
+    return {
+      ok: false,
+      error: error ?? {
+        code: `http_${res.status}`,
+        message: `${method} ${url}: ${res.statusText}`,
+      },
+    };
+  } catch (error) {
+    return { ok: false, error: { code: "network", message: messageOf(error) } };
+  }
 }
 
 export function messageOf(error: unknown): string {

@@ -63,8 +63,8 @@ export type HostReport =
   | DroppedMessage
   | {
       kind: "refused";
-      action: "patch" | "close" | "open";
-      wid: string | undefined;
+      action: "patch" | "close";
+      wid: string;
       error: WireError;
       patch?: WindowPatch;
     }
@@ -230,10 +230,8 @@ export class WindowHost {
    */
   async openView(view: string, payload?: unknown): Promise<Answer<OpenedWindow>> {
     const out = await this.client.openWindow(view, payload);
-    if (!out.ok) {
-      this.#report({ kind: "refused", action: "open", wid: undefined, error: out.error });
-      return out;
-    }
+    // A refusal is the caller's to show: it asked.
+    if (!out.ok) return out;
     const wid = out.window.window_uuid;
     if (out.reused && this.#frames.has(wid)) {
       this.applyStatus(wid, out.window.status);
