@@ -1,7 +1,8 @@
 // `npm run -w @anna-ai/app-runtime build:bundle`: the compiled SDK as one minified ES module with a
 // source map, dist/bundle/index.js, served at /static/anna-apps/_sdk/latest/index.js (A8); and the
 // window host a dashboard page imports (`./host`), dist/bundle/host.js. Built from dist/ (run
-// `tsc -b` first). `--outfile <path>` / `--host-outfile <path>` write elsewhere (tests).
+// `tsc -b` first). `--outfile <path>` / `--host-outfile <path>` write that bundle elsewhere, and
+// then only the bundles named are built (tests).
 //
 // The SDK takes only the Host API method table from @anna-ai/app-schema. That package's root
 // re-exports every zod schema, and zod builds them at module load, so esbuild must be told those
@@ -13,18 +14,23 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-/** The path after `name` on the command line, or `fallback`. */
-function outArg(name, fallback) {
+/** The path after `name` on the command line, or undefined. */
+function outArg(name) {
   const flag = process.argv.indexOf(name);
-  return flag > 0 && process.argv[flag + 1] ? resolve(process.argv[flag + 1]) : fallback;
+  return flag > 0 && process.argv[flag + 1] ? resolve(process.argv[flag + 1]) : undefined;
 }
-const BUNDLES = [
-  { entry: `${root}dist/index.js`, outfile: outArg("--outfile", `${root}dist/bundle/index.js`) },
+const ALL = [
+  { flag: "--outfile", entry: `${root}dist/index.js`, outfile: `${root}dist/bundle/index.js` },
   {
+    flag: "--host-outfile",
     entry: `${root}dist/host/index.js`,
-    outfile: outArg("--host-outfile", `${root}dist/bundle/host.js`),
+    outfile: `${root}dist/bundle/host.js`,
   },
 ];
+// With an out flag only the bundles named are built (a test never rewrites dist/ under others).
+const named = ALL.filter(({ flag }) => outArg(flag) !== undefined);
+const BUNDLES =
+  named.length === 0 ? ALL : named.map((bundle) => ({ ...bundle, outfile: outArg(bundle.flag) }));
 
 const SIDE_EFFECT_FREE = /[\\/](?:app-schema[\\/]dist|node_modules[\\/]zod)[\\/]/;
 const RESOLVING = Symbol("resolving");

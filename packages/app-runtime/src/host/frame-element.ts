@@ -16,6 +16,8 @@ export interface FrameState {
   readonly box: HTMLDivElement;
   readonly bar: HTMLDivElement;
   readonly titleEl: HTMLSpanElement;
+  /** What the title bar shows. */
+  title: string;
   readonly minimiseButton: HTMLButtonElement;
   readonly closeButton: HTMLButtonElement;
   readonly resizeHandle: HTMLDivElement;
@@ -68,6 +70,7 @@ export function buildFrame(
     box,
     bar,
     titleEl,
+    title: "",
     minimiseButton,
     closeButton,
     resizeHandle,
@@ -84,7 +87,7 @@ export function buildFrame(
 export function mountIframe(frame: FrameState, url: string): void {
   const iframe = document.createElement("iframe");
   iframe.setAttribute("sandbox", SANDBOX);
-  iframe.title = frame.titleEl.textContent ?? "";
+  iframe.title = frame.title;
   iframe.style.height = `${frame.geometry.h}px`;
   iframe.src = url;
   frame.url = url;

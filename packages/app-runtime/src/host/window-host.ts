@@ -41,7 +41,7 @@ export interface ViewSpec {
   max_size?: Size | null;
 }
 
-/** A window on the desk, as the page may read it. */
+/** A window on the desk, as the page may read it (the host's own record, typed readonly). */
 export interface HostedFrame {
   readonly wid: string;
   readonly view: string;
@@ -160,12 +160,11 @@ export class WindowHost {
   }
 
   frames(): HostedFrame[] {
-    return [...this.#frames.values()].map((frame) => this.#view(frame));
+    return [...this.#frames.values()];
   }
 
   frame(wid: string): HostedFrame | undefined {
-    const frame = this.#frames.get(wid);
-    return frame === undefined ? undefined : this.#view(frame);
+    return this.#frames.get(wid);
   }
 
   focused(): HostedFrame | undefined {
@@ -174,8 +173,7 @@ export class WindowHost {
 
   /** The frame whose iframe's window posted a message. */
   frameOf(source: MessageEventSource | null): HostedFrame | undefined {
-    const frame = this.#frameOf(source);
-    return frame === undefined ? undefined : this.#view(frame);
+    return this.#frameOf(source);
   }
 
   sizeBounds(viewName: string): { minW: number; minH: number; maxW: number; maxH: number } {
@@ -191,7 +189,7 @@ export class WindowHost {
   /** Adds a frame for a window the server has (`win` as the windows API shows it), unless it has one. */
   open(win: WindowInfo, url: string): HostedFrame {
     const existing = this.#frames.get(win.window_uuid);
-    if (existing) return this.#view(existing);
+    if (existing) return existing;
     const appId = typeof win.app_id === "string" ? win.app_id : undefined;
     const frame = buildFrame(win.window_uuid, win.view, appId, url);
     this.#frames.set(frame.wid, frame);
@@ -221,7 +219,7 @@ export class WindowHost {
     if (win.status === "minimized") this.applyStatus(frame.wid, "minimized");
     else mountIframe(frame, url);
     this.#changed();
-    return this.#view(frame);
+    return frame;
   }
 
   /**
@@ -352,6 +350,7 @@ export class WindowHost {
   setTitle(wid: string, title: string): void {
     const frame = this.#frames.get(wid);
     if (!frame) return;
+    frame.title = title;
     frame.titleEl.textContent = title;
     if (frame.iframe) frame.iframe.title = title;
     if (frame.chip) frame.chip.textContent = title;
@@ -385,7 +384,7 @@ export class WindowHost {
       frame.box.classList.add("minimised");
       frame.box.classList.remove("focused");
       if (this.#focusedWid === wid) this.#focusedWid = undefined;
-      const title = frame.titleEl.textContent ?? "";
+      const title = frame.title;
       const chip = button("chip", title, `Restore ${title}`);
       chip.dataset["wid"] = wid;
       chip.addEventListener("click", () => void this.restore(wid));
@@ -400,7 +399,7 @@ export class WindowHost {
       });
     } else if (status === "crashed") {
       frame.box.classList.add("crashed");
-      this.setTitle(wid, `${frame.titleEl.textContent ?? ""} (crashed)`);
+      this.setTitle(wid, `${frame.title} (crashed)`);
     }
     this.#changed();
   }
@@ -460,42 +459,6 @@ export class WindowHost {
       postNamedEvent(frame, "auth.refresh", token);
     }
     return out;
-  }
-
-  #view(frame: FrameState): HostedFrame {
-    // A live view of the frame: the page reads, only the host writes.
-    return Object.freeze({
-      get wid() {
-        return frame.wid;
-      },
-      get view() {
-        return frame.view;
-      },
-      get appId() {
-        return frame.appId;
-      },
-      get title() {
-        return frame.titleEl.textContent ?? "";
-      },
-      get status() {
-        return frame.status;
-      },
-      get helloed() {
-        return frame.helloed;
-      },
-      get iframe() {
-        return frame.iframe;
-      },
-      get box() {
-        return frame.box;
-      },
-      get geometry() {
-        return { ...frame.geometry };
-      },
-      get url() {
-        return frame.url;
-      },
-    });
   }
 
   #frameOf(source: MessageEventSource | null): FrameState | undefined {
