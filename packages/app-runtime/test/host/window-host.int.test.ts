@@ -261,39 +261,43 @@ describe.skipIf(chromium.skip)(`the window host in Chromium${chromium.reason}`, 
     ).toEqual([a.wid, c.wid]);
   });
 
-  it("refreshes the window token before it expires: the SDK pulls one, the page pushes one", async () => {
-    // The SDK asks 30 s before expiry (and no sooner than 5 s from now): ~6 s here.
-    server.firstTokenLifetimeS = 36;
-    const page = await openHost();
-    let opened: { wid: string; app: Frame };
-    try {
-      opened = await openWindow(page, "sdk");
-    } finally {
-      server.firstTokenLifetimeS = 3600;
-    }
-    const { wid, app } = opened;
-    const tokensOf = () => server.minted.filter((token) => claimsOf(token)["wid"] === wid);
-    const call = () =>
-      app.evaluate(() => (globalThis as unknown as SdkAppGlobals).call("storage", "get", {}));
-    const lastToken = () => server.rpcs.filter((s) => s.body.window_uuid === wid).at(-1)?.token;
+  it(
+    "refreshes the window token before it expires: the SDK pulls one, the page pushes one",
+    { timeout: 60_000 },
+    async () => {
+      // The SDK asks 30 s before expiry (and no sooner than 5 s from now): ~6 s here.
+      server.firstTokenLifetimeS = 36;
+      const page = await openHost();
+      let opened: { wid: string; app: Frame };
+      try {
+        opened = await openWindow(page, "sdk");
+      } finally {
+        server.firstTokenLifetimeS = 3600;
+      }
+      const { wid, app } = opened;
+      const tokensOf = () => server.minted.filter((token) => claimsOf(token)["wid"] === wid);
+      const call = () =>
+        app.evaluate(() => (globalThis as unknown as SdkAppGlobals).call("storage", "get", {}));
+      const lastToken = () => server.rpcs.filter((s) => s.body.window_uuid === wid).at(-1)?.token;
 
-    // Pulled: `auth.refresh` answered from GET /windows/{wid}, never forwarded to the rpc route.
-    await poll(() => tokensOf().length, 20_000).toBe(2);
-    await poll(async () => {
+      // Pulled: `auth.refresh` answered from GET /windows/{wid}, never forwarded to the rpc route.
+      await poll(() => tokensOf().length, 20_000).toBe(2);
+      await poll(async () => {
+        await call();
+        return lastToken();
+      }).toBe(tokensOf()[1]);
+      expect(server.rpcs.some((s) => s.body.ns === "auth")).toBe(false);
+
+      // Pushed: the page mints one and posts it as the `auth.refresh` event.
+      expect(
+        await page.evaluate((w) => (globalThis as unknown as HostGlobals).host.pushToken(w), wid),
+      ).toMatchObject({ ok: true });
+      expect(tokensOf()).toHaveLength(3);
+      await poll(() =>
+        app.evaluate(() => (globalThis as unknown as SdkAppGlobals).refreshes.length),
+      ).toBe(1);
       await call();
-      return lastToken();
-    }).toBe(tokensOf()[1]);
-    expect(server.rpcs.some((s) => s.body.ns === "auth")).toBe(false);
-
-    // Pushed: the page mints one and posts it as the `auth.refresh` event.
-    expect(
-      await page.evaluate((w) => (globalThis as unknown as HostGlobals).host.pushToken(w), wid),
-    ).toMatchObject({ ok: true });
-    expect(tokensOf()).toHaveLength(3);
-    await poll(() =>
-      app.evaluate(() => (globalThis as unknown as SdkAppGlobals).refreshes.length),
-    ).toBe(1);
-    await call();
-    expect(lastToken()).toBe(tokensOf()[2]);
-  });
+      expect(lastToken()).toBe(tokensOf()[2]);
+    },
+  );
 });
