@@ -26,6 +26,7 @@ const BUNDLE_OUTPUTS = [
   "packages/cli/dist/bundle/validate.js",
   "packages/cli/dist/bundle/dev.js",
   "packages/app-runtime/dist/bundle/index.js",
+  "packages/app-runtime/dist/bundle/host.js",
 ];
 
 const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: "inherit" });

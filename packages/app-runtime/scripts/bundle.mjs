@@ -1,6 +1,8 @@
 // `npm run -w @anna-ai/app-runtime build:bundle`: the compiled SDK as one minified ES module with a
-// source map, dist/bundle/index.js, served at /static/anna-apps/_sdk/latest/index.js (A8).
-// Built from dist/ (run `tsc -b` first). `--outfile <path>` writes elsewhere (tests).
+// source map, dist/bundle/index.js, served at /static/anna-apps/_sdk/latest/index.js (A8); and the
+// window host a dashboard page imports (`./host`), dist/bundle/host.js. Built from dist/ (run
+// `tsc -b` first). `--outfile <path>` / `--host-outfile <path>` write that bundle elsewhere, and
+// then only the bundles named are built (tests).
 //
 // The SDK takes only the Host API method table from @anna-ai/app-schema. That package's root
 // re-exports every zod schema, and zod builds them at module load, so esbuild must be told those
@@ -12,11 +14,23 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const flag = process.argv.indexOf("--outfile");
-const outfile =
-  flag > 0 && process.argv[flag + 1]
-    ? resolve(process.argv[flag + 1])
-    : `${root}dist/bundle/index.js`;
+/** The path after `name` on the command line, or undefined. */
+function outArg(name) {
+  const flag = process.argv.indexOf(name);
+  return flag > 0 && process.argv[flag + 1] ? resolve(process.argv[flag + 1]) : undefined;
+}
+const ALL = [
+  { flag: "--outfile", entry: `${root}dist/index.js`, outfile: `${root}dist/bundle/index.js` },
+  {
+    flag: "--host-outfile",
+    entry: `${root}dist/host/index.js`,
+    outfile: `${root}dist/bundle/host.js`,
+  },
+];
+// With an out flag only the bundles named are built (a test never rewrites dist/ under others).
+const named = ALL.filter(({ flag }) => outArg(flag) !== undefined);
+const BUNDLES =
+  named.length === 0 ? ALL : named.map((bundle) => ({ ...bundle, outfile: outArg(bundle.flag) }));
 
 const SIDE_EFFECT_FREE = /[\\/](?:app-schema[\\/]dist|node_modules[\\/]zod)[\\/]/;
 const RESOLVING = Symbol("resolving");
@@ -44,20 +58,21 @@ const pureSchemas = {
   },
 };
 
-await build({
-  entryPoints: [`${root}dist/index.js`],
-  outfile,
-  bundle: true,
-  platform: "browser",
-  format: "esm",
-  target: "es2022",
-  minify: true,
-  legalComments: "none",
-  sourcemap: "linked",
-  plugins: [pureSchemas],
-  logLevel: "warning",
-});
-
-process.stderr.write(
-  `app-runtime: wrote ${outfile} (${(statSync(outfile).size / 1024).toFixed(1)} KiB)\n`,
-);
+for (const { entry, outfile } of BUNDLES) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    sourcemap: "linked",
+    plugins: [pureSchemas],
+    logLevel: "warning",
+  });
+  process.stderr.write(
+    `app-runtime: wrote ${outfile} (${(statSync(outfile).size / 1024).toFixed(1)} KiB)\n`,
+  );
+}

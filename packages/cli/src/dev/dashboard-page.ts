@@ -1,9 +1,12 @@
 // The dashboard page (`/`) and its assets (`/dev/<file>`): plain HTML, CSS and vanilla ES modules
-// under src/dev/dashboard/browser/ (window frames and dock, the parent-page bridge of
-// docs/app-runtime.md part 2, the developer panel), read once and served from memory. Nothing to
-// build: the files ship in the package (`files` lists `src`), and the path goes through the
-// package root so it resolves the same from src/ (tests) and dist/ (the CLI).
+// under src/dev/dashboard/browser/ (the developer panel, the simulate form, the page's wiring),
+// read once and served from memory, plus the window host they build on (frames, dock, the
+// parent-page bridge of docs/app-runtime.md part 2), `@anna-ai/app-runtime/host` as its browser
+// bundle, served as `/dev/window-host.js`. Nothing to build here: the files ship in the package
+// (`files` lists `src`), and the path goes through the package root so it resolves the same from
+// src/ (tests) and dist/ (the CLI).
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AppManifest } from "@anna-ai/app-schema";
@@ -14,9 +17,12 @@ export const DASHBOARD_DIR = fileURLToPath(
 );
 /** Where the page loads its assets from. */
 export const DASHBOARD_ASSET_PREFIX = "/dev/";
+/** The window host's asset name: the browser modules import `./window-host.js`. */
+export const WINDOW_HOST_ASSET = "window-host.js";
 
+const JS_TYPE = "application/javascript; charset=utf-8";
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  ".js": "application/javascript; charset=utf-8",
+  ".js": JS_TYPE,
   ".css": "text/css; charset=utf-8",
 };
 
@@ -35,8 +41,23 @@ function load(): NonNullable<typeof loaded> {
     if (contentType === undefined) continue;
     assets.set(name, { body: readFileSync(path.join(DASHBOARD_DIR, name)), contentType });
   }
+  assets.set(WINDOW_HOST_ASSET, { body: readWindowHost(), contentType: JS_TYPE });
   loaded = { html: readFileSync(path.join(DASHBOARD_DIR, "page.html"), "utf8"), assets };
   return loaded;
+}
+
+/** The window host's browser bundle, or an error that says how to build it. */
+function readWindowHost(): Buffer {
+  let file: string | undefined;
+  try {
+    file = createRequire(import.meta.url).resolve("@anna-ai/app-runtime/host-bundle");
+    return readFileSync(file);
+  } catch (error) {
+    throw new Error(
+      `the window host bundle is missing (${file ?? "@anna-ai/app-runtime/host-bundle"}); run npm run build`,
+      { cause: error },
+    );
+  }
 }
 
 /** The asset for a request path like `/dev/main.js`, or undefined (only the listed files). */

@@ -4,6 +4,7 @@
 // line and column.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   DASHBOARD_DIR,
@@ -14,18 +15,21 @@ import {
 import { jsonErrorPosition } from "../../src/dev/dashboard/browser/json-position.js";
 
 const source = (name: string) => readFileSync(path.join(DASHBOARD_DIR, name), "utf8");
+/** The window host the dashboard serves as ./window-host.js: where the frames and bridge live. */
+const HOST_DIR = fileURLToPath(new URL("../../../app-runtime/src/host/", import.meta.url));
+const hostSource = (name: string) => readFileSync(path.join(HOST_DIR, name), "utf8");
 
 describe("dashboard page", () => {
   it("sandboxes app iframes without allow-same-origin", () => {
-    const sandbox = /SANDBOX = "([^"]*)"/.exec(source("frames.js"))?.[1];
+    const sandbox = /SANDBOX = "([^"]*)"/.exec(hostSource("frame-element.ts"))?.[1];
     expect(sandbox?.split(" ")).toContain("allow-scripts");
     expect(sandbox).not.toContain("allow-same-origin");
-    expect(source("frames.js")).toContain('iframe.setAttribute("sandbox", SANDBOX)');
+    expect(hostSource("frame-element.ts")).toContain('iframe.setAttribute("sandbox", SANDBOX)');
   });
 
   it("accepts a message only from an app iframe for that iframe's window", () => {
-    const bridge = source("bridge.js");
-    expect(source("frames.js")).toContain("frame.iframe.contentWindow === source");
+    const bridge = hostSource("message-bridge.ts");
+    expect(hostSource("window-host.ts")).toContain("frame.iframe.contentWindow === source");
     expect(bridge).toContain("decodeRpcRequest(event.data)");
     expect(bridge).toContain("request.window_uuid !== frame.wid");
   });

@@ -1,14 +1,13 @@
-// A bare host page for the dashboard's iframe host (`bridge.js`, `frames.js`) on its own, as the
-// platform dashboard will use it: the modules as served, the real SDK bundle, a tiny app page for
-// the iframes, and a fake harness that speaks the real rpc and windows wire and records what it
-// was sent. Real HTTP on 127.0.0.1 port 0, closed when the test ends.
+// A bare host page for the dashboard's iframe host (`bridge.js`, `frames.js` over the window host
+// of @anna-ai/app-runtime/host) on its own: the modules as served, the real SDK bundle, a tiny app
+// page for the iframes, and a fake harness that speaks the real rpc and windows wire and records
+// what it was sent. Real HTTP on 127.0.0.1 port 0, closed when the test ends.
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { onTestFinished } from "vitest";
-import { DASHBOARD_DIR } from "../../src/dev/dashboard-page.js";
+import { dashboardAsset } from "../../src/dev/dashboard-page.js";
 
 export interface RpcSeen {
   token: string | undefined;
@@ -66,10 +65,8 @@ export async function startIframeHost(): Promise<IframeHost> {
     if (url.pathname === "/static/anna-apps/_sdk/latest/index.js") {
       return send("application/javascript", readFileSync(SDK));
     }
-    if (url.pathname.startsWith("/dev/") && url.pathname.endsWith(".js")) {
-      const file = path.join(DASHBOARD_DIR, path.basename(url.pathname));
-      return send("application/javascript", readFileSync(file));
-    }
+    const asset = dashboardAsset(url.pathname);
+    if (asset !== undefined) return send(asset.contentType, asset.body);
     const body = await readBody(req);
     if (url.pathname === "/api/v1/anna-apps/runtime/rpc") {
       const seen = {

@@ -1,28 +1,9 @@
 // anna-app dev dashboard: boots from the state inlined in the page, then follows the app's event
-// stream (window changes, relayed to the iframes) and the panel's own stream (calls, executas,
-// reloads). The host page of docs/app-runtime.md part 2.
+// stream (window changes, relayed to the iframes, by the window host of frames.js) and the panel's
+// own stream (calls, executas, reloads). The host page of docs/app-runtime.md part 2.
 /* global document, location, EventSource, URLSearchParams -- a browser module: the page's globals */
-import { relay, startBridge } from "./bridge.js";
-import {
-  addFrame,
-  allFrames,
-  applyFocus,
-  applyGeometry,
-  applyStatus,
-  cascade,
-  flashFrame,
-  focusFrame,
-  focusedFrame,
-  followIframeFocus,
-  frameById,
-  frameOf,
-  initDesk,
-  onFramesChanged,
-  reloadFrame,
-  removeFrame,
-  setTitle,
-} from "./frames.js";
-import { EVENTS, openWindow, windowLink } from "./harness-api.js";
+import { startBridge } from "./bridge.js";
+import { allFrames, focusedFrame, initDesk } from "./frames.js";
 import {
   initCallTools,
   logCall,
@@ -38,9 +19,8 @@ const stateByWid = new Map();
 
 // The state comes inline so the frames exist before the load event (screenshots, fast paint).
 const boot = JSON.parse($("boot").textContent);
-initDesk({ frames: $("frames"), dock: $("dock"), views: boot.dashboard.view_specs });
-startBridge(frameOf);
-followIframeFocus();
+const host = initDesk({ frames: $("frames"), dock: $("dock"), views: boot.dashboard.view_specs });
+startBridge();
 $("app-name").textContent =
   `${boot.app.name} (${boot.app.slug}) — storage ${boot.storage}, LLM ${boot.llm}`;
 for (const view of boot.app.views) {
@@ -57,9 +37,9 @@ renderExecutas(boot.executas);
 for (const call of boot.calls) logCall(call);
 for (const win of boot.windows) {
   stateByWid.set(win.window_uuid, win.runtime_state);
-  addFrame(win, win.url);
+  host.open(win, win.url);
 }
-onFramesChanged(() => {
+host.onChange(() => {
   const focused = focusedFrame() ?? allFrames()[0];
   if (focused) showState(stateByWid.get(focused.wid));
   report();
@@ -68,52 +48,28 @@ initSimulate(boot.dashboard.simulate);
 const top = boot.windows
   .filter((w) => w.status === "active")
   .sort((a, b) => b.z_index - a.z_index)[0];
-if (top) applyFocus(top.window_uuid, top.z_index);
+if (top) host.applyFocus(top.window_uuid, top.z_index);
 
 async function openView(view) {
-  const out = await openWindow(view);
+  const out = await host.openView(view);
   if (!out.ok) {
     logEvent(`open ${view} refused: ${out.error.code}: ${out.error.message}`, out.error, "error");
     return;
   }
-  const wid = out.window.window_uuid;
-  if (out.reused && frameById(wid)) {
-    applyStatus(wid, out.window.status);
-    flashFrame(wid);
-    return;
-  }
-  stateByWid.set(wid, out.window.runtime_state);
-  addFrame(out.window, out.url);
-  cascade(wid);
-  void focusFrame(wid);
+  stateByWid.set(out.window.window_uuid, out.window.runtime_state);
 }
 
-/** A window someone else opened (the app's `window.open_view`, another tab). */
-async function adopt(wid) {
-  const link = await windowLink(wid);
-  if (link.ok && !frameById(wid)) {
-    addFrame(link.window, link.url);
-    cascade(wid);
-  }
-}
-
-const events = new EventSource(EVENTS);
-events.addEventListener("data_model/AnnaAppEvent", (message) => {
-  const ev = JSON.parse(message.data);
-  const wid = ev.window_uuid;
-  const p = ev.payload ?? {};
-  logEvent(`${ev.kind} ${wid ?? "(app)"} ${JSON.stringify(p)}`, ev);
-  if (ev.kind === "title_changed") setTitle(wid, p.title);
-  if (ev.kind === "geometry_changed") applyGeometry(wid, p.geometry);
-  if (ev.kind === "status_changed") applyStatus(wid, p.status);
-  if (ev.kind === "window_focus_changed") applyFocus(p.window_uuid ?? wid, p.z_index);
-  if (ev.kind === "runtime_state_synced") {
-    stateByWid.set(wid, p.runtime_state);
-    if ((focusedFrame() ?? allFrames()[0])?.wid === wid) showState(p.runtime_state);
-  }
-  relay(allFrames(), ev);
-  if (ev.kind === "close_view") removeFrame(p.window_uuid ?? wid);
-  if (ev.kind === "open_view" && wid && !frameById(wid)) void adopt(wid);
+// The window events update the frames and reach the iframes they concern (the host's relay).
+host.followEvents({
+  onEvent(ev) {
+    const wid = ev.window_uuid;
+    const p = ev.payload ?? {};
+    logEvent(`${ev.kind} ${wid ?? "(app)"} ${JSON.stringify(p)}`, ev);
+    if (ev.kind === "runtime_state_synced") {
+      stateByWid.set(wid, p.runtime_state);
+      if ((focusedFrame() ?? allFrames()[0])?.wid === wid) showState(p.runtime_state);
+    }
+  },
 });
 
 // From the calls the page was built with: one made while the page loaded comes first.
@@ -133,14 +89,14 @@ const recordingStopped = (r) => logEvent(`recording stopped: ${r.reason}`, r, "e
 if (boot.recording?.state === "stopped") recordingStopped(boot.recording);
 dev.addEventListener("recording_stopped", (message) => recordingStopped(JSON.parse(message.data)));
 dev.addEventListener("reload", () => {
-  for (const frame of allFrames()) void reloadFrame(frame.wid);
+  for (const frame of allFrames()) void host.reload(frame.wid);
   logEvent("bundle changed: reloaded", {});
 });
 
 /** `?report`: the frame titles posted to the harness on every change (DevServer.onReport). */
 function report() {
   if (!new URLSearchParams(location.search).has("report")) return;
-  const titles = Object.fromEntries(allFrames().map((f) => [f.wid, f.titleEl.textContent]));
+  const titles = Object.fromEntries(allFrames().map((f) => [f.wid, f.title]));
   void fetch("/dev/api/report", {
     method: "POST",
     body: JSON.stringify({ titles, frames: Object.keys(titles).length }),

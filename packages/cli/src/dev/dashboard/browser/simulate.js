@@ -5,8 +5,7 @@
 // (docs/app-runtime.md part 2) once the harness has recorded them (and minted the token). The kinds, their scope and starting payloads come from the
 // harness (dashboard/simulate-event.ts).
 /* global document, Option -- a browser module: the page's globals */
-import { postNamedEvent } from "./bridge.js";
-import { allFrames, focusedFrame, frameById, onFramesChanged } from "./frames.js";
+import { allFrames, desk, focusedFrame, frameById, onFramesChanged } from "./frames.js";
 import { publishEvent } from "./harness-api.js";
 import { jsonErrorPosition } from "./json-position.js";
 import { logEvent } from "./panel.js";
@@ -33,7 +32,7 @@ export function initSimulate(kinds) {
     target.textContent = "";
     if (spec()?.scope === "app") target.append(new Option("every window of the app", ""));
     for (const f of allFrames()) {
-      const label = `${f.titleEl.textContent} — ${f.view} ${f.wid.slice(0, 8)}${f.status === "minimized" ? " (minimised)" : ""}`;
+      const label = `${f.title} — ${f.view} ${f.wid.slice(0, 8)}${f.status === "minimized" ? " (minimised)" : ""}`;
       target.append(new Option(label, f.wid));
     }
     const options = [...target.options].map((o) => o.value);
@@ -101,7 +100,7 @@ async function send(spec, wid, payload, feedback) {
   const out = await publishEvent(spec.kind, wid, payload);
   if (!out.ok) return feedback(`${out.error.code}: ${out.error.message}`, false);
   const sent = out.page_event.payload;
-  postNamedEvent(frame, spec.kind, sent);
+  desk().postNamedEvent(wid, spec.kind, sent);
   logEvent(`simulated ${spec.kind} → ${wid}`, {
     name: spec.kind,
     window_uuid: wid,

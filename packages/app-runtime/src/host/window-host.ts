@@ -1,0 +1,568 @@
+// The host of app windows on a page (the platform dashboard, `anna-app dev`): frames on a desk,
+// moved by the title bar, resized by the corner handle within the view's min/max, minimised to a
+// dock (iframe unmounted, L5980) and restored, closed, and focused (brought to front). Every change
+// is a PATCH of the runtime windows API, and what the server answers (and its events:
+// geometry_changed, status_changed, window_focus_changed) is what the frame shows, so the server's
+// window, the other tabs and the app stay in step. The bridge answers the iframes' calls; the
+// event stream is relayed to the frames it concerns.
+import { postNamedEvent, relayEvent, sameApp, type RuntimeEvent } from "./event-relay.js";
+import { followRuntimeEvents, type FollowOptions } from "./event-stream.js";
+import {
+  button,
+  buildFrame,
+  mountIframe,
+  placeFrame,
+  unmountIframe,
+  type FrameState,
+} from "./frame-element.js";
+import { startMessageBridge, type DroppedMessage, type TokenAnswer } from "./message-bridge.js";
+import { pointerDrag } from "./pointer-drag.js";
+import {
+  DEFAULT_API_BASE,
+  runtimeClient,
+  type Answer,
+  type Geometry,
+  type OpenedWindow,
+  type RuntimeClient,
+  type WindowInfo,
+  type WindowPatch,
+  type WireError,
+} from "./runtime-client.js";
+
+export interface Size {
+  w: number;
+  h: number;
+}
+
+/** A view's size bounds as the manifest declares them (`ui.views[]`). */
+export interface ViewSpec {
+  name: string;
+  min_size?: Size | null;
+  max_size?: Size | null;
+}
+
+/** A window on the desk, as the page may read it (the host's own record, typed readonly). */
+export interface HostedFrame {
+  readonly wid: string;
+  readonly view: string;
+  readonly appId: string | undefined;
+  /** The title bar's text. */
+  readonly title: string;
+  readonly status: string;
+  /** Events reach the iframe only after its `window.hello`. */
+  readonly helloed: boolean;
+  /** While mounted (not minimised). */
+  readonly iframe: HTMLIFrameElement | null;
+  readonly box: HTMLDivElement;
+  readonly geometry: Readonly<Geometry>;
+  readonly url: string;
+}
+
+/** Something the host did not do, for the page's log: a dropped message, a refused request. */
+export type HostReport =
+  | DroppedMessage
+  | {
+      kind: "refused";
+      action: "patch" | "close";
+      wid: string;
+      error: WireError;
+      patch?: WindowPatch;
+    }
+  | { kind: "bad_event"; reason: string; data: unknown };
+
+export interface WindowHostOptions {
+  /** Where the frames go; they are placed absolutely inside it. */
+  container: HTMLElement;
+  /** Where the chips of minimised windows go. */
+  dock: HTMLElement;
+  /** The views' size bounds; a view not listed gets the manifest schema's. */
+  views?: readonly ViewSpec[];
+  /** The runtime routes' prefix (default `/api/v1/anna-apps/runtime`). */
+  apiBase?: string;
+  /** The fetch the host calls the runtime with (default the page's). */
+  fetch?: typeof fetch;
+  onReport?: (report: HostReport) => void;
+  /**
+   * A fresh token for a window, for `auth.refresh`. The default asks the windows API
+   * (`GET /windows/{wid}` mints one); `anna-app dev` mints and records it instead.
+   */
+  refreshToken?: (wid: string) => Promise<TokenAnswer>;
+  /** Who answers rpcs, as a timeout message names it (default "the server"). */
+  serverName?: string;
+}
+
+/** The manifest schema's size bounds when a view declares none (app-schema UI_SIZE_*_PX). */
+const SIZE_MIN_PX = 120;
+const SIZE_MAX_PX = 4096;
+/** A window opened at (0, 0) beside others is offset by this much per open frame. */
+const CASCADE_STEP_PX = 32;
+/** How often the page checks which iframe holds the focus while focus is inside one. */
+const FOCUS_POLL_MS = 150;
+
+const clamp = (value: number, min: number, max: number): number =>
+  Math.min(Math.max(Math.round(value), min), max);
+
+const isInside = (target: EventTarget | null, selector: string): boolean =>
+  target instanceof Element && target.closest(selector) !== null;
+
+export class WindowHost {
+  readonly client: RuntimeClient;
+  readonly #options: WindowHostOptions;
+  readonly #frames = new Map<string, FrameState>();
+  readonly #views = new Map<string, ViewSpec>();
+  readonly #listeners = new Set<() => void>();
+  readonly #stops: Array<() => void> = [];
+  #focusedWid: string | undefined;
+  /** The window a focus PATCH is in flight for: clicks and focus checks do not send it twice. */
+  #focusing: string | undefined;
+
+  constructor(options: WindowHostOptions) {
+    this.#options = options;
+    const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.client = runtimeClient(options.apiBase ?? DEFAULT_API_BASE, fetchFn);
+    for (const view of options.views ?? []) this.#views.set(view.name, view);
+  }
+
+  /** Starts answering the iframes' messages and following the focus into them. Idempotent. */
+  start(): void {
+    if (this.#stops.length > 0) return;
+    this.#stops.push(
+      startMessageBridge(window, {
+        frameOf: (source) => this.#frameOf(source),
+        client: this.client,
+        refreshToken: (frame) => this.#refreshToken(frame.wid),
+        onDropped: (report) => this.#report(report),
+        serverName: this.#options.serverName ?? "the server",
+      }),
+      this.#followIframeFocus(),
+    );
+  }
+
+  /**
+   * Follows the runtime event stream: window events update the frames, every event is relayed to
+   * the frames it concerns. `onEvent` sees each event first (a log, a state panel).
+   */
+  followEvents(options: FollowOptions = {}): () => void {
+    const stop = followRuntimeEvents(this, options, (report) => this.#report(report));
+    this.#stops.push(stop);
+    return stop;
+  }
+
+  /** Stops the bridge, the focus following and the event streams. The frames stay. */
+  stop(): void {
+    for (const stop of this.#stops.splice(0)) stop();
+  }
+
+  /** Called after any frame is added, removed, retitled, minimised, restored or focused. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  frames(): HostedFrame[] {
+    return [...this.#frames.values()];
+  }
+
+  frame(wid: string): HostedFrame | undefined {
+    return this.#frames.get(wid);
+  }
+
+  focused(): HostedFrame | undefined {
+    return this.#focusedWid === undefined ? undefined : this.frame(this.#focusedWid);
+  }
+
+  /** The frame whose iframe's window posted a message. */
+  frameOf(source: MessageEventSource | null): HostedFrame | undefined {
+    return this.#frameOf(source);
+  }
+
+  sizeBounds(viewName: string): { minW: number; minH: number; maxW: number; maxH: number } {
+    const view: Partial<ViewSpec> = this.#views.get(viewName) ?? {};
+    return {
+      minW: view.min_size?.w ?? SIZE_MIN_PX,
+      minH: view.min_size?.h ?? SIZE_MIN_PX,
+      maxW: view.max_size?.w ?? SIZE_MAX_PX,
+      maxH: view.max_size?.h ?? SIZE_MAX_PX,
+    };
+  }
+
+  /** Adds a frame for a window the server has (`win` as the windows API shows it), unless it has one. */
+  open(win: WindowInfo, url: string): HostedFrame {
+    const existing = this.#frames.get(win.window_uuid);
+    if (existing) return existing;
+    const appId = typeof win.app_id === "string" ? win.app_id : undefined;
+    const frame = buildFrame(win.window_uuid, win.view, appId, url);
+    this.#frames.set(frame.wid, frame);
+    this.#options.container.append(frame.box);
+    this.setTitle(frame.wid, win.title || win.view);
+    placeFrame(frame, win.geometry ?? {});
+    if (typeof win.z_index === "number") frame.box.style.zIndex = String(win.z_index);
+
+    frame.bar.addEventListener("pointerdown", (event) => {
+      if (isInside(event.target, "button")) return;
+      this.#gesture(frame, event, "move");
+    });
+    frame.resizeHandle.addEventListener("pointerdown", (event) =>
+      this.#gesture(frame, event, "resize"),
+    );
+    frame.box.addEventListener(
+      "pointerdown",
+      (event) => {
+        // The bar's buttons act on their own; a focus PATCH racing a close would be refused.
+        if (!isInside(event.target, ".bar button")) void this.focus(frame.wid);
+      },
+      { capture: true },
+    );
+    frame.minimiseButton.addEventListener("click", () => void this.minimise(frame.wid));
+    frame.closeButton.addEventListener("click", () => void this.close(frame.wid));
+
+    if (win.status === "minimized") this.applyStatus(frame.wid, "minimized");
+    else mountIframe(frame, url);
+    this.#changed();
+    return frame;
+  }
+
+  /**
+   * Opens a view through the windows API and shows it, cascaded and focused. A single-instance
+   * view already on the desk is restored, focused and flashes instead.
+   */
+  async openView(view: string, payload?: unknown): Promise<Answer<OpenedWindow>> {
+    const out = await this.client.openWindow(view, payload);
+    // A refusal is the caller's to show: it asked.
+    if (!out.ok) return out;
+    const wid = out.window.window_uuid;
+    if (out.reused && this.#frames.has(wid)) {
+      this.applyStatus(wid, out.window.status);
+      this.flash(wid);
+      return out;
+    }
+    this.open(out.window, out.url);
+    this.cascade(wid);
+    void this.focus(wid);
+    return out;
+  }
+
+  /** Shows a window someone else opened (the app's `window.open_view`, another tab). */
+  async adopt(wid: string): Promise<void> {
+    const link = await this.client.windowLink(wid);
+    if (link.ok && !this.#frames.has(wid)) {
+      this.open(link.window, link.url);
+      this.cascade(wid);
+    }
+  }
+
+  /** Reloads a mounted frame with a fresh token (live reload). */
+  async reload(wid: string): Promise<void> {
+    const frame = this.#frames.get(wid);
+    if (!frame?.iframe) return;
+    const link = await this.client.windowLink(wid);
+    if (!link.ok) return;
+    unmountIframe(frame);
+    mountIframe(frame, link.url);
+  }
+
+  /** Closes the window on the server (DELETE), then removes its frame. */
+  async close(wid: string): Promise<void> {
+    // A crashed window is already terminal on the server (not live: DELETE would be not_found).
+    if (this.#frames.get(wid)?.status === "crashed") return this.remove(wid);
+    const out = await this.client.closeWindow(wid);
+    if (out.ok) this.remove(wid);
+    else this.#report({ kind: "refused", action: "close", wid, error: out.error });
+  }
+
+  /** Removes the frame only (the server closed the window, or it is terminal). */
+  remove(wid: string): void {
+    const frame = this.#frames.get(wid);
+    if (!frame) return;
+    frame.box.remove();
+    frame.chip?.remove();
+    this.#frames.delete(wid);
+    if (this.#focusedWid === wid) this.#focusedWid = undefined;
+    this.#changed();
+  }
+
+  async minimise(wid: string): Promise<void> {
+    const frame = this.#frames.get(wid);
+    if (frame) await this.#patch(frame, { status: "minimized" });
+  }
+
+  async restore(wid: string): Promise<void> {
+    const frame = this.#frames.get(wid);
+    if (!frame) return;
+    const win = await this.#patch(frame, { status: "active" });
+    if (win) {
+      this.#focusedWid = undefined;
+      await this.focus(wid);
+    }
+  }
+
+  /** Moves the window to `x`/`y` on the desk; the server's answer is where it ends up. */
+  async move(wid: string, to: { x: number; y: number }): Promise<void> {
+    const frame = this.#frames.get(wid);
+    if (frame) await this.#patch(frame, { geometry: { x: to.x, y: to.y } });
+  }
+
+  /** Sizes the window's content box, within the view's bounds. */
+  async resize(wid: string, size: Size): Promise<void> {
+    const frame = this.#frames.get(wid);
+    if (!frame) return;
+    const b = this.sizeBounds(frame.view);
+    const geometry = { w: clamp(size.w, b.minW, b.maxW), h: clamp(size.h, b.minH, b.maxH) };
+    await this.#patch(frame, { geometry });
+  }
+
+  /** Brings an active window to front (PATCH `{focus: true}`). */
+  async focus(wid: string): Promise<void> {
+    const frame = this.#frames.get(wid);
+    if (!frame || frame.status !== "active" || this.#focusedWid === wid || this.#focusing === wid)
+      return;
+    this.#focusing = wid;
+    try {
+      const win = await this.#patch(frame, { focus: true });
+      if (win) this.applyFocus(wid, win.z_index);
+    } finally {
+      if (this.#focusing === wid) this.#focusing = undefined;
+    }
+  }
+
+  /** Opens a new window away from the others when the server put it at the origin. */
+  cascade(wid: string): void {
+    const frame = this.#frames.get(wid);
+    if (!frame || this.#frames.size < 2) return;
+    const g = frame.geometry;
+    if ((g.x ?? 0) !== 0 || (g.y ?? 0) !== 0) return;
+    const step = (this.#frames.size - 1) * CASCADE_STEP_PX;
+    void this.#patch(frame, { geometry: { x: step, y: step } });
+  }
+
+  /** Single-instance re-open: the existing frame is focused and flashes. */
+  flash(wid: string): void {
+    const frame = this.#frames.get(wid);
+    if (!frame) return;
+    frame.box.classList.remove("flash");
+    void frame.box.offsetWidth; // restart the animation
+    frame.box.classList.add("flash");
+    this.#focusedWid = undefined;
+    void this.focus(wid);
+  }
+
+  /** Shows what the server says about a window: its title. */
+  setTitle(wid: string, title: string): void {
+    const frame = this.#frames.get(wid);
+    if (!frame) return;
+    frame.title = title;
+    frame.titleEl.textContent = title;
+    if (frame.iframe) frame.iframe.title = title;
+    if (frame.chip) frame.chip.textContent = title;
+    this.#changed();
+  }
+
+  /** …its geometry. */
+  applyGeometry(wid: string, geometry: Geometry | undefined): void {
+    const frame = this.#frames.get(wid);
+    if (frame && geometry) placeFrame(frame, geometry);
+  }
+
+  /** …that it is the focused one, with its z-index. */
+  applyFocus(wid: string, zIndex: number | undefined): void {
+    const frame = this.#frames.get(wid);
+    if (!frame) return;
+    if (typeof zIndex === "number") frame.box.style.zIndex = String(zIndex);
+    this.#focusedWid = wid;
+    for (const f of this.#frames.values()) f.box.classList.toggle("focused", f.wid === wid);
+    this.#changed();
+  }
+
+  /** …its status: minimised to the dock, restored (with a fresh link), or crashed. */
+  applyStatus(wid: string, status: string | undefined): void {
+    const frame = this.#frames.get(wid);
+    if (!frame || !status || frame.status === status) return;
+    const was = frame.status;
+    frame.status = status;
+    if (status === "minimized") {
+      unmountIframe(frame);
+      frame.box.classList.add("minimised");
+      frame.box.classList.remove("focused");
+      if (this.#focusedWid === wid) this.#focusedWid = undefined;
+      const title = frame.title;
+      const chip = button("chip", title, `Restore ${title}`);
+      chip.dataset["wid"] = wid;
+      chip.addEventListener("click", () => void this.restore(wid));
+      frame.chip = chip;
+      this.#options.dock.append(chip);
+    } else if (status === "active" && was === "minimized") {
+      frame.chip?.remove();
+      frame.chip = null;
+      frame.box.classList.remove("minimised");
+      void this.client.windowLink(wid).then((link) => {
+        if (link.ok && frame.status === "active" && !frame.iframe) mountIframe(frame, link.url);
+      });
+    } else if (status === "crashed") {
+      frame.box.classList.add("crashed");
+      this.setTitle(wid, `${frame.title} (crashed)`);
+    }
+    this.#changed();
+  }
+
+  /**
+   * Applies a runtime event to the frames (title, geometry, status, focus, a sibling's close or
+   * open) and relays it to the frames it concerns.
+   */
+  applyEvent(event: RuntimeEvent): void {
+    const wid = typeof event.window_uuid === "string" ? event.window_uuid : undefined;
+    const p = (event.payload ?? {}) as Record<string, unknown>;
+    const about = typeof p["window_uuid"] === "string" ? p["window_uuid"] : wid;
+    // Another app's event says nothing about this page's frames of the same window ids.
+    const frame = about === undefined ? undefined : this.#frames.get(about);
+    const ours = frame === undefined || sameApp(frame, event);
+    if (ours && wid !== undefined) {
+      if (event.kind === "title_changed" && typeof p["title"] === "string")
+        this.setTitle(wid, p["title"]);
+      if (event.kind === "geometry_changed") this.applyGeometry(wid, p["geometry"] as Geometry);
+      if (event.kind === "status_changed") this.applyStatus(wid, p["status"] as string);
+    }
+    if (ours && event.kind === "window_focus_changed" && about !== undefined)
+      this.applyFocus(about, p["z_index"] as number | undefined);
+    this.relay(event);
+    if (ours && event.kind === "close_view" && about !== undefined) this.remove(about);
+    if (event.kind === "open_view" && wid !== undefined && !this.#frames.has(wid))
+      void this.adopt(wid);
+  }
+
+  /** Posts a stream event to every helloed frame it concerns. */
+  relay(event: RuntimeEvent): void {
+    relayEvent(this.#frames.values(), event);
+  }
+
+  /** Posts a page-local named event (`entry_payload`, `auth.refresh`) to one window's iframe. */
+  postNamedEvent(wid: string, name: string, payload: unknown): boolean {
+    const frame = this.#frames.get(wid);
+    if (!frame?.iframe || !frame.helloed) return false;
+    postNamedEvent(frame, name, payload);
+    return true;
+  }
+
+  /**
+   * Pushes a fresh token to a window (the `auth.refresh` event) instead of waiting for the SDK to
+   * ask; answers what was pushed, or why nothing was.
+   */
+  async pushToken(wid: string): Promise<TokenAnswer> {
+    const frame = this.#frames.get(wid);
+    if (!frame?.iframe || !frame.helloed)
+      return {
+        ok: false,
+        error: { code: "not_connected", message: `window ${wid} has no iframe that said hello` },
+      };
+    const out = await this.#refreshToken(wid);
+    if (out.ok) {
+      const { ok: _ok, ...token } = out;
+      postNamedEvent(frame, "auth.refresh", token);
+    }
+    return out;
+  }
+
+  #frameOf(source: MessageEventSource | null): FrameState | undefined {
+    // Every Host API call asks: a scan, no allocation.
+    for (const frame of this.#frames.values()) {
+      if (frame.iframe && frame.iframe.contentWindow === source) return frame;
+    }
+    return undefined;
+  }
+
+  async #refreshToken(wid: string): Promise<TokenAnswer> {
+    if (this.#options.refreshToken) return this.#options.refreshToken(wid);
+    const link = await this.client.windowLink(wid);
+    if (!link.ok) return link;
+    return {
+      ok: true,
+      token: link.token,
+      ...(typeof link.expires_in === "number" ? { expires_in: link.expires_in } : {}),
+    };
+  }
+
+  #report(report: HostReport): void {
+    this.#options.onReport?.(report);
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** PATCHes the window and shows what the server kept (its clamp wins over the frame's guess). */
+  async #patch(frame: FrameState, patch: WindowPatch): Promise<WindowInfo | undefined> {
+    const out = await this.client.patchWindow(frame.wid, patch);
+    if (!out.ok) {
+      this.#report({ kind: "refused", action: "patch", wid: frame.wid, error: out.error, patch });
+      const link = await this.client.windowLink(frame.wid);
+      if (link.ok) placeFrame(frame, link.window.geometry ?? {});
+      return undefined;
+    }
+    placeFrame(frame, out.window.geometry ?? {});
+    this.applyStatus(frame.wid, out.window.status);
+    return out.window;
+  }
+
+  /** A drag of the title bar (`move`) or of the corner handle (`resize`); one PATCH at the end. */
+  #gesture(frame: FrameState, event: PointerEvent, kind: "move" | "resize"): void {
+    const start = { ...frame.geometry };
+    const b = this.sizeBounds(frame.view);
+    pointerDrag(event, this.#options.container, {
+      move(dx, dy) {
+        if (kind === "move")
+          placeFrame(frame, {
+            x: Math.max(0, Math.round((start.x ?? 0) + dx)),
+            y: Math.max(0, Math.round((start.y ?? 0) + dy)),
+          });
+        else
+          placeFrame(frame, {
+            // A window the server gave no size yet resizes from what the page shows.
+            w: clamp((start.w ?? frame.box.offsetWidth) + dx, b.minW, b.maxW),
+            h: clamp((start.h ?? frame.iframe?.offsetHeight ?? 0) + dy, b.minH, b.maxH),
+          });
+      },
+      end: () => {
+        const g = frame.geometry;
+        if (kind === "move" && (g.x !== start.x || g.y !== start.y))
+          void this.#patch(frame, { geometry: { x: g.x, y: g.y } });
+        if (kind === "resize" && (g.w !== start.w || g.h !== start.h))
+          void this.#patch(frame, { geometry: { w: g.w, h: g.h } });
+      },
+    });
+  }
+
+  /**
+   * Brings a frame to front when the user clicks inside its app. Such a click lands in the
+   * iframe's document: this page sees only its window blur (focus went into an iframe), and
+   * nothing at all when focus then moves from one iframe to another, so while focus is inside the
+   * iframes the page checks which one holds it every FOCUS_POLL_MS.
+   */
+  #followIframeFocus(): () => void {
+    let watch: ReturnType<typeof setInterval> | undefined;
+    const check = (): void => {
+      const active = document.activeElement;
+      if (!(active instanceof HTMLIFrameElement)) return;
+      for (const frame of this.#frames.values())
+        if (frame.iframe === active) void this.focus(frame.wid);
+    };
+    const onBlur = (): void => {
+      setTimeout(check);
+      watch ??= setInterval(check, FOCUS_POLL_MS);
+    };
+    const onFocus = (): void => {
+      clearInterval(watch);
+      watch = undefined;
+    };
+    window.addEventListener("blur", onBlur);
+    window.addEventListener("focus", onFocus);
+    return () => {
+      onFocus();
+      window.removeEventListener("blur", onBlur);
+      window.removeEventListener("focus", onFocus);
+    };
+  }
+}
+
+/** A window host on `options.container`; call `start()` to answer the iframes. */
+export function createWindowHost(options: WindowHostOptions): WindowHost {
+  return new WindowHost(options);
+}
