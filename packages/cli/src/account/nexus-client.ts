@@ -25,6 +25,8 @@ export interface RequestOptions {
   auth?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** How errors name this call, e.g. "setting the handle"; default `<METHOD> <path>`. */
+  what?: string;
 }
 
 export interface NexusResponse<T = unknown> {
@@ -76,7 +78,7 @@ export class NexusClient {
     path: string,
     options: RequestOptions = {},
   ): Promise<NexusResponse<T>> {
-    const what = `${method} ${path}`;
+    const what = options.what ?? `${method} ${path}`;
     const first = await this.#send(method, path, options, what);
     const retry =
       method === "GET" && first.status >= 500 && !options.allowStatuses?.includes(first.status);

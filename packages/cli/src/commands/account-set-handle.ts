@@ -43,6 +43,7 @@ export const command: CommandModule = {
     });
     const res = await client.put<{ handle?: unknown }>("/api/v1/developer/profile/handle", {
       body: { handle },
+      what: "setting the handle",
     });
     const saved = typeof res.body?.handle === "string" ? res.body.handle : handle;
     if (args.flags.json === true) io.stdout.write(JSON.stringify({ host, handle: saved }) + "\n");

@@ -50,6 +50,7 @@ export const command: CommandModule = {
       account: accountFlag(args.flags),
     });
     const res = await client.get<{ tokens?: unknown }>("/api/v1/anna-apps/dev/tokens", {
+      what: "listing tokens",
       query: { include_revoked: args.flags["include-revoked"] === true ? "true" : undefined },
     });
     const tokens = (Array.isArray(res.body?.tokens) ? res.body.tokens : []) as TokenRow[];

@@ -40,7 +40,9 @@ export const command: CommandModule = {
       command: NAME,
       account: accountFlag(args.flags),
     });
-    await client.post(`/api/v1/anna-apps/dev/tokens/${id}/revoke`);
+    await client.post(`/api/v1/anna-apps/dev/tokens/${id}/revoke`, {
+      what: `revoking token ${id}`,
+    });
     if (args.flags.json === true) {
       io.stdout.write(JSON.stringify({ host, revoked: id }) + "\n");
       return EXIT_OK;

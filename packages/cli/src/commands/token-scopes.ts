@@ -31,7 +31,9 @@ export const command: CommandModule = {
       command: NAME,
       account: accountFlag(args.flags),
     });
-    const res = await client.get<{ scopes?: unknown }>("/api/v1/anna-apps/dev/tokens/scopes");
+    const res = await client.get<{ scopes?: unknown }>("/api/v1/anna-apps/dev/tokens/scopes", {
+      what: "listing scopes",
+    });
     const scopes = (Array.isArray(res.body?.scopes) ? res.body.scopes : []) as {
       name?: unknown;
       description?: unknown;
