@@ -23,7 +23,8 @@ function parseWeb(text: string): URL | undefined {
  */
 export function canonicalHost(input: string, command?: string): string {
   const text = input.trim();
-  const url = parseWeb(text) ?? parseWeb(`https://${text}`);
+  // Only an address without a scheme gets `https://`: `ftp://x` must not become host "ftp".
+  const url = parseWeb(text) ?? (text.includes("://") ? undefined : parseWeb(`https://${text}`));
   if (text === "" || url === undefined) {
     throw usageError(
       `'${input}' is not a Nexus address; give one like https://nexus.example.com or http://127.0.0.1:8080`,
