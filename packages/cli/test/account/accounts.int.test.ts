@@ -9,7 +9,9 @@ import { loginWithCli, privateHome, spawnCli, USER_CODE_RE } from "./cli-process
 import { closedPort, startTestNexus, type TestNexus } from "./nexus-server.js";
 
 /** Each test runs several CLI processes; on a loaded machine one takes seconds to start. */
-const SLOW = { timeout: 120_000 };
+const SLOW = { timeout: 180_000 };
+/** One CLI run; generous because 8 parallel builds can share this machine's two cores. */
+const PROCESS_MS = 60_000;
 
 let nexus: TestNexus;
 let other: TestNexus;
@@ -105,7 +107,7 @@ describe("anna-app login", SLOW, () => {
     expectNoPat(login.stdout + login.stderr);
     expect(readFile(credentialsAt(xdg)).current).toBe(nexus.url);
     expect(existsSync(path.join(home, ".config"))).toBe(false);
-    const whoami = await runCli(["whoami", "--json"], { env });
+    const whoami = await runCli(["whoami", "--json"], { env, timeoutMs: PROCESS_MS });
     expect(jsonLine(whoami)).toMatchObject({ current: nexus.url, file: credentialsAt(xdg) });
   });
 
@@ -134,12 +136,13 @@ describe("anna-app login", SLOW, () => {
 
   it("says the server is unreachable and that --host is required, in one line each", async () => {
     const { env } = privateHome();
-    const missing = await runCli(["login"], { env });
+    const missing = await runCli(["login"], { env, timeoutMs: PROCESS_MS });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--host <url> is required/);
     const port = await closedPort();
     const closed = await runCli(["login", "--host", `http://127.0.0.1:${port}`, "--no-browser"], {
       env,
+      timeoutMs: PROCESS_MS,
     });
     expect(closed.code).toBe(1);
     expect(closed.stderr.trim().split("\n")).toHaveLength(1);
@@ -152,23 +155,27 @@ describe("anna-app login", SLOW, () => {
 describe("with a saved account", SLOW, () => {
   it("whoami shows it offline; token list marks the CLI's token; token scopes lists the catalogue", async () => {
     const { env, email } = await loggedIn();
-    const whoami = await runCli(["whoami"], { env });
+    const whoami = await runCli(["whoami"], { env, timeoutMs: PROCESS_MS });
     expect(whoami.code).toBe(0);
     expect(whoami.stdout).toContain(`● ${nexus.url} (current)`);
     expect(whoami.stdout).toContain(`user     ${email}`);
     expect(whoami.stdout).toMatch(/scopes {3}aps:dev, executas:publish/);
     expect(whoami.stdout).toMatch(/expires {2}\d{4}-\d\d-\d\d \(in 90 days\)/);
 
-    const list = await runCli(["token", "list"], { env });
+    const list = await runCli(["token", "list"], { env, timeoutMs: PROCESS_MS });
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^ID +LABEL +SCOPES/m);
     expect(list.stdout).toMatch(/^\*\d+ +device login .*active$/m);
-    const listJson = jsonLine(await runCli(["token", "list", "--json"], { env })) as {
+    const listJson = jsonLine(
+      await runCli(["token", "list", "--json"], { env, timeoutMs: PROCESS_MS }),
+    ) as {
       tokens: { id: number; revoked_at: string | null }[];
     };
     expect(listJson.tokens).toHaveLength(1);
 
-    const scopes = jsonLine(await runCli(["token", "scopes", "--json"], { env })) as {
+    const scopes = jsonLine(
+      await runCli(["token", "scopes", "--json"], { env, timeoutMs: PROCESS_MS }),
+    ) as {
       scopes: { name: string }[];
     };
     expect(scopes.scopes.map((s) => s.name)).toContain("aps:dev");
@@ -179,20 +186,26 @@ describe("with a saved account", SLOW, () => {
     const { env, cookie } = await loggedIn();
     const spare = await nexus.devicePat(cookie);
     // Revoking another token leaves this one working.
-    const first = await runCli(["token", "revoke", String(spare.token_id)], { env });
+    const first = await runCli(["token", "revoke", String(spare.token_id)], {
+      env,
+      timeoutMs: PROCESS_MS,
+    });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`✓ revoked token ${spare.token_id} on ${nexus.url}`);
     expect((await nexus.call("GET", "/api/v1/me", spare.pat)).status).toBe(401);
     const listed = jsonLine(
-      await runCli(["token", "list", "--include-revoked", "--json"], { env }),
+      await runCli(["token", "list", "--include-revoked", "--json"], {
+        env,
+        timeoutMs: PROCESS_MS,
+      }),
     ) as { tokens: { id: number; revoked_at: string | null }[] };
     expect(listed.tokens.find((t) => t.id === spare.token_id)?.revoked_at).not.toBeNull();
 
     const own = (listed.tokens.find((t) => t.id !== spare.token_id) as { id: number }).id;
-    const self = await runCli(["token", "revoke", String(own)], { env });
+    const self = await runCli(["token", "revoke", String(own)], { env, timeoutMs: PROCESS_MS });
     expect(self.code).toBe(0);
     expect(self.stdout).toContain("that was the token this CLI uses");
-    const after = await runCli(["token", "list"], { env });
+    const after = await runCli(["token", "list"], { env, timeoutMs: PROCESS_MS });
     expect(after.code).toBe(2);
     expect(after.stderr.trim()).toBe(
       `error: the saved token for ${nexus.url} was revoked; run 'anna-app login --host ${nexus.url}' for a new one`,
@@ -202,10 +215,10 @@ describe("with a saved account", SLOW, () => {
 
   it("token revoke checks the id locally and reports an unknown one as not found (exit 5)", async () => {
     const { env } = await loggedIn();
-    const bad = await runCli(["token", "revoke", "abc"], { env });
+    const bad = await runCli(["token", "revoke", "abc"], { env, timeoutMs: PROCESS_MS });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("token id must be a positive integer (got 'abc')");
-    const unknown = await runCli(["token", "revoke", "999999"], { env });
+    const unknown = await runCli(["token", "revoke", "999999"], { env, timeoutMs: PROCESS_MS });
     expect(unknown.code).toBe(5);
     expect(unknown.stderr).toContain("revoking token 999999 failed (404 not_found): no such token");
   });
@@ -213,18 +226,27 @@ describe("with a saved account", SLOW, () => {
   it("account set-handle sets the handle and names what is wrong with a bad one", async () => {
     const { env, email } = await loggedIn();
     const handle = `dev-${emails}`;
-    const ok = await runCli(["account", "set-handle", handle, "--json"], { env });
+    const ok = await runCli(["account", "set-handle", handle, "--json"], {
+      env,
+      timeoutMs: PROCESS_MS,
+    });
     expect(jsonLine(ok)).toEqual({ host: nexus.url, handle });
     expect(await (await nexus.call("GET", "/api/v1/me", readPat(env))).json()).toMatchObject({
       email,
       developer_handle: handle,
     });
-    const bad = await runCli(["account", "set-handle", "no_underscores"], { env });
+    const bad = await runCli(["account", "set-handle", "no_underscores"], {
+      env,
+      timeoutMs: PROCESS_MS,
+    });
     expect(bad.code).toBe(5);
     expect(bad.stderr).toContain(
       "setting the handle failed (400 validation_failed): a handle is 2–39 characters",
     );
-    const reserved = await runCli(["account", "set-handle", "admin", "--host", nexus.url], { env });
+    const reserved = await runCli(["account", "set-handle", "admin", "--host", nexus.url], {
+      env,
+      timeoutMs: PROCESS_MS,
+    });
     expect(reserved.code).toBe(5);
     expect(reserved.stderr).toContain("'admin' is reserved");
   });
@@ -234,12 +256,13 @@ describe("with a saved account", SLOW, () => {
     const second = await person(other);
     const again = await loginWithCli(other.url, env, (c) => other.approve(second.cookie, c));
     expect(again.code).toBe(0);
-    const whoami = await runCli(["whoami"], { env });
+    const whoami = await runCli(["whoami"], { env, timeoutMs: PROCESS_MS });
     expect(whoami.stdout.indexOf(`● ${other.url} (current)`)).toBe(0);
     expect(whoami.stdout).toContain(`○ ${nexus.url}`);
 
     const set = await runCli(["account", "set-handle", `first-${emails}`, "--account", nexus.url], {
       env,
+      timeoutMs: PROCESS_MS,
     });
     expect(set.code).toBe(0);
     const me = (await (await nexus.call("GET", "/api/v1/me", readPat(env, nexus.url))).json()) as {
@@ -250,12 +273,14 @@ describe("with a saved account", SLOW, () => {
 
     const notSaved = await runCli(["token", "list", "--account", "https://elsewhere.example"], {
       env,
+      timeoutMs: PROCESS_MS,
     });
     expect(notSaved.code).toBe(2);
     expect(notSaved.stderr).toContain("no saved account for https://elsewhere.example");
 
     const viaEnv = await runCli(["token", "scopes", "--json", "--account", other.url], {
       env: { ...env, ANNA_APP_HOST: nexus.url, ANNA_APP_PAT: readPat(env, nexus.url) },
+      timeoutMs: PROCESS_MS,
     });
     expect(jsonLine(viaEnv)).toMatchObject({ host: nexus.url });
   });
@@ -269,7 +294,7 @@ describe("with a saved account", SLOW, () => {
     const otherPat = readPat(env, other.url);
     const nexusPat = readPat(env, nexus.url);
 
-    const one = await runCli(["logout", "--host", other.url], { env });
+    const one = await runCli(["logout", "--host", other.url], { env, timeoutMs: PROCESS_MS });
     expect(one.code).toBe(0);
     expect(one.stdout).toContain(
       `✓ logged out of ${other.url}: its token is revoked on the server`,
@@ -282,11 +307,14 @@ describe("with a saved account", SLOW, () => {
     expect(file.current).toBe(nexus.url);
     expect(Object.keys(file.accounts)).toEqual([nexus.url]);
 
-    const missing = await runCli(["logout", "--host", other.url], { env });
+    const missing = await runCli(["logout", "--host", other.url], { env, timeoutMs: PROCESS_MS });
     expect(missing.code).toBe(5);
     expect(missing.stderr).toContain(`no saved account for ${other.url}`);
 
-    const all = await runCli(["logout", "--all", "--keep-token", "--json"], { env });
+    const all = await runCli(["logout", "--all", "--keep-token", "--json"], {
+      env,
+      timeoutMs: PROCESS_MS,
+    });
     expect(jsonLine(all)).toEqual({
       removed: [{ host: nexus.url, revoked: "kept" }],
       current: null,
@@ -294,7 +322,7 @@ describe("with a saved account", SLOW, () => {
     expect((await nexus.call("GET", "/api/v1/me", nexusPat)).status).toBe(200);
     const empty = readFile(credentialsAt(path.join(env.HOME as string, ".config")));
     expect(empty).toEqual({ version: 1, current: null, accounts: {} });
-    const whoami = await runCli(["whoami"], { env });
+    const whoami = await runCli(["whoami"], { env, timeoutMs: PROCESS_MS });
     expect(whoami.code).toBe(2);
     expect(whoami.stderr).toContain("not logged in");
   });
@@ -326,7 +354,7 @@ describe("a credentials file the published CLI wrote", SLOW, () => {
       mode: 0o644,
     });
 
-    const whoami = await runCli(["whoami"], { env });
+    const whoami = await runCli(["whoami"], { env, timeoutMs: PROCESS_MS });
     expect(whoami.code).toBe(0);
     expect(whoami.stderr).toContain(
       "~/.config/anna/credentials.json is readable by others (mode 644); run: chmod 600",
@@ -334,12 +362,14 @@ describe("a credentials file the published CLI wrote", SLOW, () => {
     expect(whoami.stdout).toContain("user     (user not recorded)");
     expect(whoami.stdout).toContain("scopes   aps:dev, executas:publish");
 
-    const list = jsonLine(await runCli(["token", "list", "--json"], { env })) as {
+    const list = jsonLine(
+      await runCli(["token", "list", "--json"], { env, timeoutMs: PROCESS_MS }),
+    ) as {
       tokens: { id: number }[];
     };
     expect(list.tokens.map((t) => t.id)).toEqual([minted.token_id]);
 
-    const logout = await runCli(["logout"], { env });
+    const logout = await runCli(["logout"], { env, timeoutMs: PROCESS_MS });
     expect(logout.code).toBe(0);
     expect(logout.stdout).toContain("its token stays valid until it expires");
     expect((await nexus.call("GET", "/api/v1/me", minted.pat)).status).toBe(200);

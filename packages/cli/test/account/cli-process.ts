@@ -8,7 +8,7 @@ import path from "node:path";
 import { onTestFinished } from "vitest";
 import { CLI, testEnv } from "../executa-init/helpers.js";
 
-export const WAIT_TIMEOUT_MS = 20_000;
+export const WAIT_TIMEOUT_MS = 60_000;
 
 /** An environment whose home is a fresh temp folder (removed when the test ends). */
 export function privateHome(extra: NodeJS.ProcessEnv = {}): {
