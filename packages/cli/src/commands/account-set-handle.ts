@@ -23,6 +23,7 @@ const spec: CommandSpec = {
   ],
   examples: [
     "anna-app account set-handle ada",
+    "anna-app account set-handle ada --host http://127.0.0.1:8080",
     "anna-app account set-handle ada-lovelace --account https://nexus.example.com --json",
   ],
 };

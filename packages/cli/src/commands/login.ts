@@ -15,6 +15,7 @@ import {
 import { pollDeviceLogin, startDeviceLogin } from "../account/device-login.js";
 import { fetchMe, type Me } from "../account/me.js";
 import { NexusClient } from "../account/nexus-client.js";
+import { revokeSavedToken } from "../account/revoke-saved-token.js";
 import { openBrowser } from "../dev/open-browser.js";
 import type { CommandModule } from "./registry.js";
 
@@ -107,7 +108,17 @@ export const command: CommandModule = {
         ...(me?.email === undefined ? {} : { email: me.email }),
       };
       const loaded = await loadCredentials(io.env);
+      const replaced = loaded.store.accounts[host];
       await saveCredentials(loaded.path, withAccount(loaded.store, account));
+      // The token this login replaces would otherwise stay valid for the rest of its 90 days.
+      if (replaced !== undefined && replaced.token_id !== grant.tokenId) {
+        const outcome = await revokeSavedToken(replaced);
+        if (outcome.startsWith("failed: ")) {
+          io.stderr.write(
+            `${io.errStyle.yellow("!")} the previous token for ${host} could not be revoked (${outcome.slice(8)}); it stays valid until it expires\n`,
+          );
+        }
+      }
       const file = displayPath(loaded.path, io.env);
       if (json) {
         io.stdout.write(

@@ -13,12 +13,10 @@ import {
   withoutAccount,
   type SavedAccount,
 } from "../account/credentials-file.js";
-import { NexusClient } from "../account/nexus-client.js";
+import { revokeSavedToken, type RevokeOutcome } from "../account/revoke-saved-token.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "logout";
-/** Logout must not hang on a server that is gone. */
-const REVOKE_TIMEOUT_MS = 5_000;
 
 const spec: CommandSpec = {
   name: NAME,
@@ -45,26 +43,11 @@ const spec: CommandSpec = {
     "anna-app logout",
     "anna-app logout --host https://nexus.example.com",
     "anna-app logout --all --keep-token",
+    "anna-app logout --json",
   ],
 };
 
-type Revoked = "revoked" | "kept" | "unknown-id" | `failed: ${string}`;
-
-async function revoke(account: SavedAccount): Promise<Revoked> {
-  if (typeof account.token_id !== "number") return "unknown-id";
-  const client = new NexusClient({ host: account.host, pat: account.pat });
-  try {
-    await client.post(`/api/v1/anna-apps/dev/tokens/${account.token_id}/revoke`, {
-      timeoutMs: REVOKE_TIMEOUT_MS,
-    });
-    return "revoked";
-  } catch (error) {
-    // Already revoked or expired: the token is dead, which is what logout wants.
-    const code = (error as { code?: unknown }).code;
-    if (code === "token_revoked" || code === "token_expired") return "revoked";
-    return `failed: ${(error as Error).message}`;
-  }
-}
+type Revoked = RevokeOutcome | "kept";
 
 export const command: CommandModule = {
   spec,
@@ -107,7 +90,7 @@ export const command: CommandModule = {
     let store = loaded.store;
     for (const host of hosts) {
       const account = store.accounts[host] as SavedAccount;
-      const revoked = args.flags["keep-token"] === true ? "kept" : await revoke(account);
+      const revoked = args.flags["keep-token"] === true ? "kept" : await revokeSavedToken(account);
       store = withoutAccount(store, host);
       removed.push({ host, revoked });
     }
@@ -124,7 +107,7 @@ export const command: CommandModule = {
           : revoked === "kept"
             ? "its token stays valid on the server (--keep-token)"
             : revoked === "unknown-id"
-              ? "its token stays valid until it expires (saved by a CLI that did not record its id; revoke it with anna-app token list / token revoke)"
+              ? "its token stays valid until it expires: that login did not record the token's id (the published CLI does not); log in again and use anna-app token list and token revoke to end it"
               : `its token could not be revoked (${revoked.slice("failed: ".length)}); it stays valid until it expires`;
       io.stdout.write(`${io.style.green("✓")} logged out of ${host}: ${note}\n`);
     }

@@ -18,7 +18,11 @@ const spec: CommandSpec = {
       description: "One JSON line: {host, scopes:[{name, description}]}",
     },
   ],
-  examples: ["anna-app token scopes", "anna-app token scopes --json"],
+  examples: [
+    "anna-app token scopes",
+    "anna-app token scopes --json",
+    "anna-app token scopes --account https://nexus.example.com",
+  ],
 };
 
 export const command: CommandModule = {

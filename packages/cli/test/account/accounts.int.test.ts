@@ -124,6 +124,19 @@ describe("anna-app login", SLOW, () => {
     expect(readFileSync(opened, "utf8")).toBe(`${nexus.url}/device?user_code=${userCode}`);
   });
 
+  it("logging in again to the same host revokes the token it replaces", async () => {
+    const { env, cookie } = await loggedIn();
+    const first = readPat(env);
+    const again = await loginWithCli(nexus.url, env, (c) => nexus.approve(cookie, c));
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe("");
+    expect(readPat(env)).not.toBe(first);
+    expect(await (await nexus.call("GET", "/api/v1/me", first)).json()).toMatchObject({
+      detail: { code: "token_revoked" },
+    });
+    expect((await nexus.call("GET", "/api/v1/me", readPat(env))).status).toBe(200);
+  });
+
   it("exits 130 on Ctrl-C while waiting, with nothing saved", async () => {
     const { env, home } = privateHome();
     const cli = spawnCli(["login", "--host", nexus.url, "--no-browser"], env);
@@ -371,7 +384,9 @@ describe("a credentials file the published CLI wrote", SLOW, () => {
 
     const logout = await runCli(["logout"], { env, timeoutMs: PROCESS_MS });
     expect(logout.code).toBe(0);
-    expect(logout.stdout).toContain("its token stays valid until it expires");
+    expect(logout.stdout).toContain(
+      "its token stays valid until it expires: that login did not record the token's id",
+    );
     expect((await nexus.call("GET", "/api/v1/me", minted.pat)).status).toBe(200);
     // Rewritten by us: private again, same shape.
     const file = path.join(dir, "credentials.json");
