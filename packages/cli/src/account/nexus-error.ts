@@ -20,10 +20,20 @@ export interface ErrorDetail {
   missingScope?: { needed: string[]; missing: string[]; have: string[] };
 }
 
+/** Server text goes to a terminal: control characters (escape sequences, newlines) become spaces. */
+const printable = (text: string) =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
+
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : [];
 
 export function readErrorDetail(body: unknown): ErrorDetail {
+  const d = readRawDetail(body);
+  return { ...d, message: printable(d.message) || "(empty body)" };
+}
+
+function readRawDetail(body: unknown): ErrorDetail {
   if (typeof body === "string") return { message: body.slice(0, MAX_DESCRIBED_CHARS) };
   if (body === null || typeof body !== "object") return { message: "(empty body)" };
   const detail = (body as { detail?: unknown }).detail;

@@ -115,6 +115,12 @@ describe("NexusClient", () => {
       5,
       'listing things failed (409): {"weird":true}',
     ],
+    [
+      // Server text reaches a terminal: no escape sequences, no second line.
+      { status: 400, body: "two\nlines \u001b[31mred\u001b[0m" },
+      5,
+      "listing things failed (400): two lines [31mred [0m",
+    ],
   ])("maps %j to exit %i and one line", async (answer, exitCode, message) => {
     const s = await serve(() => answer);
     const client = new NexusClient({ host: s.url, pat: PAT });
