@@ -102,7 +102,8 @@ export const command: CommandModule = {
         user_id: me?.id ?? null,
         pat: grant.pat,
         issued_at: nowS,
-        expires_at: nowS + grant.expiresInS,
+        // 0 = unknown: `now + 0` (what the published CLI writes) would read as already expired.
+        expires_at: grant.expiresInS > 0 ? nowS + grant.expiresInS : 0,
         scopes: grant.scopes,
         ...(grant.tokenId === undefined ? {} : { token_id: grant.tokenId }),
         ...(me?.email === undefined ? {} : { email: me.email }),
