@@ -73,7 +73,9 @@ function topLevelHelp(io: CliIo): string {
     '  anna-app executa dev --dir ./my-plugin --invoke echo --args \'{"text":"hi"}\' --json',
     "",
     "Run 'anna-app <command> --help' for the options of a command.",
-    "Exit codes: 0 success, 1 runtime error, 2 usage or launch error.",
+    "Exit codes: 0 success, 1 runtime error, 2 usage or launch error (and: not logged in, token",
+    "rejected); commands that talk to a Nexus also use 3 forbidden, 5 request refused, 6 server",
+    "error or unreachable.",
   ];
   return lines.join("\n") + "\n";
 }

@@ -4,6 +4,13 @@
 export const EXIT_OK = 0;
 export const EXIT_RUNTIME = 1;
 export const EXIT_USAGE = 2;
+/**
+ * Exit codes of the commands that talk to a Nexus, as the published CLI uses them
+ * (real-world-cli.md §0.2): 2 also means "no usable PAT" (none saved, expired, revoked, 401).
+ */
+export const EXIT_FORBIDDEN = 3;
+export const EXIT_REQUEST_FAILED = 5;
+export const EXIT_SERVER = 6;
 /** Shell convention for a run ended by a signal: 128 + its number. */
 export const EXIT_SIGINT = 130;
 export const EXIT_SIGTERM = 143;

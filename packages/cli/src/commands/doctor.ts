@@ -15,7 +15,9 @@ const spec: CommandSpec = {
   summary: "Check Node, Python, uv, Go and the dev key; say what each missing piece disables",
   description:
     "Node 20.19+ and a working dev key are required (exit 1 without them). npm, Python, uv, Go " +
-    "and a Nexus are optional: each missing one is marked ! with what it disables.",
+    "and a Nexus are optional: each missing one is marked ! with what it disables. The saved " +
+    "Nexus account (anna-app login) is checked last: file mode 600, parseable, not expired, and " +
+    "accepted by its server (GET /api/v1/me); a problem there is a ! row, never a failure.",
   flags: [
     {
       name: "matrix-nexus-root",

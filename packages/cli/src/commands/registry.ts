@@ -60,6 +60,41 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "Dry-run a recording against a manifest: which calls would now be denied",
     load: async () => (await import("./fixture-replay.js")).command,
   },
+  {
+    path: ["login"],
+    summary: "Log in to a Nexus with the device flow and save a developer token (PAT)",
+    load: async () => (await import("./login.js")).command,
+  },
+  {
+    path: ["logout"],
+    summary: "Forget a saved account (the current one, --host <url>, or --all) and revoke its PAT",
+    load: async () => (await import("./logout.js")).command,
+  },
+  {
+    path: ["whoami"],
+    summary: "Show the current saved account (and any others) without contacting the server",
+    load: async () => (await import("./whoami.js")).command,
+  },
+  {
+    path: ["account", "set-handle"],
+    summary: "Set or rename your developer @handle, the namespace your apps publish under",
+    load: async () => (await import("./account-set-handle.js")).command,
+  },
+  {
+    path: ["token", "list"],
+    summary: "List your developer tokens (PATs), most recent first",
+    load: async () => (await import("./token-list.js")).command,
+  },
+  {
+    path: ["token", "revoke"],
+    summary: "Revoke one of your developer tokens by its id (see anna-app token list)",
+    load: async () => (await import("./token-revoke.js")).command,
+  },
+  {
+    path: ["token", "scopes"],
+    summary: "List the scopes a developer token can carry on the server",
+    load: async () => (await import("./token-scopes.js")).command,
+  },
 ];
 
 /** The longest command path that prefixes argv, and the rest of argv. */

@@ -28,4 +28,9 @@ export interface DoctorReport {
   /** False when a required check failed. */
   ok: boolean;
   checks: CheckResult[];
+  /**
+   * The saved Nexus account (`id: "account"`): file mode, parseable, not expired, accepted by
+   * `GET /api/v1/me`. Always optional; absent only from reports built without it.
+   */
+  account?: CheckResult;
 }

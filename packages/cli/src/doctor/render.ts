@@ -1,6 +1,6 @@
 // The doctor table: one row per check, ✓ / ! / ✗, the version found and one line of detail.
 import type { Style } from "../cli/style.js";
-import type { CheckStatus, DoctorReport } from "./check.js";
+import type { CheckResult, CheckStatus, DoctorReport } from "./check.js";
 
 const MARKS: Readonly<Record<CheckStatus, string>> = { ok: "✓", warn: "!", fail: "✗" };
 
@@ -10,19 +10,20 @@ export function renderDoctor(report: DoctorReport, style: Style): string {
     warn: style.yellow,
     fail: style.red,
   };
-  const labelWidth = Math.max(...report.checks.map((c) => c.label.length)) + 2;
-  const foundWidth = Math.max(...report.checks.map((c) => c.found.length)) + 2;
+  const rows = report.account ? [...report.checks, report.account] : report.checks;
+  const labelWidth = Math.max(...rows.map((c) => c.label.length)) + 2;
+  const foundWidth = Math.max(...rows.map((c) => c.found.length)) + 2;
   const lines = [
     style.bold("anna-app doctor") + " — what building and running Executa plugins needs",
     "",
   ];
-  for (const check of report.checks) {
+  const row = (check: CheckResult) => {
     const mark = color[check.status](MARKS[check.status]);
     const required = check.required ? style.dim(" (required)") : "";
-    lines.push(
-      `  ${mark} ${check.label.padEnd(labelWidth)}${check.found.padEnd(foundWidth)}${check.detail}${required}`,
-    );
-  }
+    return `  ${mark} ${check.label.padEnd(labelWidth)}${check.found.padEnd(foundWidth)}${check.detail}${required}`;
+  };
+  for (const check of report.checks) lines.push(row(check));
+  if (report.account) lines.push("", style.bold("Saved Nexus account"), row(report.account));
   lines.push("", summary(report, style));
   return lines.join("\n") + "\n";
 }

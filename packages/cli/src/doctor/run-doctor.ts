@@ -10,6 +10,7 @@ import {
   type SupervisorStatus,
   type VersionProbe,
 } from "@anna-ai/executa-host";
+import { checkSavedAccount } from "./account-check.js";
 import type { CheckResult, DoctorReport } from "./check.js";
 import {
   checkDevKey,
@@ -38,6 +39,8 @@ export interface DoctorOptions {
   nexusRoot?: string;
   /** Whether bubblewrap can supervise plugins; default: tried with `env`. */
   supervisor?: SupervisorStatus;
+  /** The saved-account row; default: the credentials file of `env`, checked against its server. */
+  account?: () => Promise<CheckResult>;
 }
 
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
@@ -45,6 +48,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     which: options.which ?? createWhich({ env: options.env }),
     versionOf: options.versionOf ?? createVersionProbe(options.env),
   };
+  const account = (options.account ?? (() => checkSavedAccount(options.env)))();
   const checks: CheckResult[] = await Promise.all([
     checkNode(options.nodeVersion ?? process.versions.node, options.nodePath ?? process.execPath),
     checkNpm(tools),
@@ -55,7 +59,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     checkNexus(options.nexusRoot ?? options.env.ANNA_NEXUS_ROOT),
     supervisorCheck(options),
   ]);
-  return { ok: checks.every((c) => !c.required || c.status !== "fail"), checks };
+  // The account is a platform fact, not toolchain: its own section, never failing the doctor.
+  return {
+    ok: checks.every((c) => !c.required || c.status !== "fail"),
+    checks,
+    account: await account,
+  };
 }
 
 /** What `executa dev` does per invoke: a fresh Ed25519 key, a token minted and verified. */

@@ -1,0 +1,108 @@
+// A real Nexus for the CLI's account tests: the @anna-ai/nexus app on a temp SQLite folder,
+// listening on 127.0.0.1 port 0, closed when the suite ends. People are signed up and device
+// logins approved over HTTP with a session cookie, the way /device does it in a browser.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { serve } from "@hono/node-server";
+import {
+  createApp,
+  migrateToLatest,
+  nullLogger,
+  openDatabase,
+  resolveConfig,
+  sqlStores,
+  systemClock,
+  type NexusConfig,
+} from "@anna-ai/nexus";
+
+const PASSWORD = "correct horse battery";
+const DEV = "/api/v1/anna-apps/dev";
+
+export interface TestNexus {
+  /** `http://127.0.0.1:<port>`, which is also its canonical host. */
+  url: string;
+  /** Signs up and returns the session cookie. */
+  signup(email: string): Promise<string>;
+  /** What the /device page posts when the signed-in person presses Approve. */
+  approve(cookie: string, userCode: string): Promise<void>;
+  /** A PAT by the device flow over plain HTTP (no CLI), for files the published CLI wrote. */
+  devicePat(cookie: string): Promise<{ pat: string; token_id: number; expires_in: number }>;
+  /** A JSON request with an optional Bearer PAT. */
+  call(method: string, p: string, pat?: string): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Polling every second keeps a login test at about one second (the default is 5 s). */
+export async function startTestNexus(config: Partial<NexusConfig> = {}): Promise<TestNexus> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
+  const handle = openDatabase({ dataDir });
+  await migrateToLatest(handle.db);
+  const app = createApp({
+    stores: sqlStores(handle.db),
+    clock: systemClock,
+    logger: nullLogger,
+    config: resolveConfig({ devicePollIntervalS: 1, ...config }),
+    pingDatabase: handle.ping,
+    passwordParams: { N: 2 ** 10, r: 8, p: 1 },
+  });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const json = async (method: string, p: string, body: unknown, cookie?: string) => {
+    const headers: Record<string, string> = { "content-type": "application/json", origin: url };
+    if (cookie) headers.cookie = cookie;
+    return fetch(`${url}${p}`, { method, headers, body: JSON.stringify(body) });
+  };
+  const nexus: TestNexus = {
+    url,
+    async signup(email) {
+      const res = await json("POST", "/api/v1/auth/signup", { email, password: PASSWORD });
+      if (res.status !== 201) throw new Error(`signup ${res.status}: ${await res.text()}`);
+      const m = /anna_session=([^;]+)/.exec(res.headers.get("set-cookie") ?? "");
+      if (!m) throw new Error("signup set no session cookie");
+      return `anna_session=${m[1]}`;
+    },
+    async approve(cookie, userCode) {
+      const res = await json("POST", `${DEV}/login/approve`, { user_code: userCode }, cookie);
+      if (res.status !== 200) throw new Error(`approve ${res.status}: ${await res.text()}`);
+    },
+    async devicePat(cookie) {
+      const start = (await (
+        await fetch(`${url}${DEV}/login/start`, { method: "POST" })
+      ).json()) as {
+        device_code: string;
+        user_code: string;
+      };
+      await nexus.approve(cookie, start.user_code);
+      const res = await json("POST", `${DEV}/login/poll`, { device_code: start.device_code });
+      if (res.status !== 200) throw new Error(`poll ${res.status}: ${await res.text()}`);
+      return (await res.json()) as { pat: string; token_id: number; expires_in: number };
+    },
+    call(method, p, pat) {
+      const headers: Record<string, string> = {};
+      if (pat) headers.authorization = `Bearer ${pat}`;
+      return fetch(`${url}${p}`, { method, headers });
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      });
+      await handle.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return nexus;
+}
+
+/** A 127.0.0.1 port nothing listens on (taken, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
