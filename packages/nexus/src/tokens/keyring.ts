@@ -112,11 +112,13 @@ export class SigningKeyring implements TokenIssuer {
   }
 
   async mint(claims: MintClaims): Promise<string> {
-    const { keys } = await this.#current();
-    const signer = keys[0];
+    let signer = (await this.#current()).keys[0];
+    // The very first mint of a fresh database creates the first key (start does it up front).
     if (!signer?.signs) {
-      throw new TokenError("TOKEN_MALFORMED", "no current signing key: call ensureKey() at start");
+      await this.ensureKey();
+      signer = (await this.#current()).keys[0];
     }
+    if (!signer?.signs) throw new TokenError("TOKEN_MALFORMED", "no current signing key");
     const ttlSeconds = Math.min(claims.ttlSeconds ?? MAX_TOKEN_TTL_S, MAX_TOKEN_TTL_S);
     return signer.issuer.mint({ ...claims, ttlSeconds });
   }
