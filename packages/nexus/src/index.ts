@@ -50,3 +50,4 @@ export { SESSION_CLAIM, type VerifiedNexusToken, verifyNexusToken } from "./toke
 export { requireToken } from "./http/token-auth.js";
 export type { SigningKey, SigningKeyStore } from "./stores/signing-key-store.js";
 export type { DevSession, DevSessionKind, DevSessionStore } from "./stores/dev-session-store.js";
+export { mintPat } from "./routes/tokens.js";
