@@ -46,6 +46,8 @@ export const START_HELP = `Usage: anna-nexus start [options]
 
 Starts the Nexus server. With no options it runs on SQLite in ./.anna-data and applies
 migrations first. It logs JSON lines on stderr and stops cleanly on SIGTERM or Ctrl-C.
+Token signing keys are sealed with ANNA_TOKEN_KEK (base64, 32 bytes) or the key file
+token-signing.kek that the first start creates in the data folder: back it up with the database.
 
 Options:
 ${flagHelp(FLAGS)}
