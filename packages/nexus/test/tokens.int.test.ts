@@ -137,7 +137,7 @@ describe("token minting on a real server", () => {
     expect(kid).toBe(rotated.kid);
     second.p.signal("SIGTERM");
     expect(await second.p.exited()).toBe(0);
-  });
+  }, 120_000); // two server starts, a real scrypt sign-up and a rotation: slow on a loaded machine
 
   it("exits 7 with one clear line when the key-encryption key does not open the stored keys", async () => {
     const data = tempDir();
@@ -153,5 +153,5 @@ describe("token minting on a real server", () => {
       /cannot be decrypted with the key-encryption key from ANNA_TOKEN_KEK/,
     );
     expect(wrong.stderr()).not.toContain(kek);
-  });
+  }, 60_000);
 });
