@@ -30,3 +30,24 @@ export type {
   UserStore,
 } from "./stores/types.js";
 export { main } from "./main.js";
+export {
+  KEY_RETIRE_AFTER_MS,
+  MAX_TOKEN_TTL_S,
+  NEXUS_TOKEN_ISSUER,
+  type RotateResult,
+  SigningKeyring,
+} from "./tokens/keyring.js";
+export {
+  KEK_ENV,
+  KEK_FILE,
+  type KeyEncryptionKey,
+  KeyEncryptionError,
+  kekFromBytes,
+  loadKek,
+} from "./tokens/key-encryption.js";
+export { APP_SESSION_AUDIENCE, FAMILY_AUDIENCES } from "./tokens/audiences.js";
+export { SESSION_CLAIM, type VerifiedNexusToken, verifyNexusToken } from "./tokens/verify-token.js";
+export { requireToken } from "./http/token-auth.js";
+export type { SigningKey, SigningKeyStore } from "./stores/signing-key-store.js";
+export type { DevSession, DevSessionKind, DevSessionStore } from "./stores/dev-session-store.js";
+export { mintPat } from "./routes/tokens.js";

@@ -11,11 +11,13 @@ Nexus, the Anna platform server.
 
 Commands:
   start             run the server (SQLite in ./.anna-data unless DATABASE_URL says postgres://…)
-  admin <command>   create-user, list-users, grant-developer, revoke-developer, reset-password
+  admin <command>   create-user, list-users, grant-developer, revoke-developer, reset-password,
+                    rotate-keys
 
 Exit codes:
   0 ok · 1 unexpected error · 2 usage error · 3 database unavailable or migration failed
   4 already exists · 5 not found · 6 cannot listen on the port
+  7 token signing keys cannot be decrypted (another ANNA_TOKEN_KEK or key file)
 
 Examples:
   anna-nexus start

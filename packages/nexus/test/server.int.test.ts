@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -5,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findPostgresBin, startPostgres, type PgCluster } from "./helpers/postgres.js";
 import { startNexus } from "./helpers/process.js";
+import { MIGRATIONS } from "../src/db/migrate.js";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -28,7 +30,7 @@ describe("anna-nexus start (real process)", () => {
   it("serves health on SQLite in the data dir, then on SIGTERM finishes an in-flight request and exits 0", async () => {
     const data = tempDir();
     const { p, url } = await listening(["--data", data]);
-    expect(p.stderr()).toContain('"migrations_applied":["0001-accounts"]');
+    expect(p.stderr()).toContain(`"migrations_applied":${JSON.stringify(Object.keys(MIGRATIONS))}`);
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: "ok" });
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
@@ -104,7 +106,11 @@ describe("anna-nexus start (real process)", () => {
       if ("missing" in pg) return;
       cluster = await startPostgres(pg);
       const dbUrl = await cluster.createDatabase();
-      const { p, url } = await listening([], { DATABASE_URL: dbUrl });
+      // The KEK from the environment, so no key file lands in the working directory.
+      const { p, url } = await listening([], {
+        DATABASE_URL: dbUrl,
+        ANNA_TOKEN_KEK: randomBytes(32).toString("base64"),
+      });
       expect(p.stderr()).toContain('"dialect":"postgres"');
       const signup = await fetch(`${url}/api/v1/auth/signup`, {
         method: "POST",

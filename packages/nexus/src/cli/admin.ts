@@ -17,6 +17,7 @@ import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
 import { EXIT, ExitError, usageError } from "./exit.js";
 import { type CliIo, readAll } from "./io.js";
 import { HANDLE_RE, RESERVED_HANDLES } from "../routes/handle.js";
+import { openKeyring } from "./keyring-flags.js";
 
 const EMAIL: Flags = {
   email: { type: "string", value: "<email>", description: "the account's email" },
@@ -37,7 +38,7 @@ interface AdminCommand {
     stores: Stores,
     flags: Record<string, string | boolean | undefined>,
     io: CliIo,
-    opts: AdminOptions,
+    opts: AdminOptions & { dataDir: string },
   ): Promise<number>;
 }
 
@@ -200,6 +201,33 @@ const COMMANDS: Record<string, AdminCommand> = {
       return EXIT.ok;
     },
   },
+  "rotate-keys": {
+    summary: "start signing tokens with a new key (the old one verifies until its tokens expire)",
+    flags: JSON_FLAG,
+    examples: [
+      "anna-nexus admin rotate-keys",
+      "ANNA_TOKEN_KEK=… anna-nexus admin rotate-keys --json",
+    ],
+    async run(stores, flags, io, opts) {
+      const { keyring } = await openKeyring(stores, io, opts.dataDir);
+      const r = await keyring.rotate();
+      const out = {
+        kid: r.kid,
+        superseded: r.superseded,
+        verifies_until: new Date(r.retireAt).toISOString(),
+        retired: r.retired,
+      };
+      if (flags.json) io.stdout(JSON.stringify(out) + "\n");
+      else {
+        io.stdout(`signing with new key ${r.kid}\n`);
+        for (const kid of r.superseded)
+          io.stdout(`key ${kid} stops signing; verifies until ${out.verifies_until}\n`);
+        for (const kid of r.retired) io.stdout(`key ${kid} retired\n`);
+        io.stdout("running servers pick the new key up within 30 s\n");
+      }
+      return EXIT.ok;
+    },
+  },
 };
 
 export const ADMIN_HELP = `Usage: anna-nexus admin <command> [options]
@@ -235,9 +263,9 @@ export async function runAdmin(
     );
     return EXIT.ok;
   }
-  const { handle } = await openFromFlags(flags, io);
+  const { handle, dataDir } = await openFromFlags(flags, io);
   try {
-    return await cmd.run(sqlStores(handle.db), flags, io, opts);
+    return await cmd.run(sqlStores(handle.db), flags, io, { ...opts, dataDir });
   } finally {
     await handle.close();
   }

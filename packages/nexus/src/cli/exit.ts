@@ -17,6 +17,8 @@ export const EXIT = {
   notFound: 5,
   /** The port is in use or cannot be bound. */
   listen: 6,
+  /** The token signing keys cannot be decrypted (another ANNA_TOKEN_KEK or key file). */
+  keys: 7,
 } as const;
 
 export class ExitError extends Error {

@@ -7,6 +7,7 @@ import { resolveConfig } from "../core/config.js";
 import { jsonLogger } from "../core/logger.js";
 import { createApp } from "../http/app.js";
 import { sqlStores } from "../stores/sql-stores.js";
+import { openKeyring } from "./keyring-flags.js";
 import { type Flags, flagHelp, parseFlags, parsePort } from "./args.js";
 import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
 import { EXIT, ExitError, usageError } from "./exit.js";
@@ -45,6 +46,8 @@ export const START_HELP = `Usage: anna-nexus start [options]
 
 Starts the Nexus server. With no options it runs on SQLite in ./.anna-data and applies
 migrations first. It logs JSON lines on stderr and stops cleanly on SIGTERM or Ctrl-C.
+Token signing keys are sealed with ANNA_TOKEN_KEK (base64, 32 bytes) or the key file
+token-signing.kek that the first start creates in the data folder: back it up with the database.
 
 Options:
 ${flagHelp(FLAGS)}
@@ -86,14 +89,24 @@ export async function runStart(
     flags["trust-proxy"] === true || /^(1|true|yes|on)$/i.test(io.env.ANNA_TRUST_PROXY ?? "");
   const logger = jsonLogger(io.stderr);
 
-  const { handle, applied } = await openFromFlags(flags, io);
+  const { handle, applied, dataDir } = await openFromFlags(flags, io);
   logger.log("info", "database ready", {
     dialect: handle.dialect,
     location: handle.location,
     migrations_applied: applied,
   });
+  const stores = sqlStores(handle.db);
+  let tokens: Awaited<ReturnType<typeof openKeyring>>;
+  try {
+    tokens = await openKeyring(stores, io, dataDir);
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  logger.log("info", "token signing ready", { kid: tokens.kid, kek_source: tokens.kekSource });
   const app = createApp({
-    stores: sqlStores(handle.db),
+    stores,
+    keyring: tokens.keyring,
     clock: systemClock,
     logger,
     config: resolveConfig({ publicOrigin: publicOrigin?.replace(/\/$/, ""), trustProxy }),

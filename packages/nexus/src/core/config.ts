@@ -17,6 +17,10 @@ export interface NexusConfig {
   selfServeDeveloper: boolean;
   /** The poll interval the device flow advertises. */
   devicePollIntervalS: number;
+  /** Dev app sessions (`…/dev/session/mint`): idle deadline, slid by each refresh (L7638). */
+  devSessionIdleMs: number;
+  /** …and the hard deadline nothing slides (L7638: 24 h). */
+  devSessionMaxMs: number;
   rateLimits: {
     /** Failed sign-ins per email (and per client address, ×5) in one window. */
     signinFailures: number;
@@ -27,6 +31,9 @@ export interface NexusConfig {
     /** Device-flow starts per client address in one window. */
     deviceStarts: number;
     deviceStartWindowMs: number;
+    /** Token mints (session mint/refresh, storage mint) per user in one window. */
+    mints: number;
+    mintWindowMs: number;
   };
 }
 
@@ -40,6 +47,8 @@ export const DEFAULT_CONFIG: NexusConfig = {
   patTtlMs: 90 * DAY_MS,
   deviceCodeTtlMs: 10 * 60_000,
   devicePollIntervalS: 5,
+  devSessionIdleMs: 30 * 60_000,
+  devSessionMaxMs: DAY_MS,
   developerTosVersion: "2026-01",
   selfServeDeveloper: true,
   rateLimits: {
@@ -49,6 +58,8 @@ export const DEFAULT_CONFIG: NexusConfig = {
     devicePollWindowMs: 60_000,
     deviceStarts: 20,
     deviceStartWindowMs: 60_000,
+    mints: 120,
+    mintWindowMs: 60_000,
   },
 };
 

@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   email_taken: 409,
   handle_taken: 409,
   device_code_expired: 410,
+  APP_SESSION_EXPIRED: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -2,6 +2,7 @@
 // values: booleans as 0/1 integers, timestamps as epoch milliseconds (bigint in PostgreSQL,
 // parsed back to numbers by the pool), JSON as text.
 import type { Generated } from "kysely";
+import type { TokenTables } from "./schema-tokens.js";
 
 export interface UsersTable {
   id: Generated<number>;
@@ -62,7 +63,7 @@ export interface DeviceCodesTable {
   approved_at: number | null;
 }
 
-export interface Database {
+export interface Database extends TokenTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

@@ -9,7 +9,10 @@ import { authRoutes, meRoutes } from "../routes/auth.js";
 import { devicePageRoutes } from "../routes/device-page.js";
 import { deviceRoutes } from "../routes/device.js";
 import { handleRoutes } from "../routes/handle.js";
+import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { healthRoutes } from "../routes/health.js";
+import { jwksRoutes } from "../routes/jwks.js";
+import { storageMintRoutes } from "../routes/storage-mint.js";
 import { tokenRoutes } from "../routes/tokens.js";
 import type { AppDeps, Env } from "./context.js";
 import { csrfGuard, hostGuard } from "./guards.js";
@@ -52,6 +55,9 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1", meRoutes(deps));
   app.route("/api/v1/anna-apps/dev", deviceRoutes(deps));
   app.route("/api/v1/anna-apps/dev", tokenRoutes(deps));
+  app.route("/api/v1/anna-apps/dev", devSessionRoutes(deps));
+  app.route("/api/v1/anna-apps/dev", storageMintRoutes(deps));
+  app.route("/", jwksRoutes(deps));
   app.route("/api/v1/developer", handleRoutes(deps));
 
   app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));

@@ -6,6 +6,7 @@ import type { Logger } from "../core/logger.js";
 import type { RateLimiter } from "../auth/rate-limit.js";
 import type { ScryptParams } from "../auth/password.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
+import type { SigningKeyring } from "../tokens/keyring.js";
 
 export interface AppDeps {
   stores: Stores;
@@ -17,6 +18,11 @@ export interface AppDeps {
   rateLimiter?: RateLimiter;
   /** scrypt cost for new hashes (tests lower it). */
   passwordParams?: ScryptParams;
+  /**
+   * Signs and verifies per-invoke tokens (H15). `anna-nexus start` always passes one; without it
+   * the mint endpoints and the JWKS answer 503.
+   */
+  keyring?: SigningKeyring;
 }
 
 export type Principal =

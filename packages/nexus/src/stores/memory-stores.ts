@@ -2,6 +2,8 @@
 // tests and tools that need accounts without a database. Each store call is atomic (one thread,
 // no awaits inside); `transaction` runs its function directly and does not roll back on a throw.
 import { NexusError } from "../core/errors.js";
+import { memoryDevSessionStore } from "./dev-session-store.js";
+import { memorySigningKeyStore } from "./signing-key-store.js";
 import type { DevToken, DeviceCode, Stores, User } from "./types.js";
 
 interface UserRow {
@@ -174,6 +176,8 @@ export function memoryStores(): Stores {
         return true;
       },
     },
+    signingKeys: memorySigningKeyStore(),
+    devSessions: memoryDevSessionStore((id) => (tokens.get(id)?.revokedAt ?? null) !== null),
     transaction: (fn) => fn(stores),
   };
   return stores;

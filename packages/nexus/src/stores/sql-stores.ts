@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import { NexusError } from "../core/errors.js";
+import { sqlDevSessionStore } from "./dev-session-store.js";
+import { sqlSigningKeyStore } from "./signing-key-store.js";
 import type { Database, DevTokensTable, DeviceCodesTable, UsersTable } from "../db/schema.js";
 import type {
   DevToken,
@@ -312,6 +314,8 @@ export function sqlStores(db: Kysely<Database>): Stores {
     sessions: sqlSessionStore(db),
     tokens: sqlTokenStore(db),
     devices: sqlDeviceStore(db),
+    signingKeys: sqlSigningKeyStore(db),
+    devSessions: sqlDevSessionStore(db),
     transaction: (fn) =>
       db.isTransaction ? fn(sqlStores(db)) : db.transaction().execute((trx) => fn(sqlStores(trx))),
   };

@@ -1,5 +1,8 @@
 // Stores are interfaces; routes and admin commands see only these. The SQL implementation
-// (sql-stores.ts) serves both dialects.
+// (sql-stores.ts) serves both dialects. The token-minting stores keep interface and both
+// implementations in one file each (signing-key-store.ts, dev-session-store.ts).
+import type { DevSessionStore } from "./dev-session-store.js";
+import type { SigningKeyStore } from "./signing-key-store.js";
 
 export type DeveloperState = "not_developer" | "verified" | "revoked";
 
@@ -110,6 +113,8 @@ export interface Stores {
   sessions: SessionStore;
   tokens: TokenStore;
   devices: DeviceStore;
+  signingKeys: SigningKeyStore;
+  devSessions: DevSessionStore;
   /** Runs `fn` with stores bound to one database transaction. */
   transaction<T>(fn: (stores: Stores) => Promise<T>): Promise<T>;
 }

@@ -8,6 +8,9 @@ import { createApp } from "../../src/http/app.js";
 import type { Env } from "../../src/http/context.js";
 import { sqlStores } from "../../src/stores/sql-stores.js";
 import type { Stores } from "../../src/stores/types.js";
+import { randomBytes } from "node:crypto";
+import { kekFromBytes } from "../../src/tokens/key-encryption.js";
+import { SigningKeyring } from "../../src/tokens/keyring.js";
 
 export const ORIGIN = "http://127.0.0.1:8080";
 
@@ -16,6 +19,8 @@ export interface Harness {
   clock: ManualClock;
   logs: string[];
   stores: Stores;
+  /** The token keyring the app signs with (sealed under a random per-harness KEK). */
+  keyring: SigningKeyring;
   /** A request as a browser on our own origin would send it (JSON body, cookie). */
   req(
     method: string,
@@ -30,8 +35,14 @@ export function harness(h: DatabaseHandle, config: Partial<NexusConfig> = {}): H
   const clock = manualClock();
   const logger = memoryLogger();
   const stores = sqlStores(h.db);
+  const keyring = new SigningKeyring({
+    store: stores.signingKeys,
+    kek: kekFromBytes(randomBytes(32), "test"),
+    clock,
+  });
   const app = createApp({
     stores,
+    keyring,
     clock,
     logger,
     config: resolveConfig(config),
@@ -53,6 +64,7 @@ export function harness(h: DatabaseHandle, config: Partial<NexusConfig> = {}): H
     clock,
     logs: logger.lines,
     stores,
+    keyring,
     req,
     async signup(email, password = "correct horse battery") {
       const res = await req("POST", "/api/v1/auth/signup", { body: { email, password } });

@@ -1,0 +1,70 @@
+// `npm run bench:nexus`: Nexus costs next to baselines measured in the same run, printed as
+// ratios. One file per piece (tokens.ts; storage KV can join as kv.ts): add it to PIECES.
+//   npm run bench:nexus                      all pieces
+//   npm run bench:nexus -- --only tokens     some pieces
+//   npm run bench:nexus -- --json [file]     also write JSON (default bench/results/nexus.json)
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { MeasureOptions, Row } from "./measure.js";
+import { tokensPiece } from "./tokens.js";
+
+const PIECES: Record<string, (o: MeasureOptions) => Promise<Row[]>> = {
+  tokens: tokensPiece,
+};
+
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i < 0 ? undefined : args[i + 1] && !args[i + 1]!.startsWith("--") ? args[i + 1] : "";
+};
+const only = flag("--only")?.split(",").filter(Boolean);
+const unknown = only?.filter((p) => !(p in PIECES));
+if (unknown?.length) {
+  process.stderr.write(
+    `unknown piece(s): ${unknown.join(", ")} (have: ${Object.keys(PIECES).join(", ")})\n`,
+  );
+  process.exit(2);
+}
+const options: MeasureOptions = {
+  rounds: Number(flag("--rounds") || 5),
+  roundMs: Number(flag("--round-ms") || 400),
+  warmupMs: 300,
+};
+
+process.stdout.write(
+  `bench:nexus on ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}; ${options.rounds} rounds × ${options.roundMs} ms, median round\n`,
+);
+const rows: Row[] = [];
+for (const [name, piece] of Object.entries(PIECES)) {
+  if (only && !only.includes(name)) continue;
+  const got = await piece(options);
+  rows.push(...got);
+  print(name, got);
+}
+
+function print(piece: string, got: Row[]) {
+  process.stdout.write(`\n${piece}\n`);
+  const width = Math.max(...got.map((r) => r.name.length)) + 2;
+  process.stdout.write(
+    `  ${"".padEnd(14)}${"".padEnd(width)}${"ops/s".padStart(12)}${"µs/op".padStart(10)}  vs baseline\n`,
+  );
+  for (const r of got) {
+    const base = got.find((b) => b.group === r.group && b.name === r.baseline);
+    const ratio = base
+      ? `×${(base.opsPerS / r.opsPerS).toFixed(2)} the cost of ${base.name}`
+      : "(baseline)";
+    process.stdout.write(
+      `  ${r.group.padEnd(14)}${r.name.padEnd(width)}${Math.round(r.opsPerS).toLocaleString("en").padStart(12)}${r.usPerOp.toFixed(1).padStart(10)}  ${ratio}\n`,
+    );
+  }
+}
+
+const json = flag("--json");
+if (json !== undefined) {
+  const file = json || fileURLToPath(new URL("../results/nexus.json", import.meta.url));
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ options, rows }, null, 2) + "\n");
+  process.stdout.write(`\nwrote ${file}\n`);
+}
