@@ -138,6 +138,12 @@ export {
   BlobServerError,
   LoopbackBlobServer,
 } from "./services/offline/blob-server.js";
+export {
+  contentDisposition,
+  signGrant,
+  verifyGrant,
+} from "./services/offline/blob-server-signing.js";
+export type { SignedGrant } from "./services/offline/blob-server-signing.js";
 export type {
   BlobStat,
   LoopbackBlobServerOptions,
