@@ -28,7 +28,7 @@ describe("anna-nexus start (real process)", () => {
   it("serves health on SQLite in the data dir, then on SIGTERM finishes an in-flight request and exits 0", async () => {
     const data = tempDir();
     const { p, url } = await listening(["--data", data]);
-    expect(p.stderr()).toContain('"migrations_applied":["0001-accounts"]');
+    expect(p.stderr()).toContain('"migrations_applied":["0001-accounts",');
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: "ok" });
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
 

@@ -2,9 +2,11 @@
 // Nexus never scans folders. Forward-only: numbers are never reused or edited once released.
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from "kysely";
 import * as m0001 from "./migrations/0001-accounts.js";
+import * as m0002 from "./migrations/0002-storage.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
+  "0002-storage": m0002,
 };
 
 export class MigrationError extends Error {
