@@ -11,11 +11,12 @@ import type {
 } from "@anna-ai/executa-host";
 import { afterAll } from "vitest";
 import { FsBlobStore } from "../../src/blobs/fs-blob-store.js";
-import type { Clock } from "../../src/core/clock.js";
+import { type Clock, manualClock } from "../../src/core/clock.js";
 import { nullLogger } from "../../src/core/logger.js";
 import type { DatabaseHandle } from "../../src/db/connect.js";
 import { createSqlFilesService } from "../../src/storage/sql-files-store.js";
 import { createSqlStorageService, type SqlStorageService } from "../../src/storage/sql-kv-store.js";
+import { type Harness, harness, ORIGIN } from "./harness.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -74,4 +75,22 @@ export function ctxFor(
     signal: new AbortController().signal,
     grant,
   };
+}
+
+/** The whole app with SQL storage and the filesystem blob store on one manual clock. */
+export async function storageHarness(
+  h: DatabaseHandle,
+  limits?: Partial<StorageLimits>,
+): Promise<Harness & { fixture: SqlStorageFixture }> {
+  const clock = manualClock();
+  const fixture = await sqlStorage(h, clock, { origin: ORIGIN, ...(limits ? { limits } : {}) });
+  const app = harness(
+    h,
+    {},
+    {
+      clock,
+      storage: { kv: fixture.kv, files: fixture.files, blobs: fixture.blobs },
+    },
+  );
+  return { ...app, fixture };
 }
