@@ -26,7 +26,7 @@ export function readFilesContentType(value: unknown, method: string): string {
 }
 
 /**
- * The declared `size_bytes` (optional): over the host's object cap is -32026, over the grant's
+ * The declared `size_bytes` (optional): over the host's object cap is -32025, over the grant's
  * `objectMaxBytes` is -32024 (the guide's quota table, L2364).
  */
 export function readFilesSize(

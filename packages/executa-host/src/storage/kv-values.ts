@@ -17,7 +17,7 @@ export interface KvPayload {
 
 /**
  * `value` checked and canonicalised: required (null is a value), JSON, at most `maxBytes` as
- * canonical UTF-8 (-32026 VALUE_TOO_LARGE, R43).
+ * canonical UTF-8 (-32025 VALUE_TOO_LARGE, R43).
  */
 export function kvPayload(
   value: unknown,
@@ -113,7 +113,7 @@ export function readKvTags(value: unknown, method: string): string[] | undefined
 
 /**
  * `if_match` on set and delete: absent or null = unconditional; otherwise the live row must
- * exist with that etag, else -32025 PRECONDITION_FAILED (a missing row fails too, R133).
+ * exist with that etag, else -32023 PRECONDITION_FAILED (a missing row fails too, R133).
  * `currentEtag` is the live row's etag, `undefined` when there is none (or it expired).
  */
 export function checkIfMatch(
