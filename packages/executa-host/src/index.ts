@@ -178,9 +178,9 @@ export {
   FILES_RESERVATION_TTL_S,
   KV_VALUE_MAX_BYTES,
   STORAGE_QUOTA_BYTES,
-} from "./services/offline/storage-limits.js";
-export type { StorageLimits } from "./services/offline/storage-limits.js";
-export { canonicalJson, payloadEtag } from "./services/offline/storage-canonical.js";
+} from "./storage/limits.js";
+export type { StorageLimits } from "./storage/limits.js";
+export { canonicalJson, payloadEtag } from "./storage/canonical-json.js";
 export { MOCK_NO_MATCH_REASON, createMockStorageService } from "./services/offline/storage-mock.js";
 export { createMockFilesService } from "./services/offline/files-mock.js";
 

@@ -10,7 +10,7 @@ import { LoopbackBlobServer } from "./blob-server.js";
 import { createMockFilesService } from "./files-mock.js";
 import { createMemoryFilesService } from "./files-memory.js";
 import type { MockFixture } from "./mock-fixture.js";
-import type { StorageLimits } from "./storage-limits.js";
+import type { StorageLimits } from "../../storage/limits.js";
 import { createMemoryStorageService } from "./storage-memory.js";
 import { createMockStorageService } from "./storage-mock.js";
 
