@@ -38,6 +38,11 @@ export interface BlobStore {
   presignGet(key: string, request: PresignGetRequest): Promise<PresignedBlobUrl>;
   /** What landed under `key`, `undefined` when nothing did. */
   head(key: string): Promise<BlobHead | undefined>;
+  /**
+   * Hex SHA-256 of the object's bytes, the base of the APS file etag (`sha256[:32]`, as the
+   * memory store's). A store that does not keep it reads the object once to compute it.
+   */
+  sha256(key: string): Promise<string>;
   /** Idempotent: deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Resolves when the store answers (readiness). */

@@ -31,6 +31,11 @@ export interface FsBlobStoreOptions {
   clock: () => number;
 }
 
+/** The sidecar `<file>.json` next to each object. */
+interface StoredMeta extends BlobHead {
+  sha256: string;
+}
+
 export type PutOutcome = { ok: true; head: BlobHead } | { ok: false; status: 413; message: string };
 
 export class FsBlobStore implements BlobStore {
@@ -121,12 +126,23 @@ export class FsBlobStore implements BlobStore {
     return undefined;
   }
 
-  async head(key: string): Promise<BlobHead | undefined> {
+  async #meta(key: string): Promise<StoredMeta | undefined> {
     try {
-      return JSON.parse(await readFile(`${this.#file(key)}.json`, "utf8")) as BlobHead;
+      return JSON.parse(await readFile(`${this.#file(key)}.json`, "utf8")) as StoredMeta;
     } catch {
       return undefined;
     }
+  }
+
+  async head(key: string): Promise<BlobHead | undefined> {
+    const meta = await this.#meta(key);
+    return meta && { sizeBytes: meta.sizeBytes, contentType: meta.contentType, etag: meta.etag };
+  }
+
+  async sha256(key: string): Promise<string> {
+    const meta = await this.#meta(key);
+    if (meta === undefined) throw new Error(`no blob under ${JSON.stringify(key)}`);
+    return meta.sha256;
   }
 
   /**
@@ -142,6 +158,7 @@ export class FsBlobStore implements BlobStore {
     const tmp = join(this.#root, "tmp", randomBytes(12).toString("hex"));
     const out = createWriteStream(tmp, { mode: 0o600 });
     const md5 = createHash("md5");
+    const sha256 = createHash("sha256");
     let size = 0;
     try {
       if (body !== null) {
@@ -155,6 +172,7 @@ export class FsBlobStore implements BlobStore {
             return { ok: false, status: 413, message: `the body is over the ${cap}-byte cap` };
           }
           md5.update(value);
+          sha256.update(value);
           if (!out.write(value)) await new Promise<void>((r) => out.once("drain", () => r()));
         }
       }
@@ -164,7 +182,8 @@ export class FsBlobStore implements BlobStore {
       const head: BlobHead = { sizeBytes: size, contentType, etag: md5.digest("hex") };
       const file = this.#file(key);
       await rename(tmp, file);
-      await writeFile(`${tmp}.json`, JSON.stringify(head), { mode: 0o600 });
+      const meta: StoredMeta = { ...head, sha256: sha256.digest("hex") };
+      await writeFile(`${tmp}.json`, JSON.stringify(meta), { mode: 0o600 });
       await rename(`${tmp}.json`, `${file}.json`);
       return { ok: true, head };
     } finally {

@@ -4,6 +4,7 @@
 // SDK's default since 2025 adds CRC32 to every PUT, which older S3-compatible servers refuse).
 // Credentials come from the SDK's usual chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, …),
 // never from the URL, so the URL is safe to log.
+import { createHash } from "node:crypto";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -139,6 +140,16 @@ export class S3BlobStore implements BlobStore {
       if (status === 404 || (err as Error).name === "NotFound") return undefined;
       throw err;
     }
+  }
+
+  /** S3 keeps no SHA-256 of a presigned upload; the object is read once, streaming. */
+  async sha256(key: string): Promise<string> {
+    const out = await this.#client.send(
+      new GetObjectCommand({ Bucket: this.#bucket, Key: this.#prefix + key }),
+    );
+    const hash = createHash("sha256");
+    for await (const chunk of out.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
+    return hash.digest("hex");
   }
 
   async delete(key: string): Promise<void> {

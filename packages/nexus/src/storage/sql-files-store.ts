@@ -242,6 +242,7 @@ export function createSqlFilesService(options: SqlFilesOptions): FilesService {
           { path },
         );
       }
+      const etag = (await blobs.sha256(upload.blob_key)).slice(0, 32);
       const { result, discarded } = await db.transaction().execute(async (trx) => {
         const now = clock();
         const usage = await lockUsage(trx, o.user_id, now);
@@ -274,7 +275,7 @@ export function createSqlFilesService(options: SqlFilesOptions): FilesService {
           blob_key: upload.blob_key,
           size_bytes: landed.sizeBytes,
           content_type: upload.content_type,
-          etag: landed.etag.slice(0, 64),
+          etag,
           generation,
           metadata: upload.metadata,
           updated_at: now,
