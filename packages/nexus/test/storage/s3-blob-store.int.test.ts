@@ -2,7 +2,6 @@
 // that the server verifies (SigV4, Content-Type signed), HEAD and delete, readiness, and the
 // SQL files service running on it end to end.
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "s3rver";
@@ -15,13 +14,7 @@ import { migrateToLatest } from "../../src/db/migrate.js";
 import { createSqlFilesService } from "../../src/storage/sql-files-store.js";
 import { ctxFor } from "../helpers/storage.js";
 
-interface S3rverInstance {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-const S3rverCtor = S3rver as unknown as new (opts: Record<string, unknown>) => S3rverInstance;
-
-let s3: S3rverInstance;
+let s3: S3rver;
 let endpoint: string;
 const dir = mkdtempSync(join(tmpdir(), "anna-nexus-s3rver-"));
 const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
@@ -30,7 +23,7 @@ beforeAll(async () => {
   // s3rver's fixed development credentials, through the SDK's usual environment chain.
   process.env.AWS_ACCESS_KEY_ID = "S3RVER";
   process.env.AWS_SECRET_ACCESS_KEY = "S3RVER";
-  s3 = new S3rverCtor({
+  s3 = new S3rver({
     address: "127.0.0.1",
     port: 0,
     silent: true,
