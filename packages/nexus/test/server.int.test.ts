@@ -104,7 +104,8 @@ describe("anna-nexus start (real process)", () => {
       if ("missing" in pg) return;
       cluster = await startPostgres(pg);
       const dbUrl = await cluster.createDatabase();
-      const { p, url } = await listening([], { DATABASE_URL: dbUrl });
+      // The data folder still holds the default blob store, so it must not be the repo root.
+      const { p, url } = await listening(["--data", tempDir()], { DATABASE_URL: dbUrl });
       expect(p.stderr()).toContain('"dialect":"postgres"');
       const signup = await fetch(`${url}/api/v1/auth/signup`, {
         method: "POST",
