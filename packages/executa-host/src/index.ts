@@ -223,13 +223,16 @@ export { createOfflineHostServices } from "./services/offline-services.js";
 export type {
   OfflineHostServices,
   OfflineHostServicesOptions,
-  OfflineStorageChoice,
 } from "./services/offline-services.js";
 export { lazyBlobServer, lazyService } from "./services/offline/lazy-blob-server.js";
 export type { LazyBlobServer } from "./services/offline/lazy-blob-server.js";
-export { createOfflineStorage } from "./services/offline/storage-offline.js";
+export {
+  createOfflineStorage,
+  offlineStorageFamilies,
+} from "./services/offline/storage-offline.js";
 export type {
   OfflineStorage,
+  OfflineStorageChoice,
   OfflineStorageMode,
   OfflineStorageOptions,
 } from "./services/offline/storage-offline.js";

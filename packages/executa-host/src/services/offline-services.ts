@@ -7,10 +7,7 @@
 import type { Logger } from "@anna-ai/jsonrpc";
 import { ReverseRpcRouter } from "../router/reverse-rpc-router.js";
 import type { RouterProgressListener } from "../router/progress.js";
-import type { StorageLimits } from "../storage/limits.js";
 import type { TokenIssuer } from "../tokens/token-issuer.js";
-import { createDisabledServices } from "./disabled-services.js";
-import type { FilesService } from "./files-service.js";
 import type { GrantPolicy } from "./grants.js";
 import type { HostServices } from "./host-services.js";
 import { createOfflineAgentService } from "./offline/agent-offline.js";
@@ -20,30 +17,19 @@ import { createOfflineCredentialsService } from "./offline/credentials-offline.j
 import type { OfflineCredentialsConfig } from "./offline/credentials-offline.js";
 import { createOfflineEmbeddingsService } from "./offline/embeddings-offline.js";
 import type { OfflineEmbeddingsOptions } from "./offline/embeddings-offline.js";
-import { createMemoryFilesService } from "./offline/files-memory.js";
-import { createMockFilesService } from "./offline/files-mock.js";
 import { createOfflineImageService } from "./offline/image-offline.js";
 import type { OfflineImageOptions } from "./offline/image-offline.js";
 import { lazyBlobServer, lazyService } from "./offline/lazy-blob-server.js";
 import type { LazyBlobServer } from "./offline/lazy-blob-server.js";
-import type { MockFixture } from "./offline/mock-fixture.js";
 import { createOfflineSamplingService } from "./offline/sampling-offline.js";
 import type { OfflineSamplingOptions } from "./offline/sampling-offline.js";
-import { createMemoryStorageService } from "./offline/storage-memory.js";
-import { createMockStorageService } from "./offline/storage-mock.js";
+import { offlineStorageFamilies } from "./offline/storage-offline.js";
+import type { OfflineStorageChoice } from "./offline/storage-offline.js";
 import { createOfflineUploadService } from "./offline/upload-offline.js";
 import type { OfflineUploadOptions } from "./offline/upload-offline.js";
 import { createOfflineWebService } from "./offline/web-offline.js";
 import type { OfflineWebOptions } from "./offline/web-offline.js";
 import { SERVICE_WIRE_METHODS } from "./service-wire-methods.js";
-import type { StorageService } from "./storage-service.js";
-
-/** `storage/*` + `files/*`: one memory store with a shared quota, a fixture, or refused. */
-export type OfflineStorageChoice =
-  | { mode: "memory"; limits?: Partial<StorageLimits> }
-  | { mode: "mock"; fixture: MockFixture }
-  /** `reason` ends the -32021 message, e.g. "off (--storage off); use --storage memory". */
-  | { mode: "off"; reason: string };
 
 export interface OfflineHostServicesOptions {
   /** Gate 3 of the router: the user's grants. */
@@ -106,7 +92,10 @@ export function createOfflineHostServices(
         ...(options.logger === undefined ? {} : { logger: options.logger }),
       }),
   );
-  const { storage, files } = storageFamilies(options, blob, withClock);
+  const { storage, files } = offlineStorageFamilies(options.storage ?? { mode: "memory" }, blob, {
+    ...withClock,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
 
   const image = options.image ?? { mode: "off" };
   const { dataUrls, ...imageOptions } = image;
@@ -146,39 +135,6 @@ export function createOfflineHostServices(
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   });
   return { services, router, blobServer: blob, close: () => blob.close() };
-}
-
-function storageFamilies(
-  options: OfflineHostServicesOptions,
-  blob: LazyBlobServer,
-  withClock: { clock?: () => number },
-): { storage: StorageService; files: FilesService } {
-  const choice = options.storage ?? { mode: "memory" };
-  switch (choice.mode) {
-    case "memory": {
-      const limits = choice.limits === undefined ? {} : { limits: choice.limits };
-      const storage = createMemoryStorageService({ ...withClock, ...limits });
-      const files = lazyService<FilesService>(blob, methodsOf("files"), (server) =>
-        createMemoryFilesService({
-          blobServer: server,
-          storage,
-          ...withClock,
-          ...limits,
-          ...(options.logger === undefined ? {} : { logger: options.logger }),
-        }),
-      );
-      return { storage, files };
-    }
-    case "mock":
-      return {
-        storage: createMockStorageService(choice.fixture),
-        files: createMockFilesService(choice.fixture),
-      };
-    case "off": {
-      const disabled = createDisabledServices(choice.reason);
-      return { storage: disabled.storage, files: disabled.files };
-    }
-  }
 }
 
 /** The service methods of a family, from the one table of wire methods. */
