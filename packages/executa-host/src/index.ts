@@ -224,9 +224,21 @@ export { createOfflineUploadService } from "./services/offline/upload-offline.js
 export type { OfflineUploadOptions, UploadBlobStore } from "./services/offline/upload-offline.js";
 export { UPLOAD_DEFAULT_ENV, UPLOAD_KEY_PREFIX } from "./services/offline/upload-keys.js";
 export { UPLOAD_DENIED_MIME_TYPES } from "./services/offline/upload-mime.js";
-export { createOfflineStorage } from "./services/offline/storage-offline.js";
+// The whole offline assembly: every family from options, the router over them, the lazy blob server.
+export { createOfflineHostServices } from "./services/offline-services.js";
+export type {
+  OfflineHostServices,
+  OfflineHostServicesOptions,
+} from "./services/offline-services.js";
+export { lazyBlobServer, lazyService } from "./services/offline/lazy-blob-server.js";
+export type { LazyBlobServer } from "./services/offline/lazy-blob-server.js";
+export {
+  createOfflineStorage,
+  offlineStorageFamilies,
+} from "./services/offline/storage-offline.js";
 export type {
   OfflineStorage,
+  OfflineStorageChoice,
   OfflineStorageMode,
   OfflineStorageOptions,
 } from "./services/offline/storage-offline.js";

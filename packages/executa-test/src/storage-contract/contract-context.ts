@@ -3,9 +3,9 @@
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
 import type { CatalogEntry } from "@anna-ai/app-schema/errors";
 import type { ServiceContext, StorageGrant } from "@anna-ai/executa-host";
+import type { StorageLimits } from "@anna-ai/executa-host/storage";
 import { expect, onTestFinished } from "vitest";
 import type { MakeStorage, StorageUnderTest } from "./subject.js";
-import type { StorageLimits } from "@anna-ai/executa-host/storage";
 
 export const E = STORAGE_ERRORS;
 

@@ -1,6 +1,8 @@
 // The `storage/*` semantics every KV store must share (R42–R45, R132–R135, T23, S8). Each case
 // names one behaviour and builds its own store, so a failure points at one rule.
 import { createHash } from "node:crypto";
+import type { StorageListResult } from "@anna-ai/app-schema";
+import type { StorageService } from "@anna-ai/executa-host";
 import { describe, expect, it } from "vitest";
 import { E, caller, expectStorageError, freshStore } from "./contract-context.js";
 import type { MakeStorage } from "./subject.js";
@@ -9,6 +11,35 @@ const ME = caller();
 
 function etagOf(canonicalJson: string): string {
   return createHash("sha256").update(canonicalJson, "utf8").digest("hex").slice(0, 32);
+}
+
+/** More pages than any case needs: a store that never ends its listing fails, not hangs. */
+const MAX_PAGES = 100;
+
+/**
+ * Every key of the tool scope, `limit` at a time. `between(round)` starts after a page and runs
+ * while the next one is read; the listing ends when `next_cursor` is null.
+ */
+async function listAllPages(
+  storage: StorageService,
+  limit: number,
+  between?: (round: number) => Promise<unknown>,
+): Promise<{ keys: string[]; pages: number }> {
+  const keys: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  let writes: Promise<unknown> = Promise.resolve();
+  do {
+    const listed: Promise<StorageListResult> = storage.list({ scope: "tool", limit, cursor }, ME);
+    const [page] = await Promise.all([listed, writes]);
+    keys.push(...page.items.map((i) => i.key));
+    cursor = page.next_cursor;
+    writes = between?.(pages) ?? Promise.resolve();
+    pages += 1;
+  } while (cursor !== null && pages < MAX_PAGES);
+  await writes;
+  expect(cursor, `still a next_cursor after ${MAX_PAGES} pages`).toBeNull();
+  return { keys, pages };
 }
 
 export function describeKvContract(make: MakeStorage): void {
@@ -233,18 +264,7 @@ export function describeKvContract(make: MakeStorage): void {
       const { storage } = await freshStore(make);
       const keys = Array.from({ length: 11 }, (_, i) => `k${String(i).padStart(2, "0")}`);
       for (const key of keys) await storage.set({ key, value: key, scope: "tool" }, ME);
-      const seen: string[] = [];
-      let cursor: string | null = null;
-      let pages = 0;
-      do {
-        const page: { items: { key: string }[]; next_cursor: string | null } = await storage.list(
-          { scope: "tool", limit: 4, cursor },
-          ME,
-        );
-        seen.push(...page.items.map((i) => i.key));
-        cursor = page.next_cursor;
-        pages += 1;
-      } while (cursor !== null && pages < 10);
+      const { keys: seen, pages } = await listAllPages(storage, 4);
       expect(seen).toEqual(keys);
       expect(pages).toBe(3);
     });
@@ -263,18 +283,9 @@ export function describeKvContract(make: MakeStorage): void {
       const doomed = Array.from({ length: 10 }, (_, i) => `s${String(i * 6 + 1).padStart(3, "0")}`);
       for (const key of [...stable, ...doomed])
         await storage.set({ key, value: 0, scope: "tool" }, ME);
-      const seen: string[] = [];
-      let cursor: string | null = null;
-      let round = 0;
-      do {
-        const page: { items: { key: string }[]; next_cursor: string | null } = await storage.list(
-          { scope: "tool", limit: 5, cursor },
-          ME,
-        );
-        seen.push(...page.items.map((i) => i.key));
-        cursor = page.next_cursor;
-        // Between pages, and racing the next one: inserts before and after the cursor,
-        // deletes of doomed keys, rewrites of stable ones.
+      // Each round's writes race the read of the next page: inserts before and after the
+      // cursor and between stable keys, deletes of doomed keys, rewrites of stable ones.
+      const { keys: seen } = await listAllPages(storage, 5, (round) => {
         const writes: Promise<unknown>[] = [
           storage.set(
             { key: `s${String(round * 7 + 3).padStart(3, "0")}x`, value: round, scope: "tool" },
@@ -284,15 +295,15 @@ export function describeKvContract(make: MakeStorage): void {
           storage.set({ key: `z-after-${round}`, value: round, scope: "tool" }, ME),
         ];
         const stableKey = stable[(round * 3) % stable.length];
-        if (stableKey !== undefined)
+        if (stableKey !== undefined) {
           writes.push(storage.set({ key: stableKey, value: round, scope: "tool" }, ME));
+        }
         const doomedKey = doomed[round];
-        if (doomedKey !== undefined)
+        if (doomedKey !== undefined) {
           writes.push(storage.delete({ key: doomedKey, scope: "tool" }, ME));
-        await Promise.all(writes);
-        round += 1;
-      } while (cursor !== null && round < 100);
-      expect(cursor).toBeNull();
+        }
+        return Promise.all(writes);
+      });
       expect(new Set(seen).size, "a key was listed twice").toBe(seen.length);
       for (const key of stable) expect(seen, `stable key ${key} was skipped`).toContain(key);
     });
