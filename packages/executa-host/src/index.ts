@@ -138,6 +138,12 @@ export {
   BlobServerError,
   LoopbackBlobServer,
 } from "./services/offline/blob-server.js";
+export {
+  contentDisposition,
+  signGrant,
+  verifyGrant,
+} from "./services/offline/blob-server-signing.js";
+export type { SignedGrant } from "./services/offline/blob-server-signing.js";
 export type {
   BlobStat,
   LoopbackBlobServerOptions,
@@ -172,9 +178,9 @@ export {
   FILES_RESERVATION_TTL_S,
   KV_VALUE_MAX_BYTES,
   STORAGE_QUOTA_BYTES,
-} from "./services/offline/storage-limits.js";
-export type { StorageLimits } from "./services/offline/storage-limits.js";
-export { canonicalJson, payloadEtag } from "./services/offline/storage-canonical.js";
+} from "./storage/limits.js";
+export type { StorageLimits } from "./storage/limits.js";
+export { canonicalJson, payloadEtag } from "./storage/canonical-json.js";
 export { MOCK_NO_MATCH_REASON, createMockStorageService } from "./services/offline/storage-mock.js";
 export { createMockFilesService } from "./services/offline/files-mock.js";
 
@@ -218,9 +224,21 @@ export { createOfflineUploadService } from "./services/offline/upload-offline.js
 export type { OfflineUploadOptions, UploadBlobStore } from "./services/offline/upload-offline.js";
 export { UPLOAD_DEFAULT_ENV, UPLOAD_KEY_PREFIX } from "./services/offline/upload-keys.js";
 export { UPLOAD_DENIED_MIME_TYPES } from "./services/offline/upload-mime.js";
-export { createOfflineStorage } from "./services/offline/storage-offline.js";
+// The whole offline assembly: every family from options, the router over them, the lazy blob server.
+export { createOfflineHostServices } from "./services/offline-services.js";
+export type {
+  OfflineHostServices,
+  OfflineHostServicesOptions,
+} from "./services/offline-services.js";
+export { lazyBlobServer, lazyService } from "./services/offline/lazy-blob-server.js";
+export type { LazyBlobServer } from "./services/offline/lazy-blob-server.js";
+export {
+  createOfflineStorage,
+  offlineStorageFamilies,
+} from "./services/offline/storage-offline.js";
 export type {
   OfflineStorage,
+  OfflineStorageChoice,
   OfflineStorageMode,
   OfflineStorageOptions,
 } from "./services/offline/storage-offline.js";

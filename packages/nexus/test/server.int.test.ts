@@ -106,8 +106,9 @@ describe("anna-nexus start (real process)", () => {
       if ("missing" in pg) return;
       cluster = await startPostgres(pg);
       const dbUrl = await cluster.createDatabase();
-      // The KEK from the environment, so no key file lands in the working directory.
-      const { p, url } = await listening([], {
+      // The KEK from the environment, so no key file lands in the working directory; the data
+      // folder still holds the default blob store, so it must not be the repo root.
+      const { p, url } = await listening(["--data", tempDir()], {
         DATABASE_URL: dbUrl,
         ANNA_TOKEN_KEK: randomBytes(32).toString("base64"),
       });

@@ -8,23 +8,13 @@
 // accounts `credentials.*` sees come from `manifest.dev.credentials` (dev-credentials.ts).
 import {
   createAllowAllGrantPolicy,
-  createMemoryFilesService,
-  createMemoryStorageService,
-  createOfflineCredentialsService,
-  createOfflineWebService,
-  LoopbackBlobServer,
-  SERVICE_WIRE_METHODS,
-  type OfflineCredentialsConfig,
-  createOfflineAgentService,
-  createOfflineEmbeddingsService,
-  createOfflineImageService,
-  createOfflineSamplingService,
+  createOfflineHostServices,
   MockFixture,
-  ReverseRpcRouter,
   type HostServices,
+  type OfflineCredentialsConfig,
+  type ReverseRpcRouter,
 } from "@anna-ai/executa-host";
 import { backgroundDevTokenIssuer } from "../executa-dev/dev-tokens.js";
-import { lazyBlobServer, lazyService } from "../executa-dev/lazy-blob.js";
 
 export type DevLlmMode = "mock" | "off";
 
@@ -56,38 +46,23 @@ export async function buildDevServices(options: {
       : await MockFixture.load(options.mockLlmFixture);
   // Without a fixture the mock services answer synthetically, so `llm.complete` works offline.
   const mock = fixture === undefined ? {} : { fixture };
-  const sampling = createOfflineSamplingService(
-    options.llm === "off" ? { mode: "off" } : { mode: "mock", ...mock },
-  );
-  const agent = createOfflineAgentService(
-    options.llm === "off" ? { mode: "off" } : { mode: "mock", ...mock },
-  );
-  const storage = createMemoryStorageService();
-  const blob = lazyBlobServer(() => new LoopbackBlobServer());
-  const files = lazyService<HostServices["files"]>(
-    blob,
-    Object.keys(SERVICE_WIRE_METHODS.files) as (keyof HostServices["files"])[],
-    (server) => createMemoryFilesService({ blobServer: server, storage }),
-  );
-  const services: Partial<HostServices> = {
-    storage,
-    files,
-    sampling,
-    agent,
-    embeddings: createOfflineEmbeddingsService({ mode: "synthetic" }),
-    image: createOfflineImageService({ mode: "mock", ...mock }),
-    web: createOfflineWebService({
-      ...mock,
-      files,
-      fixtureHint: `a line {"ns":"web","method":"search","result":{"results":[…]}} in the --mock-llm fixture, or manifest.dev.mocks["web.search"]`,
-      ...(options.allowLoopbackFetch === true ? { allowLoopback: true } : {}),
-    }),
-    credentials: createOfflineCredentialsService({ accounts: options.credentials ?? {} }),
-  };
-  const router = new ReverseRpcRouter({
-    services: services as HostServices,
+  const llm = options.llm === "off" ? { mode: "off" as const } : { mode: "mock" as const, ...mock };
+  // `anna-app dev` has never served `host/uploadFile` to plugins; the family stays out.
+  const { services, router, close } = createOfflineHostServices({
     grants: createAllowAllGrantPolicy(),
     tokens: backgroundDevTokenIssuer(),
+    storage: { mode: "memory" },
+    sampling: llm,
+    agent: llm,
+    embeddings: { mode: "synthetic" },
+    image: { mode: "mock", ...mock, dataUrls: true },
+    upload: false,
+    web: {
+      ...mock,
+      fixtureHint: `a line {"ns":"web","method":"search","result":{"results":[…]}} in the --mock-llm fixture, or manifest.dev.mocks["web.search"]`,
+      ...(options.allowLoopbackFetch === true ? { allowLoopback: true } : {}),
+    },
+    credentials: options.credentials ?? {},
   });
   const shownFixture =
     options.mockLlmFixture === undefined
@@ -111,5 +86,5 @@ export async function buildDevServices(options: {
     accounts.length === 0
       ? "none (manifest.dev.credentials)"
       : accounts.map(([provider, list]) => `${provider} (${list.length})`).join(", ");
-  return { services, router, llmLabel, webLabel, credentialsLabel, close: () => blob.close() };
+  return { services, router, llmLabel, webLabel, credentialsLabel, close };
 }

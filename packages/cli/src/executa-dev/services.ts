@@ -4,22 +4,9 @@
 // before the plugin starts: a bad flag or a broken fixture line is a launch error (exit 2).
 import {
   GRANT_FAMILIES,
-  LoopbackBlobServer,
-  ReverseRpcRouter,
-  createDisabledServices,
-  createMemoryFilesService,
-  createMemoryStorageService,
-  createMockFilesService,
-  createMockStorageService,
-  createOfflineAgentService,
-  createOfflineCredentialsService,
-  createOfflineEmbeddingsService,
-  createOfflineImageService,
-  createOfflineSamplingService,
-  createOfflineUploadService,
-  createOfflineWebService,
-  type HostServices,
+  createOfflineHostServices,
   type MockFixture,
+  type OfflineStorageChoice,
   type RouterProgressListener,
   type RouterSessionFactory,
 } from "@anna-ai/executa-host";
@@ -30,7 +17,6 @@ import { parseAccountFlags } from "./account-flags.js";
 import { backgroundDevTokenIssuer } from "./dev-tokens.js";
 import { loadFixtures } from "./fixtures.js";
 import { parseGrantFlags } from "./grant-flags.js";
-import { lazyBlobServer, lazyService } from "./lazy-blob.js";
 import { REAL_MODE_FLAGS, type StorageMode } from "./service-flags.js";
 
 const COMMAND = "executa dev";
@@ -78,130 +64,80 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
   const accounts = parseAccountFlags(flags.account);
   const fixtures = await loadFixtures(flags, io.cwd);
 
-  const blob = lazyBlobServer(() => new LoopbackBlobServer());
-  const disabled = createDisabledServices(
-    "off (--storage off); use --storage memory (the default)",
-  );
   const mockLabel = (flag: string) => `mock (${String(flags[flag])})`;
   const summary = {} as Record<BannerFamily, string>;
   const hints: string[] = [];
 
   // Sampling: off unless a fixture is given; there are no accounts (real mode) in this build.
-  const sampling = createOfflineSamplingService(
-    fixtures.sampling
-      ? {
-          mode: "mock",
-          fixture: fixtures.sampling,
-          unsupportedFormat: flags["sampling-unsupported-format"] === true,
-        }
-      : { mode: "off" },
-  );
   summary.sampling = fixtures.sampling ? mockLabel("mock-sampling") : "off";
   if (flags["sampling-unsupported-format"] === true) summary.sampling += ", no json_schema";
   if (!fixtures.sampling && flags["no-sampling"] !== true) {
     hints.push("sampling is off: --mock-sampling <fixture.jsonl> answers it offline");
   }
-
-  const agent = createOfflineAgentService(
-    fixtures.agent ? { mode: "mock", fixture: fixtures.agent } : { mode: "off" },
-  );
   summary.agent = fixtures.agent ? mockLabel("mock-agent") : "off";
-
-  let storage: HostServices["storage"];
-  let files: HostServices["files"];
-  switch (storageMode) {
-    case "memory": {
-      const memory = createMemoryStorageService();
-      storage = memory;
-      files = lazyService<HostServices["files"]>(blob, FILES_METHODS, (server) =>
-        createMemoryFilesService({ blobServer: server, storage: memory }),
-      );
-      summary.storage = "memory";
-      break;
-    }
-    case "mock": {
-      const fixture = fixtures.storage as MockFixture;
-      storage = createMockStorageService(fixture);
-      files = createMockFilesService(fixture);
-      summary.storage = mockLabel("mock-storage");
-      break;
-    }
-    default:
-      storage = disabled.storage;
-      files = disabled.files;
-      summary.storage = "off";
-  }
-
-  const image = fixtures.image
-    ? lazyService<HostServices["image"]>(blob, ["generate", "edit"], (server) =>
-        createOfflineImageService({ mode: "mock", fixture: fixtures.image, blobServer: server }),
-      )
-    : createOfflineImageService({ mode: "off" });
+  const storage: OfflineStorageChoice =
+    storageMode === "memory"
+      ? { mode: "memory" }
+      : storageMode === "mock"
+        ? { mode: "mock", fixture: fixtures.storage as MockFixture }
+        : { mode: "off", reason: "off (--storage off); use --storage memory (the default)" };
+  summary.storage =
+    storageMode === "memory"
+      ? "memory"
+      : storageMode === "mock"
+        ? mockLabel("mock-storage")
+        : "off";
   summary.image = fixtures.image ? mockLabel("mock-image") : "off";
-
-  const upload = fixtures.upload
-    ? lazyService<HostServices["upload"]>(blob, ["inline", "negotiate", "confirm"], (server) =>
-        createOfflineUploadService({ mode: "mock", fixture: fixtures.upload, blobServer: server }),
-      )
-    : createOfflineUploadService({ mode: "off" });
   summary.upload = fixtures.upload ? mockLabel("mock-upload") : "off";
-
   // Embeddings have no upstream flag: synthetic vectors by default (D-cli-xdev-2).
-  const embeddings = createOfflineEmbeddingsService(
-    flags["no-embeddings"] === true
-      ? { mode: "off" }
-      : fixtures.embeddings
-        ? { mode: "mock", fixture: fixtures.embeddings }
-        : { mode: "synthetic" },
-  );
-  summary.embeddings =
-    flags["no-embeddings"] === true
-      ? "off"
-      : fixtures.embeddings
-        ? mockLabel("mock-embeddings")
-        : "synthetic";
-
+  const noEmbeddings = flags["no-embeddings"] === true;
+  summary.embeddings = noEmbeddings
+    ? "off"
+    : fixtures.embeddings
+      ? mockLabel("mock-embeddings")
+      : "synthetic";
   // Web: fetch is always real and SSRF-guarded (loopback included: the policy cannot be turned
   // off, L11389); search answers only from a --mock-web file, there is no provider offline.
-  const web =
-    flags["no-web"] === true
-      ? undefined
-      : createOfflineWebService({
-          ...(fixtures.web ? { fixture: fixtures.web } : {}),
-          fixtureHint: `a line {"ns":"web","method":"search","result":{"results":[…]}} in a --mock-web <fixture.jsonl> file`,
-          files,
-        });
-  summary.web =
-    web === undefined
-      ? "off"
-      : `fetch live (SSRF-guarded), search ${fixtures.web ? mockLabel("mock-web") : "off"}`;
-
-  const credentials = createOfflineCredentialsService({ accounts });
+  const noWeb = flags["no-web"] === true;
+  summary.web = noWeb
+    ? "off"
+    : `fetch live (SSRF-guarded), search ${fixtures.web ? mockLabel("mock-web") : "off"}`;
   const providers = Object.entries(accounts);
   summary.credentials =
     providers.length === 0
       ? "no accounts"
       : providers.map(([provider, list]) => `${provider} (${list.length})`).join(", ");
 
-  const services: HostServices = {
-    sampling,
-    agent,
-    storage,
-    files,
-    image,
-    upload,
-    embeddings,
-    credentials,
-    ...(web === undefined ? {} : { web }),
-  };
-  const notGranted = GRANT_FAMILIES.filter((f) => !grants.granted.has(f));
   let progress: RouterProgressListener | undefined;
-  const router = new ReverseRpcRouter({
-    services,
+  const { router, close } = createOfflineHostServices({
     grants: grants.policy,
     tokens: backgroundDevTokenIssuer(),
     onProgress: (event) => progress?.(event),
+    storage,
+    sampling: fixtures.sampling
+      ? {
+          mode: "mock",
+          fixture: fixtures.sampling,
+          unsupportedFormat: flags["sampling-unsupported-format"] === true,
+        }
+      : { mode: "off" },
+    agent: fixtures.agent ? { mode: "mock", fixture: fixtures.agent } : { mode: "off" },
+    image: fixtures.image ? { mode: "mock", fixture: fixtures.image } : { mode: "off" },
+    upload: fixtures.upload ? { mode: "mock", fixture: fixtures.upload } : { mode: "off" },
+    embeddings: noEmbeddings
+      ? { mode: "off" }
+      : fixtures.embeddings
+        ? { mode: "mock", fixture: fixtures.embeddings }
+        : { mode: "synthetic" },
+    web: noWeb
+      ? false
+      : {
+          ...(fixtures.web ? { fixture: fixtures.web } : {}),
+          fixtureHint: `a line {"ns":"web","method":"search","result":{"results":[…]}} in a --mock-web <fixture.jsonl> file`,
+        },
+    credentials: accounts,
   });
+  const notGranted = GRANT_FAMILIES.filter((f) => !grants.granted.has(f));
   return {
     factory: router,
     summary,
@@ -211,11 +147,9 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
       list.flatMap((account) => (account.access_token === undefined ? [] : [account.access_token])),
     ),
     onProgress: (listener) => (progress = listener),
-    close: () => blob.close(),
+    close,
   };
 }
-
-const FILES_METHODS = ["uploadBegin", "uploadComplete", "downloadUrl", "list", "delete"] as const;
 
 function storageModeOf(flags: FlagValues): StorageMode {
   const given = flags.storage as StorageMode | undefined;

@@ -6,6 +6,10 @@ import { systemClock } from "../core/clock.js";
 import { resolveConfig } from "../core/config.js";
 import { jsonLogger } from "../core/logger.js";
 import { createApp } from "../http/app.js";
+import { BlobStoreConfigError } from "../blobs/blob-store.js";
+import { openBlobStore } from "../blobs/open-blob-store.js";
+import { createSqlFilesService } from "../storage/sql-files-store.js";
+import { createSqlStorageService } from "../storage/sql-kv-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, flagHelp, parseFlags, parsePort } from "./args.js";
@@ -30,6 +34,12 @@ const FLAGS: Flags = {
     description: `address to bind (env HOST; default ${DEFAULT_HOST})`,
   },
   ...DATABASE_FLAGS,
+  "blob-store": {
+    type: "string",
+    value: "<url>",
+    description:
+      "where file bytes live: file:<dir> or s3://<bucket>?endpoint=http://host:port&region=… (env BLOB_STORE; default: <data>/blobs)",
+  },
   "public-origin": {
     type: "string",
     value: "<url>",
@@ -104,6 +114,28 @@ export async function runStart(
     throw err;
   }
   logger.log("info", "token signing ready", { kid: tokens.kid, kek_source: tokens.kekSource });
+  // Filesystem blob URLs point at this server; its address is known once it listens.
+  let origin = publicOrigin?.replace(/\/$/, "") ?? "";
+  const blobUrl = (flags["blob-store"] as string | undefined) ?? (io.env.BLOB_STORE || undefined);
+  let blobs;
+  try {
+    blobs = await openBlobStore({
+      url: blobUrl,
+      dataDir,
+      origin: () => origin,
+      clock: systemClock.now,
+    });
+    await blobs.ping();
+  } catch (err) {
+    await handle.close();
+    const what =
+      err instanceof BlobStoreConfigError
+        ? err.message
+        : `blob store unavailable: ${(err as Error).message}`;
+    throw new ExitError(EXIT.database, what, { cause: err });
+  }
+  logger.log("info", "blob store ready", { blob_store: blobs.description });
+  const clock = systemClock.now;
   const app = createApp({
     stores,
     keyring: tokens.keyring,
@@ -111,6 +143,11 @@ export async function runStart(
     logger,
     config: resolveConfig({ publicOrigin: publicOrigin?.replace(/\/$/, ""), trustProxy }),
     pingDatabase: handle.ping,
+    storage: {
+      kv: createSqlStorageService({ db: handle.db, clock }),
+      files: createSqlFilesService({ db: handle.db, blobs, clock, logger }),
+      blobs,
+    },
   });
 
   let server: ReturnType<typeof serve>;
@@ -121,6 +158,7 @@ export async function runStart(
     });
   } catch (err) {
     await handle.close();
+    await blobs.close();
     throw new ExitError(
       EXIT.listen,
       `cannot listen on ${hostname}:${port}: ${(err as Error).message}`,
@@ -129,6 +167,9 @@ export async function runStart(
   }
   const addr = server.address() as AddressInfo;
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  // An unspecified bind address is not one a client can reach; loopback is.
+  const reachable = ["0.0.0.0", "[::]"].includes(host) ? "127.0.0.1" : host;
+  if (origin === "") origin = `http://${reachable}:${addr.port}`;
   logger.log("info", "listening", { url: `http://${host}:${addr.port}`, port: addr.port });
 
   const signal = await opts.stopSignal;
@@ -149,6 +190,7 @@ export async function runStart(
     if ("closeIdleConnections" in server) server.closeIdleConnections();
   });
   await handle.close();
+  await blobs.close();
   logger.log("info", "stopped", {});
   return EXIT.ok;
 }

@@ -33,6 +33,15 @@ export const ERROR_STATUS = {
   misdirected_host: 421,
   internal: 500,
   unavailable: 503,
+  // APS storage (R41), by the catalog's short names; statuses as the Host API's table
+  // (app-schema host-api) where it names one: precondition 412, too large 413, quota 429.
+  not_granted: 403,
+  precondition_failed: 412,
+  value_too_large: 413,
+  quota_exceeded: 429,
+  invalid_path: 400,
+  invalid_request: 400,
+  upstream_error: 502,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -63,9 +63,79 @@ export interface DeviceCodesTable {
   approved_at: number | null;
 }
 
+/** The row every storage write of a user locks first, so quota checks are atomic. */
+export interface StorageUsageTable {
+  user_id: string;
+  /** Live KV payload bytes plus active file bytes. */
+  bytes_used: number;
+  /** Live KV entries plus active files. */
+  entry_count: number;
+  updated_at: number;
+}
+
+export interface StorageKvTable {
+  id: Generated<number>;
+  user_id: string;
+  scope: string;
+  /** '' for scope `user`, else the tool or app id. */
+  owner_id: string;
+  key: string;
+  /** Canonical JSON of the value. */
+  payload: string;
+  /** `sha256(payload)[:32]` */
+  etag: string;
+  generation: number;
+  size_bytes: number;
+  /** JSON object or null. */
+  metadata: string | null;
+  /** JSON array or null. */
+  tags: string | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number | null;
+  deleted_at: number | null;
+}
+
+export interface StorageFilesTable {
+  id: Generated<number>;
+  user_id: string;
+  scope: string;
+  owner_id: string;
+  path: string;
+  blob_key: string;
+  size_bytes: number;
+  content_type: string;
+  etag: string;
+  generation: number;
+  metadata: string | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface StorageUploadsTable {
+  id: Generated<number>;
+  upload_id: string;
+  user_id: string;
+  scope: string;
+  owner_id: string;
+  path: string;
+  blob_key: string;
+  content_type: string;
+  declared_bytes: number;
+  reserved_bytes: number;
+  metadata: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database extends TokenTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;
   device_codes: DeviceCodesTable;
+  storage_usage: StorageUsageTable;
+  storage_kv: StorageKvTable;
+  storage_files: StorageFilesTable;
+  storage_uploads: StorageUploadsTable;
 }

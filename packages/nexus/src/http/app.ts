@@ -4,12 +4,15 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { memoryRateLimiter } from "../auth/rate-limit.js";
+import { fsBlobRoutes, isBlobRoute } from "../blobs/fs-blob-routes.js";
+import { FS_BLOB_ROUTE, FsBlobStore } from "../blobs/fs-blob-store.js";
 import { NexusError } from "../core/errors.js";
 import { authRoutes, meRoutes } from "../routes/auth.js";
 import { devicePageRoutes } from "../routes/device-page.js";
 import { deviceRoutes } from "../routes/device.js";
 import { handleRoutes } from "../routes/handle.js";
 import { devSessionRoutes } from "../routes/dev-sessions.js";
+import { storageRoutes } from "../routes/storage.js";
 import { healthRoutes } from "../routes/health.js";
 import { jwksRoutes } from "../routes/jwks.js";
 import { storageMintRoutes } from "../routes/storage-mint.js";
@@ -36,18 +39,20 @@ export function createApp(input: AppDeps): Hono<Env> {
     });
   });
   app.use(hostGuard(deps.config));
-  app.use(
-    bodyLimit({
-      maxSize: deps.config.maxBodyBytes,
-      onError: () => {
-        throw new NexusError(
-          "payload_too_large",
-          `request body over ${deps.config.maxBodyBytes} bytes`,
-        );
-      },
-    }),
-  );
-  app.use(csrfGuard());
+  const jsonBodyLimit = bodyLimit({
+    maxSize: deps.config.maxBodyBytes,
+    onError: () => {
+      throw new NexusError(
+        "payload_too_large",
+        `request body over ${deps.config.maxBodyBytes} bytes`,
+      );
+    },
+  });
+  // A presigned blob PUT streams up to the object cap under its own signed limit, and its
+  // signature is its only credential (no cookie), so neither the JSON cap nor CSRF applies.
+  app.use((c, next) => (isBlobRoute(c.req.path) ? next() : jsonBodyLimit(c, next)));
+  const csrf = csrfGuard();
+  app.use((c, next) => (isBlobRoute(c.req.path) ? next() : csrf(c, next)));
 
   app.route("/", healthRoutes(deps));
   app.route("/", devicePageRoutes(deps));
@@ -59,6 +64,12 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/anna-apps/dev", storageMintRoutes(deps));
   app.route("/", jwksRoutes(deps));
   app.route("/api/v1/developer", handleRoutes(deps));
+  if (deps.storage) {
+    app.route("/api/v1/storage", storageRoutes(deps, deps.storage));
+    const blobs = deps.storage.blobs;
+    if (blobs instanceof FsBlobStore)
+      app.route(FS_BLOB_ROUTE.replace(/\/$/, ""), fsBlobRoutes(blobs));
+  }
 
   app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));
   app.onError((err, c) => {

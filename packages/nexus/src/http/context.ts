@@ -5,6 +5,8 @@ import type { NexusConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import type { RateLimiter } from "../auth/rate-limit.js";
 import type { ScryptParams } from "../auth/password.js";
+import type { BlobStore } from "../blobs/blob-store.js";
+import type { StorageServices } from "../routes/storage.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
 
@@ -16,6 +18,8 @@ export interface AppDeps {
   /** Resolves when the database answers (readiness). */
   pingDatabase: () => Promise<void>;
   rateLimiter?: RateLimiter;
+  /** APS storage at /api/v1/storage/* and the blob store behind its URLs (readiness too). */
+  storage?: StorageServices & { blobs: BlobStore };
   /** scrypt cost for new hashes (tests lower it). */
   passwordParams?: ScryptParams;
   /**

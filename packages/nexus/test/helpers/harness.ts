@@ -5,7 +5,7 @@ import { type NexusConfig, resolveConfig } from "../../src/core/config.js";
 import { memoryLogger } from "../../src/core/logger.js";
 import type { DatabaseHandle } from "../../src/db/connect.js";
 import { createApp } from "../../src/http/app.js";
-import type { Env } from "../../src/http/context.js";
+import type { AppDeps, Env } from "../../src/http/context.js";
 import { sqlStores } from "../../src/stores/sql-stores.js";
 import type { Stores } from "../../src/stores/types.js";
 import { randomBytes } from "node:crypto";
@@ -31,8 +31,12 @@ export interface Harness {
   signup(email: string, password?: string): Promise<string>;
 }
 
-export function harness(h: DatabaseHandle, config: Partial<NexusConfig> = {}): Harness {
-  const clock = manualClock();
+export function harness(
+  h: DatabaseHandle,
+  config: Partial<NexusConfig> = {},
+  extra: { clock?: ManualClock; storage?: AppDeps["storage"] } = {},
+): Harness {
+  const clock = extra.clock ?? manualClock();
   const logger = memoryLogger();
   const stores = sqlStores(h.db);
   const keyring = new SigningKeyring({
@@ -48,6 +52,7 @@ export function harness(h: DatabaseHandle, config: Partial<NexusConfig> = {}): H
     config: resolveConfig(config),
     pingDatabase: h.ping,
     passwordParams: TEST_SCRYPT,
+    ...(extra.storage ? { storage: extra.storage } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };

@@ -16,7 +16,7 @@ import { AGENT_ERRORS } from "@anna-ai/app-schema/errors";
 import type { AgentGrant } from "../grants.js";
 import type { ServiceContext } from "../service-context.js";
 import { catalogError } from "../service-error.js";
-import { isIntegerIn } from "./integer-range.js";
+import { isIntegerIn } from "../integer-range.js";
 
 /** `label` length the server accepts (R32); longer is a 422, surfaced as -32046. */
 export const AGENT_LABEL_MAX_CHARS = 120;

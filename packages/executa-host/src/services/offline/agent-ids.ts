@@ -3,7 +3,7 @@
 // with the caller and the call's own params, minus the correlation fields that change per
 // invoke (`context`, `metadata`, top-level `invoke_id`, `_clientTimeoutS`).
 import { createHash } from "node:crypto";
-import { canonicalJson } from "./storage-canonical.js";
+import { canonicalJson } from "../../storage/canonical-json.js";
 
 const CORRELATION_FIELDS = new Set(["context", "metadata", "invoke_id", "_clientTimeoutS"]);
 

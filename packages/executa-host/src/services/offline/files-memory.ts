@@ -4,7 +4,6 @@
 // answers files/* with "not implemented" (D-host-59). Rows are namespaced like KV rows and
 // share the per-user quota of the storage service they are given.
 import { createHash } from "node:crypto";
-import { FILES_DOWNLOAD_TTL_DEFAULT_S, FILES_DOWNLOAD_TTL_MAX_S } from "@anna-ai/app-schema";
 import type {
   FilesDeleteResult,
   FilesDownloadUrlResult,
@@ -16,28 +15,27 @@ import type {
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
 import type { Logger } from "@anna-ai/jsonrpc";
 import { NULL_LOGGER } from "@anna-ai/jsonrpc";
+import {
+  readFilesContentType,
+  readFilesDownloadTtl,
+  readFilesMetadata,
+  readFilesSize,
+} from "../../storage/files-fields.js";
+import { checkFilesPath, checkFilesPrefix } from "../../storage/files-path.js";
+import { DEFAULT_STORAGE_LIMITS } from "../../storage/limits.js";
+import type { StorageLimits } from "../../storage/limits.js";
+import { decodeCursor } from "../../storage/list-cursor.js";
+import { listsAfter, pageOfKeys, readFilesListLimit } from "../../storage/list-page.js";
+import { namespaceId } from "../../storage/namespace.js";
+import { effectiveQuota } from "../../storage/quota.js";
 import type { FilesService } from "../files-service.js";
 import type { StorageGrant } from "../grants.js";
 import type { ServiceContext } from "../service-context.js";
 import { catalogError } from "../service-error.js";
 import type { LoopbackBlobServer } from "./blob-server.js";
-import { checkFilesPath, checkFilesPrefix } from "./files-path.js";
-import { compareCodePoints } from "./storage-canonical.js";
-import { decodeCursor, encodeCursor } from "./storage-cursor.js";
-import { namespaceId } from "./storage-namespace.js";
-import {
-  DEFAULT_STORAGE_LIMITS,
-  FILES_CONTENT_TYPE_MAX_CHARS,
-  FILES_LIST_DEFAULT_LIMIT,
-  FILES_LIST_MAX_LIMIT,
-  effectiveQuota,
-  ownMetadata,
-} from "./storage-limits.js";
-import type { StorageLimits } from "./storage-limits.js";
 import type { MemoryStorageService } from "./storage-memory.js";
 import { StorageQuota } from "./storage-quota.js";
 import type { QuotaReservation } from "./storage-quota.js";
-import { isIntegerIn } from "./integer-range.js";
 
 type Ctx = ServiceContext<StorageGrant>;
 type Params = Record<string, unknown>;
@@ -191,82 +189,6 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
     );
   }
 
-  function readContentType(value: unknown, method: string): string {
-    if (value === undefined || value === null || typeof value !== "string") {
-      throw catalogError(
-        STORAGE_ERRORS.INVALID_REQUEST,
-        `${method}: 'content_type' is required (e.g. "text/plain"); the PUT must send the same Content-Type`,
-      );
-    }
-    if (value.trim() === "" || value.length > FILES_CONTENT_TYPE_MAX_CHARS) {
-      throw catalogError(
-        STORAGE_ERRORS.INVALID_PATH,
-        `${method}: 'content_type' must be 1..${FILES_CONTENT_TYPE_MAX_CHARS} characters`,
-      );
-    }
-    return value;
-  }
-
-  function readSize(value: unknown, grant: StorageGrant, method: string): number | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-      throw catalogError(
-        STORAGE_ERRORS.INVALID_REQUEST,
-        `${method}: 'size_bytes' must be a non-negative integer`,
-      );
-    }
-    if (value > limits.objectMaxBytes) {
-      throw catalogError(
-        STORAGE_ERRORS.VALUE_TOO_LARGE,
-        `${method}: ${value} bytes is over the ${limits.objectMaxBytes}-byte object limit`,
-        { sizeBytes: value, maxBytes: limits.objectMaxBytes },
-      );
-    }
-    const grantMax = grant.objectMaxBytes;
-    if (grantMax !== undefined && Number.isFinite(grantMax) && value > grantMax) {
-      // The guide's quota table: the per-grant object cap answers QUOTA_EXCEEDED (L2364).
-      throw catalogError(
-        STORAGE_ERRORS.QUOTA_EXCEEDED,
-        `${method}: ${value} bytes is over this tool's storage grant (objectMaxBytes ${grantMax})`,
-        { sizeBytes: value, maxBytes: grantMax },
-      );
-    }
-    return value;
-  }
-
-  function readMetadata(value: unknown, method: string): Record<string, string> | undefined {
-    if (value === undefined || value === null) return undefined;
-    const bad = (why: string) =>
-      catalogError(STORAGE_ERRORS.INVALID_REQUEST, `${method}: 'metadata' ${why}`);
-    if (typeof value !== "object" || Array.isArray(value)) throw bad("must be an object");
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(ownMetadata(value as Record<string, unknown>))) {
-      if (k.startsWith("__")) throw bad(`key '${k}' is reserved (keys starting '__')`);
-      if (typeof v !== "string") throw bad(`value of '${k}' must be a string`);
-      out[k] = v;
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  }
-
-  function readDownloadTtl(params: Params, method: string): number {
-    const ttl = params["ttl_seconds"];
-    if (ttl !== undefined && ttl !== null) {
-      if (!isIntegerIn(ttl, 1, FILES_DOWNLOAD_TTL_MAX_S)) {
-        throw catalogError(
-          STORAGE_ERRORS.INVALID_REQUEST,
-          `${method}: 'ttl_seconds' must be an integer from 1 to ${FILES_DOWNLOAD_TTL_MAX_S}`,
-        );
-      }
-      return ttl;
-    }
-    // The SDKs send `expires_in`, which Nexus ignores (R48); honour it, clamped, never an error.
-    const expiresIn = params["expires_in"];
-    if (typeof expiresIn === "number" && Number.isFinite(expiresIn)) {
-      return Math.min(FILES_DOWNLOAD_TTL_MAX_S, Math.max(1, Math.floor(expiresIn)));
-    }
-    return FILES_DOWNLOAD_TTL_DEFAULT_S;
-  }
-
   const service: MemoryFilesService = {
     quota,
 
@@ -275,9 +197,9 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       const p = params as Params;
       const path = checkFilesPath(p["path"], method);
       sweepAbandoned();
-      const contentType = readContentType(p["content_type"], method);
-      const size = readSize(p["size_bytes"], ctx.grant, method);
-      const metadata = readMetadata(p["metadata"], method);
+      const contentType = readFilesContentType(p["content_type"], method);
+      const size = readFilesSize(p["size_bytes"], limits.objectMaxBytes, ctx.grant, method);
+      const metadata = readFilesMetadata(p["metadata"], method);
       const ns = namespace(p["scope"], ctx, method);
       const existing = row(ns, path);
       const activeBytes = existing?.active?.sizeBytes ?? 0;
@@ -405,7 +327,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       const method = "files/download_url";
       const p = params as Params;
       const path = checkFilesPath(p["path"], method);
-      const ttl = readDownloadTtl(p, method);
+      const ttl = readFilesDownloadTtl(p, method);
       const ns = namespace(p["scope"], ctx, method);
       const current = row(ns, path);
       if (current === undefined) throw notFound(method, path);
@@ -431,29 +353,16 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
       const p = params as Params;
       const prefix = checkFilesPrefix(p["prefix"], method);
       const after = decodeCursor(p["cursor"], method);
-      const rawLimit = p["limit"];
-      let limit = FILES_LIST_DEFAULT_LIMIT;
-      if (rawLimit !== undefined && rawLimit !== null) {
-        if (!isIntegerIn(rawLimit, 1, FILES_LIST_MAX_LIMIT)) {
-          // Not clamped, unlike storage/list (R49).
-          throw catalogError(
-            STORAGE_ERRORS.INVALID_PATH,
-            `${method}: 'limit' must be an integer from 1 to ${FILES_LIST_MAX_LIMIT}`,
-          );
-        }
-        limit = rawLimit;
-      }
+      const limit = readFilesListLimit(p["limit"], method);
       const ns = namespace(p["scope"], ctx, method);
       const paths: string[] = [];
       for (const path of [...ns.rows.keys()]) {
-        if (!path.startsWith(prefix)) continue;
-        if (after !== undefined && compareCodePoints(path, after) <= 0) continue;
+        if (!listsAfter(path, prefix, after)) continue;
         const current = row(ns, path);
         if (current?.active === undefined || current.pending !== undefined) continue;
         paths.push(path);
       }
-      paths.sort(compareCodePoints);
-      const page = paths.slice(0, limit);
+      const { page, nextCursor } = pageOfKeys(paths, limit);
       const items: FilesObject[] = page.map((path) => {
         const active = ns.rows.get(path)?.active as FileVersion;
         return {
@@ -464,11 +373,7 @@ export function createMemoryFilesService(options: MemoryFilesOptions): MemoryFil
           etag: active.etag,
         };
       });
-      const last = page[page.length - 1];
-      return {
-        items,
-        next_cursor: paths.length > limit && last !== undefined ? encodeCursor(last) : null,
-      };
+      return { items, next_cursor: nextCursor };
     },
 
     async delete(params, ctx): Promise<FilesDeleteResult> {

@@ -3,12 +3,6 @@
 // canonical-JSON values up to 256 KB, payload etags with a generation that counts every write,
 // `if_match` on set and delete, absolute TTLs that make rows behave as missing, alphabetical
 // pages with opaque cursors, and a per-user byte quota. Timestamps come from the injected clock.
-import {
-  STORAGE_LIST_DEFAULT_LIMIT,
-  STORAGE_MAX_TAGS,
-  STORAGE_TTL_MAX_S,
-  clampStorageListLimit,
-} from "@anna-ai/app-schema";
 import type {
   StorageDeleteResult,
   StorageGetParams,
@@ -17,19 +11,28 @@ import type {
   StorageListResult,
   StorageSetResult,
 } from "@anna-ai/app-schema";
-import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
+import { decodeCursor } from "../../storage/list-cursor.js";
+import { checkKvKey, checkKvPrefix } from "../../storage/kv-keys.js";
+import {
+  checkIfMatch,
+  expiresAtMs,
+  isExpired,
+  kvNotFound,
+  kvPayload,
+  nextGeneration,
+  readKvMetadata,
+  readKvTags,
+  readKvTtlSeconds,
+} from "../../storage/kv-values.js";
+import { DEFAULT_STORAGE_LIMITS } from "../../storage/limits.js";
+import type { StorageLimits } from "../../storage/limits.js";
+import { listsAfter, pageOfKeys, readKvListLimit } from "../../storage/list-page.js";
+import { namespaceId } from "../../storage/namespace.js";
+import { effectiveQuota } from "../../storage/quota.js";
 import type { StorageGrant } from "../grants.js";
 import type { ServiceContext } from "../service-context.js";
-import { catalogError } from "../service-error.js";
 import type { Scoped, StorageService } from "../storage-service.js";
-import { canonicalJson, compareCodePoints, payloadEtag } from "./storage-canonical.js";
-import { decodeCursor, encodeCursor } from "./storage-cursor.js";
-import { namespaceId } from "./storage-namespace.js";
-import { checkKvKey, checkKvPrefix } from "./storage-keys.js";
-import { DEFAULT_STORAGE_LIMITS, effectiveQuota, ownMetadata } from "./storage-limits.js";
-import type { StorageLimits } from "./storage-limits.js";
 import { StorageQuota } from "./storage-quota.js";
-import { isIntegerIn } from "./integer-range.js";
 
 type Ctx = ServiceContext<StorageGrant>;
 type Params = Record<string, unknown>;
@@ -86,7 +89,9 @@ export function createMemoryStorageService(
 ): MemoryStorageService {
   const clock = options.clock ?? Date.now;
   const limits: StorageLimits = { ...DEFAULT_STORAGE_LIMITS, ...options.limits };
-  const quota = options.quota ?? new StorageQuota({ limitBytes: limits.quotaBytes, clock });
+  const quota =
+    options.quota ??
+    new StorageQuota({ limitBytes: limits.quotaBytes, limitEntries: limits.quotaEntries, clock });
   const namespaces = new Map<string, Namespace>();
 
   function namespace(scope: unknown, ctx: Ctx, method: string): Namespace {
@@ -100,13 +105,14 @@ export function createMemoryStorageService(
   }
 
   function expired(row: KvRow, now: number): boolean {
-    return row.expiresAtMs !== undefined && row.expiresAtMs <= now;
+    return isExpired(row.expiresAtMs, now);
   }
 
   /** Removes a row and refunds its bytes (delete, or lazy reclaim of an expired row). */
   function drop(ns: Namespace, key: string, row: KvRow): void {
     ns.rows.delete(key);
     quota.charge(ns.userId, -row.sizeBytes);
+    quota.countEntries(ns.userId, -1);
     ns.generations.delete(key);
     ns.generations.set(key, row.generation);
     if (ns.generations.size > GENERATIONS_REMEMBERED) {
@@ -135,78 +141,19 @@ export function createMemoryStorageService(
   }
 
   /** Expired rows are reclaimed lazily; before refusing a write for quota, reclaim them all. */
-  function chargeWrite(userId: string, deltaBytes: number, ctx: Ctx): void {
+  function chargeWrite(userId: string, deltaBytes: number, newEntries: number, ctx: Ctx): void {
     const limit = effectiveQuota(quota.limitBytes, ctx.grant.quotaBytes);
-    try {
+    const write = () => {
+      quota.checkEntries(userId, newEntries);
       quota.charge(userId, deltaBytes, limit);
+      quota.countEntries(userId, newEntries);
+    };
+    try {
+      write();
     } catch {
       sweepExpired(userId, clock());
-      quota.charge(userId, deltaBytes, limit);
+      write();
     }
-  }
-
-  function checkIfMatch(
-    ifMatch: unknown,
-    row: KvRow | undefined,
-    key: string,
-    method: string,
-  ): void {
-    if (ifMatch === undefined || ifMatch === null) return;
-    if (typeof ifMatch !== "string") {
-      throw catalogError(
-        STORAGE_ERRORS.INVALID_REQUEST,
-        `${method}: 'if_match' must be an etag string or null`,
-      );
-    }
-    if (row === undefined || row.etag !== ifMatch) {
-      throw catalogError(
-        STORAGE_ERRORS.PRECONDITION_FAILED,
-        row === undefined
-          ? `${method}: if_match ${JSON.stringify(ifMatch)} but key ${JSON.stringify(key)} does not exist; pass if_match: null to create it`
-          : `${method}: if_match ${JSON.stringify(ifMatch)} does not match the current etag of ${JSON.stringify(key)}; re-read and retry`,
-        { key, currentEtag: row?.etag ?? null },
-      );
-    }
-  }
-
-  function readTtl(value: unknown, method: string): number | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (!isIntegerIn(value, 1, STORAGE_TTL_MAX_S)) {
-      throw catalogError(
-        STORAGE_ERRORS.INVALID_REQUEST,
-        `${method}: 'ttl_seconds' must be an integer from 1 to ${STORAGE_TTL_MAX_S}`,
-      );
-    }
-    return value;
-  }
-
-  function readMetadata(value: unknown, method: string): Record<string, unknown> | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== "object" || Array.isArray(value)) {
-      throw catalogError(
-        STORAGE_ERRORS.INVALID_REQUEST,
-        `${method}: 'metadata' must be an object or null`,
-      );
-    }
-    const own = ownMetadata(value as Record<string, unknown>);
-    return Object.keys(own).length === 0
-      ? undefined
-      : (JSON.parse(canonicalJson(own)) as Record<string, unknown>);
-  }
-
-  function readTags(value: unknown, method: string): string[] | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (
-      !Array.isArray(value) ||
-      value.length > STORAGE_MAX_TAGS ||
-      !value.every((t) => typeof t === "string")
-    ) {
-      throw catalogError(
-        STORAGE_ERRORS.INVALID_REQUEST,
-        `${method}: 'tags' must be an array of at most ${STORAGE_MAX_TAGS} strings`,
-      );
-    }
-    return value.length === 0 ? undefined : [...(value as string[])];
   }
 
   const service: MemoryStorageService = {
@@ -230,56 +177,36 @@ export function createMemoryStorageService(
       const method = "storage/set";
       const p = params as Params;
       const key = checkKvKey(p["key"], method);
-      if (!("value" in p) || p["value"] === undefined) {
-        throw catalogError(
-          STORAGE_ERRORS.INVALID_REQUEST,
-          `${method}: 'value' is required (any JSON value; null is allowed)`,
-        );
-      }
-      let payload: string;
-      try {
-        payload = canonicalJson(p["value"]);
-      } catch (error) {
-        throw catalogError(
-          STORAGE_ERRORS.INVALID_REQUEST,
-          `${method}: 'value' is not JSON`,
-          undefined,
-          {
-            cause: error,
-          },
-        );
-      }
-      const sizeBytes = Buffer.byteLength(payload, "utf8");
-      if (sizeBytes > limits.kvValueMaxBytes) {
-        throw catalogError(
-          STORAGE_ERRORS.VALUE_TOO_LARGE,
-          `${method}: value of ${JSON.stringify(key)} is ${sizeBytes} bytes as canonical JSON; at most ${limits.kvValueMaxBytes}. Store large data with files/* instead`,
-          { sizeBytes, maxBytes: limits.kvValueMaxBytes },
-        );
-      }
-      const ttl = readTtl(p["ttl_seconds"], method);
-      const metadata = readMetadata(p["metadata"], method);
-      const tags = readTags(p["tags"], method);
+      const { payload, sizeBytes, etag } = kvPayload(
+        p["value"],
+        key,
+        limits.kvValueMaxBytes,
+        method,
+      );
+      const ttl = readKvTtlSeconds(p["ttl_seconds"], method);
+      const metadata = readKvMetadata(p["metadata"], method);
+      const tags = readKvTags(p["tags"], method);
       const ns = namespace(p["scope"], ctx, method);
       const now = clock();
       const current = live(ns, key, now);
-      checkIfMatch(p["if_match"], current, key, method);
+      checkIfMatch(p["if_match"], current?.etag, key, method);
       // Quota first, so a refused write changes nothing.
-      chargeWrite(ns.userId, sizeBytes - (current?.sizeBytes ?? 0), ctx);
-      const generation = (current?.generation ?? ns.generations.get(key) ?? 0) + 1;
+      chargeWrite(ns.userId, sizeBytes - (current?.sizeBytes ?? 0), current ? 0 : 1, ctx);
+      const generation = nextGeneration(current?.generation ?? ns.generations.get(key));
+      const expiresAt = expiresAtMs(now, ttl);
       ns.generations.delete(key);
       const row: KvRow = {
         payload,
-        etag: payloadEtag(payload),
+        etag,
         generation,
         sizeBytes,
         updatedAtMs: now,
-        ...(ttl === undefined ? {} : { expiresAtMs: now + ttl * 1000 }),
+        ...(expiresAt === undefined ? {} : { expiresAtMs: expiresAt }),
         ...(metadata === undefined ? {} : { metadata }),
         ...(tags === undefined ? {} : { tags }),
       };
       ns.rows.set(key, row);
-      return { etag: row.etag, generation, size_bytes: sizeBytes };
+      return { etag, generation, size_bytes: sizeBytes };
     },
 
     async delete(params, ctx): Promise<StorageDeleteResult> {
@@ -288,14 +215,8 @@ export function createMemoryStorageService(
       const key = checkKvKey(p["key"], method);
       const ns = namespace(p["scope"], ctx, method);
       const current = live(ns, key, clock());
-      checkIfMatch(p["if_match"], current, key, method);
-      if (current === undefined) {
-        throw catalogError(
-          STORAGE_ERRORS.NOT_FOUND,
-          `${method}: key ${JSON.stringify(key)} does not exist`,
-          { key },
-        );
-      }
+      checkIfMatch(p["if_match"], current?.etag, key, method);
+      if (current === undefined) throw kvNotFound(key, method);
       drop(ns, key, current);
       return { deleted: true };
     },
@@ -305,32 +226,22 @@ export function createMemoryStorageService(
       const p = params as Params;
       const prefix = checkKvPrefix(p["prefix"], method);
       const after = decodeCursor(p["cursor"], method);
-      const limitParam = p["limit"];
-      if (limitParam !== undefined && limitParam !== null && typeof limitParam !== "number") {
-        throw catalogError(STORAGE_ERRORS.INVALID_REQUEST, `${method}: 'limit' must be a number`);
-      }
-      const limit = clampStorageListLimit(
-        (limitParam as number | null | undefined) ?? STORAGE_LIST_DEFAULT_LIMIT,
-      );
+      const limit = readKvListLimit(p["limit"], method);
       const ns = namespace(p["scope"], ctx, method);
       const now = clock();
       const keys: string[] = [];
       for (const [key, row] of ns.rows) {
-        if (!key.startsWith(prefix)) continue;
-        if (after !== undefined && compareCodePoints(key, after) <= 0) continue;
+        if (!listsAfter(key, prefix, after)) continue;
         if (expired(row, now)) {
           drop(ns, key, row);
           continue;
         }
         keys.push(key);
       }
-      keys.sort(compareCodePoints);
-      const page = keys.slice(0, limit);
-      const items = page.map((key) => head(key, ns.rows.get(key) as KvRow));
-      const last = page[page.length - 1];
+      const { page, nextCursor } = pageOfKeys(keys, limit);
       return {
-        items,
-        next_cursor: keys.length > limit && last !== undefined ? encodeCursor(last) : null,
+        items: page.map((key) => head(key, ns.rows.get(key) as KvRow)),
+        next_cursor: nextCursor,
       };
     },
   };

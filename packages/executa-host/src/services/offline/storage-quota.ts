@@ -1,14 +1,13 @@
-// Per-user byte accounting shared by the offline KV and files services (R40: one quota per
-// user across scopes; 5 GB default). Committed bytes are charged when a write lands and refunded
-// on delete/expiry; `files/upload_begin` holds a soft reservation that lapses after 600 s (R46).
-import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
-import { catalogError } from "../service-error.js";
-import { STORAGE_QUOTA_BYTES } from "./storage-limits.js";
+// The in-memory per-user quota ledger shared by the memory KV and files services (R40: one quota
+// per user across scopes; 5 GB default). Committed bytes are charged when a write lands and
+// refunded on delete/expiry; `files/upload_begin` holds a soft reservation that lapses after
+// 600 s (R46); KV rows are counted as entries (R133). Whether a change fits is the shared rule
+// of storage/quota.ts; this file only keeps the numbers.
+import { STORAGE_QUOTA_BYTES } from "../../storage/limits.js";
+import { checkQuotaBytes, checkQuotaEntries } from "../../storage/quota.js";
+import type { QuotaUsage } from "../../storage/quota.js";
 
-export interface QuotaUsage {
-  usedBytes: number;
-  reservedBytes: number;
-}
+export type { QuotaUsage };
 
 export interface QuotaReservation {
   readonly id: number;
@@ -20,24 +19,44 @@ export interface QuotaReservation {
 export interface StorageQuotaOptions {
   /** Default limit when a call passes none. */
   limitBytes?: number;
+  /** Default KV-row limit when a call passes none (default: none). */
+  limitEntries?: number;
   /** Epoch ms, for reservation expiry. */
   clock?: () => number;
 }
 
 export class StorageQuota {
   readonly limitBytes: number;
+  readonly limitEntries: number;
   readonly #clock: () => number;
   readonly #used = new Map<string, number>();
+  readonly #entries = new Map<string, number>();
   readonly #reservations = new Map<string, Map<number, QuotaReservation>>();
   #nextId = 1;
 
   constructor(options: StorageQuotaOptions = {}) {
     this.limitBytes = options.limitBytes ?? STORAGE_QUOTA_BYTES;
+    this.limitEntries = options.limitEntries ?? Number.POSITIVE_INFINITY;
     this.#clock = options.clock ?? Date.now;
   }
 
   usage(userId: string): QuotaUsage {
     return { usedBytes: this.#used.get(userId) ?? 0, reservedBytes: this.#reserved(userId) };
+  }
+
+  /** The user's KV rows, across scopes. */
+  entries(userId: string): number {
+    return this.#entries.get(userId) ?? 0;
+  }
+
+  /** Throws -32024 when `addEntries` more KV rows do not fit; changes nothing. */
+  checkEntries(userId: string, addEntries: number, limitEntries = this.limitEntries): void {
+    checkQuotaEntries(this.entries(userId), addEntries, limitEntries);
+  }
+
+  /** Counts KV rows created (positive) or dropped (negative); check first with checkEntries. */
+  countEntries(userId: string, deltaEntries: number): void {
+    this.#entries.set(userId, Math.max(0, (this.#entries.get(userId) ?? 0) + deltaEntries));
   }
 
   /**
@@ -53,10 +72,9 @@ export class StorageQuota {
   ): void {
     const used = this.#used.get(userId) ?? 0;
     if (deltaBytes > 0) {
-      const reserved = this.#reserved(userId) - (excluding ? this.#live(excluding) : 0);
-      if (used + reserved + deltaBytes > limitBytes) {
-        throw this.#exceeded(userId, deltaBytes, limitBytes);
-      }
+      const usage = this.usage(userId);
+      usage.reservedBytes -= excluding ? this.#live(excluding) : 0;
+      checkQuotaBytes(usage, deltaBytes, limitBytes);
     }
     if (excluding) this.release(excluding);
     this.#used.set(userId, Math.max(0, used + deltaBytes));
@@ -79,11 +97,9 @@ export class StorageQuota {
       bytes: Math.max(0, bytes),
       expiresAtMs: this.#clock() + ttlMs,
     };
-    const used = this.#used.get(userId) ?? 0;
-    const reserved = this.#reserved(userId) - (replacing ? this.#live(replacing) : 0);
-    if (reservation.bytes > 0 && used + reserved + reservation.bytes > limitBytes) {
-      throw this.#exceeded(userId, reservation.bytes, limitBytes);
-    }
+    const usage = this.usage(userId);
+    usage.reservedBytes -= replacing ? this.#live(replacing) : 0;
+    checkQuotaBytes(usage, reservation.bytes, limitBytes);
     if (replacing) this.release(replacing);
     if (reservation.bytes === 0) return reservation;
     let forUser = this.#reservations.get(userId);
@@ -116,14 +132,5 @@ export class StorageQuota {
       else total += reservation.bytes;
     }
     return total;
-  }
-
-  #exceeded(userId: string, bytes: number, limitBytes: number) {
-    const { usedBytes, reservedBytes } = this.usage(userId);
-    return catalogError(
-      STORAGE_ERRORS.QUOTA_EXCEEDED,
-      `storage quota exceeded: ${usedBytes} bytes used and ${reservedBytes} reserved of ${limitBytes}; this write needs ${bytes} more. Delete keys or files to free space`,
-      { usedBytes, reservedBytes, limitBytes, requestedBytes: bytes },
-    );
   }
 }

@@ -4,7 +4,7 @@ import { WEB_ERRORS } from "@anna-ai/app-schema/errors";
 import { catalogError } from "../service-error.js";
 import type { WebGrant } from "../web-service.js";
 import { WEB_QUERY_MAX_CHARS } from "./web-limits.js";
-import { isIntegerIn } from "./integer-range.js";
+import { isIntegerIn } from "../integer-range.js";
 
 export const invalid = (message: string, data?: Record<string, unknown>) =>
   catalogError(WEB_ERRORS.INVALID_REQUEST, message, data);

@@ -2,7 +2,7 @@
 // next_cursor visits every matching key exactly once, in UTF-8 byte order.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, payloadEtag } from "../../../src/services/offline/storage-canonical.js";
+import { canonicalJson, payloadEtag } from "../../../src/storage/canonical-json.js";
 import { createMemoryStorageService } from "../../../src/services/offline/storage-memory.js";
 import { storageCtx } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../../../src/services/offline/storage-canonical.js";
+import { canonicalJson } from "../../../src/storage/canonical-json.js";
 import { createMemoryStorageService } from "../../../src/services/offline/storage-memory.js";
 import type { MemoryStorageOptions } from "../../../src/services/offline/storage-memory.js";
 import { T0_MS, expectRpcError, manualClock, storageCtx } from "./helpers.js";

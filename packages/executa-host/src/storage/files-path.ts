@@ -3,7 +3,7 @@
 // collapse to one before the checks (R46 "canonicalised (collapse //)"; D-host-67).
 import { codePointLength, FILES_PATH_MAX_CHARS, storageSegmentProblem } from "@anna-ai/app-schema";
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
-import { catalogError } from "../service-error.js";
+import { catalogError } from "../services/service-error.js";
 
 export function checkFilesPath(path: unknown, method: string): string {
   if (typeof path !== "string") {

@@ -1,5 +1,6 @@
-// The limits of the offline storage and files services, with their spec sources. Override them
-// through `limits` (tests, small dev machines); grants may lower the quota, never raise it.
+// The limits of every storage and files store (memory now, SQL next), with their spec sources.
+// Override them through `limits` (tests, small dev machines); grants may lower the quota, never
+// raise it.
 import {
   FILES_DOWNLOAD_TTL_DEFAULT_S,
   FILES_DOWNLOAD_TTL_MAX_S,
@@ -41,6 +42,11 @@ export function ownMetadata(value: Record<string, unknown>): Record<string, unkn
 export interface StorageLimits {
   kvValueMaxBytes: number;
   quotaBytes: number;
+  /**
+   * KV rows per user across scopes. R133 says `storage/set` charges an `entry_count` quota but
+   * the spec names no limit, so the default is none (Infinity); a store counts entries anyway.
+   */
+  quotaEntries: number;
   objectMaxBytes: number;
   putUrlTtlSeconds: number;
   reservationTtlSeconds: number;
@@ -49,13 +55,8 @@ export interface StorageLimits {
 export const DEFAULT_STORAGE_LIMITS: Readonly<StorageLimits> = Object.freeze({
   kvValueMaxBytes: KV_VALUE_MAX_BYTES,
   quotaBytes: STORAGE_QUOTA_BYTES,
+  quotaEntries: Number.POSITIVE_INFINITY,
   objectMaxBytes: FILES_OBJECT_MAX_BYTES,
   putUrlTtlSeconds: FILES_PUT_URL_TTL_S,
   reservationTtlSeconds: FILES_RESERVATION_TTL_S,
 });
-
-/** The user's quota: the host limit, lowered by the grant's `quotaBytes` when it sets one. */
-export function effectiveQuota(limit: number, grantQuota: number | undefined): number {
-  if (grantQuota === undefined || !Number.isFinite(grantQuota) || grantQuota < 0) return limit;
-  return Math.min(limit, Math.floor(grantQuota));
-}

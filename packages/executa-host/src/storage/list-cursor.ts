@@ -2,7 +2,7 @@
 // opaque (R45). The next page starts strictly after it, so a cursor whose row was deleted in
 // between still works, like a stale APS cursor (R135).
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
-import { catalogError } from "../service-error.js";
+import { catalogError } from "../services/service-error.js";
 
 const CURSOR_TAG = "k1:";
 

@@ -4,7 +4,7 @@
 // INVALID_PATH (-32027, R131).
 import { storageKeyProblem, STORAGE_KEY_MAX_CHARS } from "@anna-ai/app-schema";
 import { STORAGE_ERRORS } from "@anna-ai/app-schema/errors";
-import { catalogError } from "../service-error.js";
+import { catalogError } from "../services/service-error.js";
 
 /** Validates a KV key; throws the catalogued error. */
 export function checkKvKey(key: unknown, method: string): string {

@@ -1,6 +1,7 @@
-// The loopback blob server behind `files/*` (and uploads) starts on the first call that needs a
-// URL, so one-shot invokes of plugins that never touch files pay nothing, and closes on exit.
-import type { LoopbackBlobServer } from "@anna-ai/executa-host";
+// The loopback blob server behind `files/*` (and uploads, image URLs) starts on the first call
+// that needs a URL, so one-shot invokes of plugins that never touch files pay nothing, and
+// closes on exit.
+import type { LoopbackBlobServer } from "./blob-server.js";
 
 export interface LazyBlobServer {
   /** Started on first use; the same server afterwards. */
