@@ -12,7 +12,6 @@ import { contractMethod } from "./contract-method.js";
 import {
   ACTIVE_JOB_STATES,
   isTerminalJobState,
-  JOB_STATES,
   type JobState,
   type ToolJobChange,
   type ToolJobRecord,
