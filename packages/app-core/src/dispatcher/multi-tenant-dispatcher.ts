@@ -19,22 +19,8 @@ import { createMemoryChatStore } from "../chat/memory-chat-store.js";
 import { SYSTEM_CLOCK, type Clock } from "../clock.js";
 import { HostApiError } from "../errors/host-api-error.js";
 import { createEventBus, type EventBus } from "../events/event-bus.js";
-import { appsMethods } from "../handlers/apps-methods.js";
-import { chatMethods } from "../handlers/chat-methods.js";
-import { credentialsMethods } from "../handlers/credentials-methods.js";
-import { filesMethods } from "../handlers/files-methods.js";
-import {
-  agentMethods,
-  imageMethods,
-  llmMethods,
-  uploadMethods,
-} from "../handlers/model-methods.js";
-import { storageMethods } from "../handlers/storage-methods.js";
-import { stubMethods } from "../handlers/stub-methods.js";
+import { hostApiMethodTable } from "../handlers/method-table.js";
 import { createToolJobs } from "../handlers/tool-jobs.js";
-import { toolsMethods } from "../handlers/tools-methods.js";
-import { webMethods } from "../handlers/web-methods.js";
-import { windowMethods } from "../handlers/window-methods.js";
 import { windowView } from "../handlers/window-view.js";
 import { createMemoryToolJobStore } from "../jobs/memory-tool-job-store.js";
 import type { ToolJobStore } from "../jobs/tool-job-store.js";
@@ -182,21 +168,7 @@ export function createMultiTenantDispatcher(
     };
   }
 
-  const table: MethodTable = {
-    ...stubMethods(),
-    ...windowMethods(),
-    ...toolsMethods(jobs),
-    ...storageMethods(storageBackend),
-    ...filesMethods(),
-    ...chatMethods(),
-    ...llmMethods(),
-    ...agentMethods(),
-    ...imageMethods(),
-    ...uploadMethods(),
-    ...webMethods(),
-    ...credentialsMethods(),
-    ...appsMethods(),
-  };
+  const table: MethodTable = hostApiMethodTable(jobs, storageBackend);
   const inFlight = new Map<string, number>();
 
   async function mint(window: Pick<WindowRecord, "windowUuid" | "userId" | "appId" | "versionId">) {

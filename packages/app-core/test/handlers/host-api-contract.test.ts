@@ -19,22 +19,8 @@ import {
 } from "@anna-ai/executa-host";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { MethodTable } from "../../src/dispatcher/types.js";
-import { appsMethods } from "../../src/handlers/apps-methods.js";
-import { chatMethods } from "../../src/handlers/chat-methods.js";
-import { credentialsMethods } from "../../src/handlers/credentials-methods.js";
-import { filesMethods } from "../../src/handlers/files-methods.js";
-import {
-  agentMethods,
-  imageMethods,
-  llmMethods,
-  uploadMethods,
-} from "../../src/handlers/model-methods.js";
-import { storageMethods } from "../../src/handlers/storage-methods.js";
-import { stubMethods } from "../../src/handlers/stub-methods.js";
+import { hostApiMethodTable } from "../../src/handlers/method-table.js";
 import { createToolJobs } from "../../src/handlers/tool-jobs.js";
-import { toolsMethods } from "../../src/handlers/tools-methods.js";
-import { webMethods } from "../../src/handlers/web-methods.js";
-import { windowMethods } from "../../src/handlers/window-methods.js";
 import { createMemoryToolJobStore } from "../../src/jobs/memory-tool-job-store.js";
 import { openDispatcher } from "../helpers.js";
 
@@ -42,24 +28,9 @@ const KEYS = Object.keys(HOST_API_CONTRACT).sort() as HostApiMethodKey[];
 const TOOL_ID = "tool-examples-ts-notes-00000001";
 const JOB_ID = `tjob_${"0".repeat(32)}`;
 
-/** Every handler table, as the dispatcher assembles them (the job table needs no live core). */
+/** The dispatcher's handler table (the job table needs no live core). */
 function handlerTables(backend: "legacy" | "aps"): MethodTable {
-  const jobs = createToolJobs(createMemoryToolJobStore());
-  return {
-    ...stubMethods(),
-    ...windowMethods(),
-    ...toolsMethods(jobs),
-    ...storageMethods(backend),
-    ...filesMethods(),
-    ...chatMethods(),
-    ...llmMethods(),
-    ...agentMethods(),
-    ...imageMethods(),
-    ...uploadMethods(),
-    ...webMethods(),
-    ...credentialsMethods(),
-    ...appsMethods(),
-  };
+  return hostApiMethodTable(createToolJobs(createMemoryToolJobStore()), backend);
 }
 
 /**
