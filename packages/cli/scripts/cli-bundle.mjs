@@ -7,7 +7,12 @@ import { build } from "esbuild";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { englishOnlyZod, keepCliFramework, sideEffectFreePackages } from "./esbuild-plugins.mjs";
+import {
+  englishOnlyZod,
+  keepCliFramework,
+  noHttp2ForHono,
+  sideEffectFreePackages,
+} from "./esbuild-plugins.mjs";
 
 const CLI_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -33,7 +38,7 @@ export async function buildCliBundle({ entry, outfile, packages, requireShim = f
     platform: "node",
     format: "esm",
     target: "node20",
-    plugins: [keepCliFramework, englishOnlyZod, sideEffectFreePackages(packages)],
+    plugins: [keepCliFramework, englishOnlyZod, noHttp2ForHono, sideEffectFreePackages(packages)],
     ...(requireShim ? { banner: { js: REQUIRE_SHIM } } : {}),
     // Fully minified: V8 parses a third less text at every start. Stack traces (ANNA_DEBUG=1)
     // map back through the linked source map with --enable-source-maps; ANNA_CLI_NO_BUNDLE=1

@@ -54,3 +54,26 @@ export const keepCliFramework = {
     }));
   },
 };
+
+/**
+ * `@hono/node-server` imports `node:http2` only to tell an HTTP/2 request apart
+ * (`instanceof Http2ServerRequest`) and to close its stream. The CLI's servers are HTTP/1.1
+ * (`createServer` from `node:http`), so no request is ever one; loading the HTTP/2 stack anyway
+ * was a tenth of `anna-app dev`'s start (D-cli-dev-61). A class nothing is an instance of keeps
+ * those checks false, as they are at run time.
+ */
+export const noHttp2ForHono = {
+  name: "no-http2-for-hono",
+  setup(b) {
+    b.onResolve({ filter: /^node:http2$/ }, (args) =>
+      /[\\/]@hono[\\/]node-server[\\/]/.test(args.importer)
+        ? { path: "http2-unused", namespace: "no-http2" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "no-http2" }, () => ({
+      contents:
+        "export class Http2ServerRequest {}\nexport const constants = { NGHTTP2_NO_ERROR: 0 };\n",
+      loader: "js",
+    }));
+  },
+};

@@ -101,12 +101,4 @@ export interface MethodHandler<A = unknown> {
   handle(args: A, ctx: CallContext): Promise<unknown>;
 }
 
-/** Builds a handler with the argument type inferred from the schema. */
-export function method<S extends z.ZodType>(
-  args: S,
-  handle: (args: z.infer<S>, ctx: CallContext) => Promise<unknown>,
-): MethodHandler {
-  return { args, handle: handle as (args: unknown, ctx: CallContext) => Promise<unknown> };
-}
-
 export type MethodTable = Record<string, MethodHandler>;

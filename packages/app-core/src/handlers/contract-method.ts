@@ -5,14 +5,18 @@ import {
   type HostApiMethodKey,
   type HostApiParsedArgs,
 } from "@anna-ai/app-schema/host-api";
-import { method, type CallContext, type MethodHandler } from "../dispatcher/types.js";
+import type { CallContext, MethodHandler } from "../dispatcher/types.js";
 
 export function contractMethod<K extends HostApiMethodKey>(
   key: K,
   handle: (args: HostApiParsedArgs<K>, ctx: CallContext) => Promise<unknown>,
 ): MethodHandler {
-  return method(
-    HOST_API_CONTRACT[key].args,
-    handle as (args: unknown, ctx: CallContext) => Promise<unknown>,
-  );
+  return {
+    // Read at the first call, not here: the contract builds a method's schema when first asked
+    // (lazySchema), and a dispatcher that is built but not called should build none.
+    get args() {
+      return HOST_API_CONTRACT[key].args;
+    },
+    handle: handle as (args: unknown, ctx: CallContext) => Promise<unknown>,
+  };
 }

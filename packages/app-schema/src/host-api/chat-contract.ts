@@ -22,32 +22,35 @@ export interface ChatArtifactInput {
 export const CHAT_CONTRACT = {
   /** R116's nested `{artifact: {...}}`; the guide's flat form (U61) is accepted too (Z46). */
   "chat.append_artifact": hostMethod(
-    z.looseObject({
-      artifact: checkedByHandler<ChatArtifactInput>().optional(),
-      kind: checkedByHandler<string>().optional(),
-      app_slug: z.string().optional(),
-      summary: checkedByHandler<string>().optional(),
-      payload_ref: z.unknown().optional(),
-      data: z.unknown().optional(),
-      payload: z.unknown().optional(),
-    }),
-    z.looseObject({ artifact_id: z.string() }),
+    () =>
+      z.looseObject({
+        artifact: checkedByHandler<ChatArtifactInput>().optional(),
+        kind: checkedByHandler<string>().optional(),
+        app_slug: z.string().optional(),
+        summary: checkedByHandler<string>().optional(),
+        payload_ref: z.unknown().optional(),
+        data: z.unknown().optional(),
+        payload: z.unknown().optional(),
+      }),
+    () => z.looseObject({ artifact_id: z.string() }),
   ),
   "chat.write_message": hostMethod(
-    z.looseObject({
-      role: checkedByHandler<string>().optional(),
-      /** Non-strings are sent as their JSON; cut at CHAT_MESSAGE_MAX_CHARS. */
-      content: checkedByHandler<string>(),
-    }),
-    z.looseObject({ message_id: z.string() }),
+    () =>
+      z.looseObject({
+        role: checkedByHandler<string>().optional(),
+        /** Non-strings are sent as their JSON; cut at CHAT_MESSAGE_MAX_CHARS. */
+        content: checkedByHandler<string>(),
+      }),
+    () => z.looseObject({ message_id: z.string() }),
   ),
   /** Always `not_implemented` today (R118). */
   "chat.read_history": hostMethod(
-    z.looseObject({
-      limit: checkedByHandler<number>().optional(),
-      before: checkedByHandler<string>().optional(),
-    }),
-    z.never(),
+    () =>
+      z.looseObject({
+        limit: checkedByHandler<number>().optional(),
+        before: checkedByHandler<string>().optional(),
+      }),
+    () => z.never(),
     ["not_implemented"],
   ),
 } as const;

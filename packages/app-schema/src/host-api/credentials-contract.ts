@@ -10,14 +10,14 @@ import { hostMethod, SERVICE_ERROR_CODES } from "./method-contract.js";
 
 export const CREDENTIALS_CONTRACT = {
   "credentials.list_accounts": hostMethod(
-    z.looseObject({ provider: z.string().min(1) }),
-    CredentialsListAccountsResultSchema,
+    () => z.looseObject({ provider: z.string().min(1) }),
+    () => CredentialsListAccountsResultSchema,
     SERVICE_ERROR_CODES,
   ),
   /** The recorder redacts `access_token`: it never reaches a file. */
   "credentials.get_token": hostMethod(
-    z.looseObject({ provider: z.string().min(1), account_id: z.string().min(1).nullish() }),
-    CredentialsGetTokenResultSchema,
+    () => z.looseObject({ provider: z.string().min(1), account_id: z.string().min(1).nullish() }),
+    () => CredentialsGetTokenResultSchema,
     SERVICE_ERROR_CODES,
   ),
 } as const;

@@ -26,8 +26,10 @@ export {
   EmptyResultSchema,
   hostMethod,
   JsonObjectSchema,
+  lazySchema,
   NoArgsSchema,
   SERVICE_ERROR_CODES,
+  type LazySchema,
   type MethodContract,
 } from "./method-contract.js";
 export {

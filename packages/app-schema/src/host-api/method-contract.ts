@@ -41,12 +41,35 @@ export const SERVICE_ERROR_CODES = Object.freeze([
   "APP_PROVIDER_ERROR",
 ] as const satisfies readonly HostApiErrorCode[]);
 
+/** A schema built the first time it is asked for, then kept. */
+export type LazySchema<S extends z.ZodType = z.ZodType> = () => S;
+
+/**
+ * The contract's schemas are built on first use, not at import: building all of them (a few
+ * hundred zod objects) was most of what the Host API contract added to a server's start
+ * (D-schema-52), and a process that serves a few methods needs only theirs.
+ */
+export function lazySchema<S extends z.ZodType>(build: () => S): LazySchema<S> {
+  let built: S | undefined;
+  return () => (built ??= build());
+}
+
 export function hostMethod<
   A extends z.ZodType,
   R extends z.ZodType,
   const E extends HostApiErrorCode = never,
->(args: A, result: R, errors: readonly E[] = []): MethodContract<A, R, E> {
-  return Object.freeze({ args, result, errors: Object.freeze([...errors]) });
+>(args: () => A, result: () => R, errors: readonly E[] = []): MethodContract<A, R, E> {
+  const argsSchema = lazySchema(args);
+  const resultSchema = lazySchema(result);
+  return Object.freeze({
+    get args() {
+      return argsSchema();
+    },
+    get result() {
+      return resultSchema();
+    },
+    errors: Object.freeze([...errors]),
+  });
 }
 
 /**
@@ -61,10 +84,10 @@ export function checkedByHandler<T>(): z.ZodType<unknown, T> {
 }
 
 /** Any JSON object. */
-export const JsonObjectSchema = z.record(z.string(), z.unknown());
+export const JsonObjectSchema = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /** An answer with nothing in it (`{}`), which hosts may extend. */
-export const EmptyResultSchema = z.looseObject({});
+export const EmptyResultSchema = lazySchema(() => z.looseObject({}));
 
 /** Methods that take no arguments still take an object; unknown keys are ignored. */
-export const NoArgsSchema = z.looseObject({});
+export const NoArgsSchema = lazySchema(() => z.looseObject({}));

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { hostMethod, NoArgsSchema } from "./method-contract.js";
 
-const reserved = () => hostMethod(NoArgsSchema, z.never(), ["not_implemented"]);
+const reserved = () => hostMethod(NoArgsSchema, () => z.never(), ["not_implemented"]);
 
 export const RESERVED_CONTRACT = {
   "artifact.create": reserved(),

@@ -4,6 +4,7 @@ import {
   CALL_ERROR_CODES,
   checkedByHandler,
   HOST_API_CONTRACT,
+  hostMethod,
   HOST_API_ERROR_CODES,
   hostApiErrorsOf,
   isHostApiMethodKey,
@@ -52,6 +53,24 @@ describe("the Host API contract", () => {
     const schema = z.looseObject({ key: checkedByHandler<string>() });
     for (const args of [{}, { key: 5 }, { key: "" }, { key: "notes/a" }]) {
       expect(schema.safeParse(args).success, JSON.stringify(args)).toBe(true);
+    }
+  });
+
+  it("builds a method's schemas when they are first read, once, not at import", () => {
+    let built = 0;
+    const contract = hostMethod(
+      () => (built++, z.looseObject({ a: z.string() })),
+      () => z.looseObject({}),
+    );
+    expect(built).toBe(0);
+    expect(contract.args).toBe(contract.args);
+    expect(built).toBe(1);
+    // Every method of the contract is built that way: a start that serves no call builds none.
+    for (const key of KEYS) {
+      for (const part of ["args", "result"] as const) {
+        const descriptor = Object.getOwnPropertyDescriptor(HOST_API_CONTRACT[key], part);
+        expect(typeof descriptor?.get, `${key}.${part}`).toBe("function");
+      }
     }
   });
 });

@@ -2,7 +2,7 @@
 // serves the dashboard with its browser files, the SDK and the bundle, and its launch errors are
 // the DevLaunchError it exports, so the command still maps them to exit 2.
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,5 +66,11 @@ try {
   console.log(JSON.stringify({ launchError: error instanceof dev.DevLaunchError, message: error.message }));
 }`);
     expect(out).toEqual({ launchError: true, message: expect.stringContaining("--view nope") });
+  });
+
+  it("does not load Node's HTTP/2 stack, which its HTTP/1.1 server never uses (D-cli-dev-61)", () => {
+    expect(readFileSync(BUNDLE, "utf8")).not.toMatch(/["']node:http2["']/);
+    const out = inNode(`console.log(JSON.stringify({ exports: Object.keys(dev).length > 0 }));`);
+    expect(out).toEqual({ exports: true });
   });
 });
