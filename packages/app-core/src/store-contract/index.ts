@@ -1,7 +1,8 @@
-// The contract every implementation of the dispatcher's stores must keep: copies in and out (a
-// caller mutating a record changes nothing stored), per-user (and per-app) filters, the job
-// store's guarded transitions, the deck's atomic update. The memory stores run it
-// (memory-stores.test.ts); a database store runs the same suites with its own factory.
+// `@anna-ai/app-core/store-contract`: the contract every implementation of the dispatcher's stores
+// must keep: copies in and out (a caller mutating a record changes nothing stored), per-user (and
+// per-app) filters, the job store's guarded transitions, the deck's atomic update. The memory
+// stores run it (test/stores/memory-stores.test.ts); a database store (Nexus's SQL ones) runs the
+// same suites with its own factory. Needs vitest (an optional peer dependency).
 import { describe, expect, it } from "vitest";
 import {
   pinApp,
@@ -15,7 +16,7 @@ import {
   type ToolJobStore,
   type WindowRecord,
   type WindowStore,
-} from "../../src/index.js";
+} from "../index.js";
 
 type Factory<S> = () => S | Promise<S>;
 
