@@ -67,24 +67,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("updated_at", "bigint", (c) => c.notNull())
     .execute();
 
+  // The minimal app catalogue the runtime reads; the registry extends it (listings, reviews,
+  // publishing). An app's id is its row id, the numeric app_id the Host API shows.
+  await idColumn(db, db.schema.createTable("apps"))
+    .addColumn("slug", "text", (c) => c.notNull().unique())
+    .addColumn("handle", "text")
+    .addColumn("created_at", "bigint", (c) => c.notNull())
+    .execute();
+
   await db.schema
     .createTable("app_versions")
-    .addColumn("app_id", "text", (c) => c.notNull())
-    .addColumn("version_id", "text", (c) => c.notNull())
-    .addColumn("slug", "text", (c) => c.notNull())
-    .addColumn("handle", "text")
+    .addColumn("app_id", "integer", (c) => c.notNull().references("apps.id").onDelete("cascade"))
+    .addColumn("version", "text", (c) => c.notNull())
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("manifest", "text", (c) => c.notNull())
     .addColumn("tool_ids", "text", (c) => c.notNull())
     .addColumn("created_at", "bigint", (c) => c.notNull())
-    .addPrimaryKeyConstraint("app_versions_pk", ["app_id", "version_id"])
+    .addPrimaryKeyConstraint("app_versions_pk", ["app_id", "version"])
     .execute();
 
   await db.schema
     .createTable("user_apps")
-    .addColumn("user_id", "text", (c) => c.notNull())
-    .addColumn("app_id", "text", (c) => c.notNull())
-    .addColumn("version_id", "text", (c) => c.notNull())
+    .addColumn("user_id", "integer", (c) => c.notNull().references("users.id").onDelete("cascade"))
+    .addColumn("app_id", "integer", (c) => c.notNull().references("apps.id").onDelete("cascade"))
+    .addColumn("version", "text", (c) => c.notNull())
     .addColumn("enabled", "integer", (c) => c.notNull())
     .addColumn("web_grant", "text")
     .addColumn("credentials_grant", "text")
