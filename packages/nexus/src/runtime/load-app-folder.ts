@@ -26,7 +26,13 @@ async function readJson(dir: string, file: string, required: boolean): Promise<u
   try {
     text = await readFile(path, "utf8");
   } catch (err) {
-    if (!required && (err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+      if (!required) return undefined;
+      throw new AppFolderError(
+        `${dir} has no ${file}: name an app project folder (\`anna-app init\` creates one)`,
+        { cause: err },
+      );
+    }
     throw new AppFolderError(`cannot read ${path}: ${(err as Error).message}`, { cause: err });
   }
   try {
