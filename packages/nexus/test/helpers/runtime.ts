@@ -39,8 +39,8 @@ export interface RuntimeServer extends Harness {
   ): Promise<Response>;
   /** Signs up over HTTP; the user's id and session cookie. */
   user(email: string): Promise<{ id: number; cookie: string }>;
-  /** Installs focus-flow for the user. */
-  install(userId: number): Promise<void>;
+  /** Installs focus-flow for the user (`enabled: false` disables it again). */
+  install(userId: number, opts?: { enabled?: boolean }): Promise<void>;
   /** One rpc call of `window_uuid` with `token`; the parsed envelope. */
   rpc(
     token: string | undefined,
@@ -113,7 +113,8 @@ export async function runtimeServer(h: DatabaseHandle): Promise<RuntimeServer> {
       const me = (await (await http("GET", "/api/v1/me", { cookie })).json()) as { id: number };
       return { id: me.id, cookie };
     },
-    install: (userId) => installApp(h.db, { userId, appId, version: loaded.version }, clock.now()),
+    install: (userId, opts = {}) =>
+      installApp(h.db, { userId, appId, version: loaded.version, ...opts }, clock.now()),
     async rpc(token, windowUuid, ns, method, args = {}) {
       const res = await http("POST", "/api/v1/anna-apps/runtime/rpc", {
         ...(token === undefined ? {} : { token }),

@@ -3,6 +3,8 @@
 // stores and the APS `app` scope, and a second user refused on every route, by session and by
 // window token. Real HTTP on 127.0.0.1, on SQLite and PostgreSQL.
 import { describe, expect, it } from "vitest";
+import type { Scope } from "../../src/auth/scopes.js";
+import { mintPat } from "../../src/routes/tokens.js";
 import { FAMILY_AUDIENCES } from "../../src/tokens/audiences.js";
 import { DIALECTS, useDialectCleanup } from "../helpers/dialects.js";
 import { runtimeServer, type RuntimeServer } from "../helpers/runtime.js";
@@ -141,6 +143,24 @@ for (const dialect of DIALECTS) {
       }
       const bobsList = await s.http("GET", WINDOWS, { cookie: bob.cookie });
       expect(await bobsList.json()).toEqual({ windows: [] });
+      // Bob's PAT: the same refusals; a PAT without `aps:dev` is refused before that.
+      const mintFor = async (scopes: Scope[]) =>
+        (
+          await mintPat(s.stores, {
+            userId: bob.id,
+            scopes,
+            label: null,
+            now: s.clock.now(),
+            ttlMs: 3_600_000,
+          })
+        ).pat;
+      const pat = { authorization: `Bearer ${await mintFor(["aps:dev"])}` };
+      expect((await s.http("GET", byId, { headers: pat })).status).toBe(404);
+      expect(await (await s.http("GET", WINDOWS, { headers: pat })).json()).toEqual({
+        windows: [],
+      });
+      const narrow = { authorization: `Bearer ${await mintFor(["executas:publish"])}` };
+      expect((await s.http("GET", WINDOWS, { headers: narrow })).status).toBe(403);
 
       // Bob's own window and token: never alice's window, never alice's rows.
       await s.install(bob.id);
@@ -187,6 +207,11 @@ for (const dialect of DIALECTS) {
         extra: { app_id: s.appId, version_id: s.version },
       });
       expect(await refusedWith(storageToken)).toBe("invalid_token");
+      // Disabling the app for alice refuses her window's next call; enabling it serves it again.
+      await s.install(alice.id, { enabled: false });
+      expect(await refusedWith(mine.token)).toBe("invalid_token");
+      await s.install(alice.id);
+      expect(await refusedWith(mine.token)).toBeUndefined();
       // Expired (120 s and the 5 s tolerance): the keyring's clock is the server's.
       s.clock.advance(126_000);
       expect(await refusedWith(mine.token)).toBe("invalid_token");
