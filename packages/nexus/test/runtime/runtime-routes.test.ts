@@ -2,6 +2,7 @@
 // for a signed-in user, `storage.*` and `window.*` over the runtime rpc route landing in the SQL
 // stores and the APS `app` scope, and a second user refused on every route, by session and by
 // window token. Real HTTP on 127.0.0.1, on SQLite and PostgreSQL.
+import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { Scope } from "../../src/auth/scopes.js";
 import { mintPat } from "../../src/routes/tokens.js";
@@ -224,6 +225,33 @@ for (const dialect of DIALECTS) {
       expect(
         (await s.http("GET", `${WINDOWS}?app_id=focus-flow`, { cookie: alice.cookie })).status,
       ).toBe(400);
+      // A Host this server does not answer for (DNS rebinding) is refused on the runtime too.
+      // (fetch cannot send another Host, so this one request goes through node:http.)
+      const rebound = await new Promise<number>((resolve, reject) => {
+        const req = request(`${s.url}/api/v1/anna-apps/runtime/rpc`, {
+          method: "POST",
+          headers: {
+            host: "evil.example",
+            "content-type": "application/json",
+            "x-anna-app-token": mine.token,
+          },
+        });
+        req.on("response", (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        req.end(
+          JSON.stringify({
+            id: "1",
+            window_uuid: wid,
+            ns: "storage",
+            method: "get",
+            args: { key: "k" },
+          }),
+        );
+      });
+      expect(rebound).toBe(421);
       // A cookie-authenticated write from another site is refused before the runtime sees it.
       const forged = await s.http("POST", `${WINDOWS}?app_id=${s.appId}`, {
         cookie: alice.cookie,
