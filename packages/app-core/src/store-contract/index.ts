@@ -65,6 +65,28 @@ export function windowStoreContract(name: string, make: Factory<WindowStore>): v
       expect(await store.get("missing")).toBeUndefined();
     });
 
+    it("compare-and-sets on the state generation: of two writers of one state, one lands", async () => {
+      const store = await make();
+      const record = windowRecord({ stateGeneration: 3 });
+      await store.insert(record);
+      const write = (n: number) =>
+        store.updateIfGeneration(record.windowUuid, 3, {
+          runtimeState: { n },
+          stateGeneration: 4,
+        });
+      const outcomes = await Promise.all([write(1), write(2)]);
+      const landed = outcomes.filter((o) => o !== undefined);
+      expect(landed).toHaveLength(1);
+      expect(await store.get(record.windowUuid)).toMatchObject({
+        stateGeneration: 4,
+        runtimeState: landed[0]?.runtimeState,
+      });
+      expect(await write(3)).toBeUndefined();
+      await expect(store.updateIfGeneration("missing", 0, { title: "x" })).rejects.toThrow(
+        /no window/,
+      );
+    });
+
     it("lists one user's windows, oldest first, by app, view, conversation and status", async () => {
       const store = await make();
       const first = windowRecord({ createdAt: 1 });

@@ -1,6 +1,7 @@
 // app-core's WindowStore on SQLite or PostgreSQL. A window is one row; every field the dispatcher
 // patches is its own column (JSON ones as text), so an update is one UPDATE of the named columns:
-// two server nodes writing different fields of one window do not overwrite each other's.
+// two server nodes writing different fields of one window do not overwrite each other's, and
+// runtime-state writes compare-and-set on `state_generation`.
 import type { WindowListFilter, WindowRecord, WindowStore } from "@anna-ai/app-core";
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { Database } from "../db/schema.js";
@@ -98,6 +99,24 @@ export function sqlWindowStore(db: Kysely<Database>): WindowStore {
               .executeTakeFirst();
       if (row === undefined) throw new Error(`no window ${windowUuid}`);
       return toRecord(row);
+    },
+    async updateIfGeneration(windowUuid, generation, patch) {
+      // One conditional UPDATE: of two nodes writing the state they both read, one matches.
+      const row = await db
+        .updateTable("runtime_windows")
+        .set(columnsOf(patch))
+        .where("window_uuid", "=", windowUuid)
+        .where("state_generation", "=", generation)
+        .returningAll()
+        .executeTakeFirst();
+      if (row !== undefined) return toRecord(row);
+      const exists = await db
+        .selectFrom("runtime_windows")
+        .select("id")
+        .where("window_uuid", "=", windowUuid)
+        .executeTakeFirst();
+      if (exists === undefined) throw new Error(`no window ${windowUuid}`);
+      return undefined;
     },
     async list(filter: WindowListFilter) {
       let q = db.selectFrom("runtime_windows").selectAll().where("user_id", "=", filter.userId);
