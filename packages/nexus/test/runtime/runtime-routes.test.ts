@@ -261,6 +261,33 @@ for (const dialect of DIALECTS) {
       expect(forged.status).toBe(403);
     });
 
+    it("lands every one of 16 concurrent runtime_state patches, from two nodes", async () => {
+      const s = await runtimeServer(await dialect.open());
+      const alice = await s.user("alice@example.com");
+      await s.install(alice.id);
+      const { window } = await open(s, alice.cookie);
+      const other = s.secondNode().dispatcher;
+      const keys = Array.from({ length: 16 }, (_, i) => `k${i}`);
+      await Promise.all(
+        keys.map(async (k, i) => {
+          const patch = { runtime_state_patch: { [k]: i } };
+          if (i % 2 === 0) {
+            await other.patchWindow(window.window_uuid, patch, String(alice.id));
+            return;
+          }
+          const res = await s.http("PATCH", `${WINDOWS}/${window.window_uuid}`, {
+            cookie: alice.cookie,
+            body: patch,
+          });
+          expect(res.status, await res.clone().text()).toBe(200);
+        }),
+      );
+      const got = await s.http("GET", `${WINDOWS}/${window.window_uuid}`, { cookie: alice.cookie });
+      const state = ((await got.json()) as { window: { runtime_state: object } }).window
+        .runtime_state;
+      expect(Object.keys(state).sort()).toEqual([...keys].sort());
+    });
+
     it("streams a user's own app events, never another user's", async () => {
       const s = await runtimeServer(await dialect.open());
       const alice = await s.user("alice@example.com");
