@@ -51,3 +51,21 @@ export { requireToken } from "./http/token-auth.js";
 export type { SigningKey, SigningKeyStore } from "./stores/signing-key-store.js";
 export type { DevSession, DevSessionKind, DevSessionStore } from "./stores/dev-session-store.js";
 export { mintPat } from "./routes/tokens.js";
+export {
+  createNexusRuntime,
+  type NexusRuntime,
+  type NexusRuntimeOptions,
+} from "./runtime/nexus-runtime.js";
+export { sqlAppCatalog, type SqlAppCatalog } from "./runtime/sql-app-catalog.js";
+export {
+  type AppVersionInput,
+  type InstallInput,
+  installApp,
+  putAppVersion,
+} from "./runtime/app-catalog-writes.js";
+export { AppFolderError, readAppFolder } from "./runtime/load-app-folder.js";
+export { keyringWindowTokens } from "./runtime/window-token-service.js";
+export { sqlChatStore } from "./runtime/sql-chat-store.js";
+export { sqlDeckStore } from "./runtime/sql-deck-store.js";
+export { sqlToolJobStore } from "./runtime/sql-tool-job-store.js";
+export { sqlWindowStore } from "./runtime/sql-window-store.js";

@@ -22,7 +22,12 @@ export const RUNTIME_EVENTS_ROUTE = `${RUNTIME_API}/events/stream`;
 /** Who a REST or stream request acts for. */
 export interface RuntimeCaller {
   userId: string;
-  appId: string;
+  /**
+   * The app the request is limited to. A server of many apps may leave it out where the request
+   * names none: the windows list and the event stream then cover all the user's apps, an open
+   * is refused (`invalid_arg`), and an rpc call is bound by its window token alone.
+   */
+  appId?: string;
 }
 
 /** One rpc envelope, checked, with the request's token and its abort signal. */

@@ -22,6 +22,14 @@ export function createMemoryWindowStore(): WindowStore {
       windows.set(windowUuid, next);
       return Promise.resolve(structuredClone(next));
     },
+    updateIfGeneration(windowUuid, generation, patch) {
+      const found = windows.get(windowUuid);
+      if (found === undefined) return Promise.reject(new Error(`no window ${windowUuid}`));
+      if (found.stateGeneration !== generation) return Promise.resolve(undefined);
+      const next: WindowRecord = { ...found, ...structuredClone(patch), windowUuid };
+      windows.set(windowUuid, next);
+      return Promise.resolve(structuredClone(next));
+    },
     list(filter: WindowListFilter) {
       const out: WindowRecord[] = [];
       for (const record of windows.values()) {

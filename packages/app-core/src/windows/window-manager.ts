@@ -14,6 +14,12 @@ import type { WindowRecord, WindowStore } from "./window-store.js";
 
 /** Idle windows are closed after 24 h without a heartbeat or RPC (U33). */
 export const WINDOW_IDLE_MS = 24 * 60 * 60 * 1000;
+/**
+ * Compare-and-set rounds a runtime-state write may lose before it gives up (`rate_limited`).
+ * Each round one writer lands, so this is more than the calls one window may have in flight
+ * (MAX_IN_FLIGHT_PER_WINDOW, 32): a window's concurrent calls on one server never give up.
+ */
+export const STATE_WRITE_ATTEMPTS = 64;
 /** `window.set_title` bounds (U55): the Host API contract's. */
 export { WINDOW_TITLE_MAX_CHARS };
 
@@ -245,9 +251,11 @@ export class WindowManager {
     patch: Record<string, unknown>,
     options: { broadcast?: boolean; byClientId?: string } = {},
   ): Promise<WindowRecord> {
-    const current = await this.requireLive(windowUuid);
-    const next = mergeRuntimeState(current.runtimeState, patch, this.#o.stateMerge);
-    return this.#writeState(current, next, options);
+    return this.#writeState(
+      windowUuid,
+      (current) => mergeRuntimeState(current.runtimeState, patch, this.#o.stateMerge),
+      options,
+    );
   }
 
   /** Replaces runtime_state (the legacy storage backend's delete, `replace_runtime_state`). */
@@ -256,24 +264,38 @@ export class WindowManager {
     state: Record<string, unknown>,
     options: { broadcast?: boolean; byClientId?: string } = {},
   ): Promise<WindowRecord> {
-    const current = await this.requireLive(windowUuid);
-    return this.#writeState(current, state, options);
+    return this.#writeState(windowUuid, () => state, options);
   }
 
+  /**
+   * Reads the state, computes the next one and writes it only if nobody wrote in between (the
+   * store's compare-and-set on `stateGeneration`), else reads again: concurrent patches of one
+   * window, on one server or several sharing a store, each land.
+   */
   async #writeState(
-    current: WindowRecord,
-    next: Record<string, unknown>,
+    windowUuid: string,
+    compute: (current: WindowRecord) => Record<string, unknown>,
     options: { broadcast?: boolean; byClientId?: string },
   ): Promise<WindowRecord> {
-    assertStateFits(next, this.maxStateBytes);
-    const updated = await this.store.update(current.windowUuid, {
-      runtimeState: next,
-      stateGeneration: current.stateGeneration + 1,
-    });
-    if (options.broadcast !== false) {
-      this.#emit(updated, "runtime_state_synced", { runtime_state: next }, options.byClientId);
+    for (let attempt = 0; attempt < STATE_WRITE_ATTEMPTS; attempt++) {
+      const current = await this.requireLive(windowUuid);
+      const next = compute(current);
+      assertStateFits(next, this.maxStateBytes);
+      const updated = await this.store.updateIfGeneration(windowUuid, current.stateGeneration, {
+        runtimeState: next,
+        stateGeneration: current.stateGeneration + 1,
+      });
+      if (updated === undefined) continue;
+      if (options.broadcast !== false) {
+        this.#emit(updated, "runtime_state_synced", { runtime_state: next }, options.byClientId);
+      }
+      return updated;
     }
-    return updated;
+    throw new HostApiError(
+      "rate_limited",
+      `runtime_state of window ${windowUuid} changed ${STATE_WRITE_ATTEMPTS} times while this write was applied; retry it`,
+      { window_uuid: windowUuid },
+    );
   }
 
   /** Broadcasts the full state (`window.ready`, R159). */

@@ -48,4 +48,15 @@ export interface WindowStore {
     patch: Partial<Omit<WindowRecord, "windowUuid">>,
   ): Promise<WindowRecord>;
   list(filter: WindowListFilter): Promise<WindowRecord[]>;
+  /**
+   * Applies `patch` only while the window's `stateGeneration` is still `generation`, atomically
+   * (compare-and-set: of two runtime-state writes that read the same state, one lands and the
+   * other reads again instead of overwriting it); `undefined` when the generation moved on.
+   * Rejects when the window does not exist.
+   */
+  updateIfGeneration(
+    windowUuid: string,
+    generation: number,
+    patch: Partial<Omit<WindowRecord, "windowUuid">>,
+  ): Promise<WindowRecord | undefined>;
 }

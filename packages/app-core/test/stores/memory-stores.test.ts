@@ -12,7 +12,7 @@ import {
   deckStoreContract,
   toolJobStoreContract,
   windowStoreContract,
-} from "./store-contracts.js";
+} from "../../src/store-contract/index.js";
 
 windowStoreContract("memory", createMemoryWindowStore);
 toolJobStoreContract("memory", () => createMemoryToolJobStore());

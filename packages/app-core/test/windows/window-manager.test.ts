@@ -127,6 +127,16 @@ describe("geometry", () => {
 });
 
 describe("runtime_state", () => {
+  it("lands every one of many concurrent patches (each write compare-and-sets)", async () => {
+    const { dispatcher, wid } = await openDispatcher({});
+    const keys = Array.from({ length: 12 }, (_, i) => `k${i}`);
+    await Promise.all(
+      keys.map((k) => dispatcher.patchWindow(wid, { runtime_state_patch: { [k]: 1 } })),
+    );
+    const window = (await dispatcher.getWindow(wid)) as { runtime_state: Record<string, unknown> };
+    expect(Object.keys(window.runtime_state).sort()).toEqual([...keys].sort());
+  });
+
   it("merges patches shallowly (last_writer_wins) and broadcasts the merged state", async () => {
     const { dispatcher, wid } = await openDispatcher({});
     const seen = collect(dispatcher);

@@ -18,6 +18,7 @@ import { EXIT, ExitError, usageError } from "./exit.js";
 import { type CliIo, readAll } from "./io.js";
 import { HANDLE_RE, RESERVED_HANDLES } from "../routes/handle.js";
 import { openKeyring } from "./keyring-flags.js";
+import { LOAD_APP_SUMMARY, runLoadApp } from "./admin-load-app.js";
 
 const EMAIL: Flags = {
   email: { type: "string", value: "<email>", description: "the account's email" },
@@ -238,6 +239,7 @@ Commands:
 ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(18)}${c.summary}`)
   .join("\n")}
+  ${"load-app".padEnd(18)}${LOAD_APP_SUMMARY}
 
 Every command also takes:
 ${flagHelp(DATABASE_FLAGS)}
@@ -254,6 +256,8 @@ export async function runAdmin(
     io.stdout(ADMIN_HELP + "\n");
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
+  // It takes a folder argument, which the flag-only commands above do not.
+  if (name === "load-app") return runLoadApp(rest, io);
   const cmd = COMMANDS[name];
   if (!cmd) throw usageError(`unknown admin command '${name}'`, "admin");
   const flags = parseFlags(`admin ${name}`, { ...cmd.flags, ...DATABASE_FLAGS }, rest);

@@ -10,6 +10,7 @@ import { BlobStoreConfigError } from "../blobs/blob-store.js";
 import { openBlobStore } from "../blobs/open-blob-store.js";
 import { createSqlFilesService } from "../storage/sql-files-store.js";
 import { createSqlStorageService } from "../storage/sql-kv-store.js";
+import { createNexusRuntime } from "../runtime/nexus-runtime.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, flagHelp, parseFlags, parsePort } from "./args.js";
@@ -136,6 +137,15 @@ export async function runStart(
   }
   logger.log("info", "blob store ready", { blob_store: blobs.description });
   const clock = systemClock.now;
+  const kv = createSqlStorageService({ db: handle.db, clock });
+  // App windows served by this server: their `storage.*` is the same APS storage.
+  const runtime = createNexusRuntime({
+    db: handle.db,
+    keyring: tokens.keyring,
+    clock: systemClock,
+    logger,
+    storage: kv,
+  });
   const app = createApp({
     stores,
     keyring: tokens.keyring,
@@ -144,10 +154,11 @@ export async function runStart(
     config: resolveConfig({ publicOrigin: publicOrigin?.replace(/\/$/, ""), trustProxy }),
     pingDatabase: handle.ping,
     storage: {
-      kv: createSqlStorageService({ db: handle.db, clock }),
+      kv,
       files: createSqlFilesService({ db: handle.db, blobs, clock, logger }),
       blobs,
     },
+    runtime,
   });
 
   let server: ReturnType<typeof serve>;
@@ -174,6 +185,7 @@ export async function runStart(
 
   const signal = await opts.stopSignal;
   logger.log("info", "shutting down", { signal });
+  runtime.close();
   await new Promise<void>((resolve) => {
     const force = setTimeout(() => {
       logger.log("warn", "grace period over; closing open connections", {

@@ -15,6 +15,7 @@ import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { storageRoutes } from "../routes/storage.js";
 import { healthRoutes } from "../routes/health.js";
 import { jwksRoutes } from "../routes/jwks.js";
+import { runtimeRoutes } from "../routes/runtime.js";
 import { storageMintRoutes } from "../routes/storage-mint.js";
 import { tokenRoutes } from "../routes/tokens.js";
 import type { AppDeps, Env } from "./context.js";
@@ -70,6 +71,8 @@ export function createApp(input: AppDeps): Hono<Env> {
     if (blobs instanceof FsBlobStore)
       app.route(FS_BLOB_ROUTE.replace(/\/$/, ""), fsBlobRoutes(blobs));
   }
+
+  if (deps.runtime) app.route("/", runtimeRoutes(deps, deps.runtime));
 
   app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));
   app.onError((err, c) => {

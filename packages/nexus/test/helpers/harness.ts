@@ -34,7 +34,12 @@ export interface Harness {
 export function harness(
   h: DatabaseHandle,
   config: Partial<NexusConfig> = {},
-  extra: { clock?: ManualClock; storage?: AppDeps["storage"] } = {},
+  extra: {
+    clock?: ManualClock;
+    storage?: AppDeps["storage"];
+    /** The app runtime, built on the harness's keyring (test/helpers/runtime.ts). */
+    runtime?: (keyring: SigningKeyring) => NonNullable<AppDeps["runtime"]>;
+  } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
   const logger = memoryLogger();
@@ -53,6 +58,7 @@ export function harness(
     pingDatabase: h.ping,
     passwordParams: TEST_SCRYPT,
     ...(extra.storage ? { storage: extra.storage } : {}),
+    ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };

@@ -1,7 +1,8 @@
-// The contract every implementation of the dispatcher's stores must keep: copies in and out (a
-// caller mutating a record changes nothing stored), per-user (and per-app) filters, the job
-// store's guarded transitions, the deck's atomic update. The memory stores run it
-// (memory-stores.test.ts); a database store runs the same suites with its own factory.
+// `@anna-ai/app-core/store-contract`: the contract every implementation of the dispatcher's stores
+// must keep: copies in and out (a caller mutating a record changes nothing stored), per-user (and
+// per-app) filters, the job store's guarded transitions, the deck's atomic update. The memory
+// stores run it (test/stores/memory-stores.test.ts); a database store (Nexus's SQL ones) runs the
+// same suites with its own factory. Needs vitest (an optional peer dependency).
 import { describe, expect, it } from "vitest";
 import {
   pinApp,
@@ -15,7 +16,7 @@ import {
   type ToolJobStore,
   type WindowRecord,
   type WindowStore,
-} from "../../src/index.js";
+} from "../index.js";
 
 type Factory<S> = () => S | Promise<S>;
 
@@ -62,6 +63,28 @@ export function windowStoreContract(name: string, make: Factory<WindowStore>): v
       });
       await expect(store.update("missing", { title: "x" })).rejects.toThrow(/no window/);
       expect(await store.get("missing")).toBeUndefined();
+    });
+
+    it("compare-and-sets on the state generation: of two writers of one state, one lands", async () => {
+      const store = await make();
+      const record = windowRecord({ stateGeneration: 3 });
+      await store.insert(record);
+      const write = (n: number) =>
+        store.updateIfGeneration(record.windowUuid, 3, {
+          runtimeState: { n },
+          stateGeneration: 4,
+        });
+      const outcomes = await Promise.all([write(1), write(2)]);
+      const landed = outcomes.filter((o) => o !== undefined);
+      expect(landed).toHaveLength(1);
+      expect(await store.get(record.windowUuid)).toMatchObject({
+        stateGeneration: 4,
+        runtimeState: landed[0]?.runtimeState,
+      });
+      expect(await write(3)).toBeUndefined();
+      await expect(store.updateIfGeneration("missing", 0, { title: "x" })).rejects.toThrow(
+        /no window/,
+      );
     });
 
     it("lists one user's windows, oldest first, by app, view, conversation and status", async () => {

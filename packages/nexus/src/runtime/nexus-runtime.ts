@@ -1,0 +1,97 @@
+// The app runtime as the server runs it: app-core's multi-tenant dispatcher on the SQL stores
+// (windows, tool jobs, chat, deck), the catalogue resolvers, window tokens from the server's
+// keyring, and `storage.*` on the server's APS storage (the `app` scope of that user and app).
+// Nothing a second node needs lives in this process; only app-core's per-process counters
+// (in-flight calls, running jobs' abort controllers) and the in-process event bus do.
+import {
+  type AppsCatalog,
+  createMultiTenantDispatcher,
+  type MultiTenantDispatcher,
+} from "@anna-ai/app-core";
+import { SseStreams } from "@anna-ai/app-core/http";
+import type { StorageService } from "@anna-ai/executa-host";
+import type { Logger as RuntimeLogger } from "@anna-ai/jsonrpc";
+import type { Kysely } from "kysely";
+import type { Clock } from "../core/clock.js";
+import type { Logger } from "../core/logger.js";
+import type { Database } from "../db/schema.js";
+import type { SigningKeyring } from "../tokens/keyring.js";
+import { type SqlAppCatalog, sqlAppCatalog } from "./sql-app-catalog.js";
+import { sqlChatStore } from "./sql-chat-store.js";
+import { sqlDeckStore } from "./sql-deck-store.js";
+import { sqlToolJobStore } from "./sql-tool-job-store.js";
+import { sqlWindowStore } from "./sql-window-store.js";
+import { keyringWindowTokens } from "./window-token-service.js";
+
+export interface NexusRuntimeOptions {
+  db: Kysely<Database>;
+  keyring: SigningKeyring;
+  clock: Clock;
+  logger: Logger;
+  /** APS KV storage; `storage.*` from a window uses its `app` scope. */
+  storage: StorageService;
+}
+
+export interface NexusRuntime {
+  dispatcher: MultiTenantDispatcher;
+  catalog: SqlAppCatalog;
+  /** The open event streams of this process. */
+  streams: SseStreams;
+  /** Shutdown: ends the event streams (they would hold the server open) and cancels the jobs. */
+  close(): void;
+}
+
+/** app-core logs through jsonrpc's four-method Logger; Nexus's logger takes the level. */
+function runtimeLogger(logger: Logger): RuntimeLogger {
+  return {
+    debug: (msg, fields) => logger.log("debug", msg, fields),
+    info: (msg, fields) => logger.log("info", msg, fields),
+    warn: (msg, fields) => logger.log("warn", msg, fields),
+    error: (msg, fields) => logger.log("error", msg, fields),
+  };
+}
+
+export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
+  const { db, clock } = options;
+  const catalog = sqlAppCatalog(db);
+  const dispatcherLogger = runtimeLogger(options.logger);
+  // `apps.launch` of another installed app opens its window through this same dispatcher (the
+  // path of REST `POST /runtime/windows`); it runs only once the dispatcher exists.
+  const installedApps: AppsCatalog = {
+    list: catalog.installedApps.list,
+    async launch(app, request) {
+      const opened = await dispatcher.openWindow(request.view, {
+        appId: app.app_id,
+        userId: request.userId,
+        conversationSessionUuid: request.conversationSessionUuid,
+        source: request.source,
+        ...(request.payload === undefined ? {} : { payload: request.payload }),
+      });
+      return { ...opened.window, reused: opened.reused };
+    },
+  };
+  const dispatcher: MultiTenantDispatcher = createMultiTenantDispatcher({
+    apps: catalog.apps,
+    grants: catalog.grants,
+    installedApps,
+    tokens: keyringWindowTokens(options.keyring),
+    windowStore: sqlWindowStore(db),
+    toolJobStore: sqlToolJobStore(db),
+    chatStore: sqlChatStore(db),
+    deckStore: sqlDeckStore(db, clock),
+    services: { storage: options.storage },
+    storage: "aps",
+    clock: () => clock.now(),
+    logger: dispatcherLogger,
+  });
+  const streams = new SseStreams(dispatcherLogger);
+  return {
+    dispatcher,
+    catalog,
+    streams,
+    close() {
+      streams.endAll();
+      dispatcher.close();
+    },
+  };
+}
