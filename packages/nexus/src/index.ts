@@ -51,3 +51,18 @@ export { requireToken } from "./http/token-auth.js";
 export type { SigningKey, SigningKeyStore } from "./stores/signing-key-store.js";
 export type { DevSession, DevSessionKind, DevSessionStore } from "./stores/dev-session-store.js";
 export { mintPat } from "./routes/tokens.js";
+export {
+  DRAFT_TTL_MS,
+  type ExecutaHub,
+  type ExecutaReferences,
+  executaHub,
+  NO_REFERENCES,
+} from "./hub/executa-hub.js";
+export {
+  type Executa,
+  type ExecutaStore,
+  type ExecutaType,
+  type ExecutaVersion,
+  sqlExecutaStore,
+  type Visibility,
+} from "./hub/executa-store.js";

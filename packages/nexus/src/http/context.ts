@@ -6,6 +6,7 @@ import type { Logger } from "../core/logger.js";
 import type { RateLimiter } from "../auth/rate-limit.js";
 import type { ScryptParams } from "../auth/password.js";
 import type { BlobStore } from "../blobs/blob-store.js";
+import type { ExecutaHub } from "../hub/executa-hub.js";
 import type { StorageServices } from "../routes/storage.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
@@ -27,6 +28,8 @@ export interface AppDeps {
    * the mint endpoints and the JWKS answer 503.
    */
   keyring?: SigningKeyring;
+  /** The Executa Hub at /api/v1/executas/* (503 without it). */
+  hub?: ExecutaHub;
 }
 
 export type Principal =

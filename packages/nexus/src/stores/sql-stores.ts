@@ -16,7 +16,7 @@ import type {
 } from "./types.js";
 
 /** SQLite `SQLITE_CONSTRAINT_UNIQUE` or PostgreSQL `23505`, naming the column when it can. */
-function uniqueViolation(err: unknown): string | undefined {
+export function uniqueViolation(err: unknown): string | undefined {
   const e = err as { code?: string; message?: string; detail?: string; constraint?: string };
   if (e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "23505") {
     return `${e.message ?? ""} ${e.detail ?? ""} ${e.constraint ?? ""}`;

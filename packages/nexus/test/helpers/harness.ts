@@ -6,6 +6,8 @@ import { memoryLogger } from "../../src/core/logger.js";
 import type { DatabaseHandle } from "../../src/db/connect.js";
 import { createApp } from "../../src/http/app.js";
 import type { AppDeps, Env } from "../../src/http/context.js";
+import { executaHub } from "../../src/hub/executa-hub.js";
+import { sqlExecutaStore } from "../../src/hub/executa-store.js";
 import { sqlStores } from "../../src/stores/sql-stores.js";
 import type { Stores } from "../../src/stores/types.js";
 import { randomBytes } from "node:crypto";
@@ -34,7 +36,7 @@ export interface Harness {
 export function harness(
   h: DatabaseHandle,
   config: Partial<NexusConfig> = {},
-  extra: { clock?: ManualClock; storage?: AppDeps["storage"] } = {},
+  extra: { clock?: ManualClock; storage?: AppDeps["storage"]; hub?: AppDeps["hub"] } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
   const logger = memoryLogger();
@@ -52,6 +54,7 @@ export function harness(
     config: resolveConfig(config),
     pingDatabase: h.ping,
     passwordParams: TEST_SCRYPT,
+    hub: extra.hub ?? executaHub({ store: sqlExecutaStore(h.db), clock }),
     ...(extra.storage ? { storage: extra.storage } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
