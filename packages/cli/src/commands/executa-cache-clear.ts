@@ -16,7 +16,10 @@ const spec: CommandSpec = {
     CWD_FLAG,
     { name: "json", type: "boolean", description: "One JSON line: {path, removed}" },
   ],
-  examples: ["anna-app executa cache-clear", "anna-app executa cache-clear --cwd executas/weather"],
+  examples: [
+    "anna-app executa cache-clear",
+    "anna-app executa cache-clear --cwd executas/weather --json",
+  ],
 };
 
 export const command: CommandModule = {

@@ -24,7 +24,10 @@ const spec: CommandSpec = {
       description: "One JSON line: {host, tool_id, deleted, archived}",
     },
   ],
-  examples: ["anna-app executa delete weather --yes --confirm weather"],
+  examples: [
+    "anna-app executa delete weather --yes --confirm weather",
+    "anna-app executa delete weather --yes --confirm weather --account https://nexus.example.com --json",
+  ],
 };
 
 export const command: CommandModule = {

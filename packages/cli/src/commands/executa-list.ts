@@ -16,7 +16,10 @@ const spec: CommandSpec = {
     ACCOUNT_FLAG,
     { name: "json", type: "boolean", description: "One JSON line: {host, executas:[…]}" },
   ],
-  examples: ["anna-app executa list", "anna-app executa list --json"],
+  examples: [
+    "anna-app executa list",
+    "anna-app executa list --account https://nexus.example.com --json",
+  ],
 };
 
 export const command: CommandModule = {

@@ -49,6 +49,8 @@ const spec: CommandSpec = {
     "anna-app executa publish --bump patch",
     "anna-app executa publish --publish --json",
     "anna-app executa publish --dry-run",
+    "anna-app executa publish --bump minor --no-write --cwd executas/weather",
+    "anna-app executa publish --profile local --account https://nexus.example.com",
   ],
 };
 

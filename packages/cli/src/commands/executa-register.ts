@@ -34,7 +34,7 @@ const spec: CommandSpec = {
   ],
   examples: [
     "anna-app executa register --tool-id tool-ada-weather-x1y2z3",
-    "anna-app executa register --tool-id tool-ada-weather-x1y2z3 --slug weather-dev",
+    "anna-app executa register --tool-id tool-ada-weather-x1y2z3 --slug weather-dev --name 'Weather (dev)' --account https://nexus.example.com --json",
   ],
 };
 

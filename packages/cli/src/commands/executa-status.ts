@@ -19,7 +19,7 @@ const spec: CommandSpec = {
   ],
   examples: [
     "anna-app executa status weather",
-    "anna-app executa status tool-ada-weather-x1y2z3 --json",
+    "anna-app executa status tool-ada-weather-x1y2z3 --account https://nexus.example.com --json",
   ],
 };
 

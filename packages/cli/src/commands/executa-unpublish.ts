@@ -19,7 +19,10 @@ const spec: CommandSpec = {
     ACCOUNT_FLAG,
     { name: "json", type: "boolean", description: "One JSON line: {host, tool_id, visibility}" },
   ],
-  examples: ["anna-app executa unpublish weather --yes --confirm weather"],
+  examples: [
+    "anna-app executa unpublish weather --yes --confirm weather",
+    "anna-app executa unpublish weather --yes --confirm weather --account https://nexus.example.com --json",
+  ],
 };
 
 export const command: CommandModule = {

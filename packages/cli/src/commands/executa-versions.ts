@@ -18,7 +18,10 @@ const spec: CommandSpec = {
     ACCOUNT_FLAG,
     { name: "json", type: "boolean", description: "One JSON line: {host, tool_id, versions}" },
   ],
-  examples: ["anna-app executa versions weather", "anna-app executa versions weather --json"],
+  examples: [
+    "anna-app executa versions weather",
+    "anna-app executa versions weather --account https://nexus.example.com --json",
+  ],
 };
 
 export const command: CommandModule = {

@@ -23,7 +23,10 @@ const spec: CommandSpec = {
     ACCOUNT_FLAG,
     { name: "json", type: "boolean", description: "One JSON line: {host, tool_id, yanked}" },
   ],
-  examples: ["anna-app executa yank weather@1.2.0 --yes --confirm weather"],
+  examples: [
+    "anna-app executa yank weather@1.2.0 --yes --confirm weather",
+    "anna-app executa yank weather@1.2.0 --yes --confirm weather --account https://nexus.example.com --json",
+  ],
 };
 
 export const command: CommandModule = {

@@ -15,22 +15,14 @@ const spec: CommandSpec = {
   name: NAME,
   summary: "Publish this folder: an app (manifest.json) or an executa (executa.json)",
   description:
-    "For an executa this is `anna-app executa publish` with the same flags. --no-bundle and " +
-    "--bundle-dir apply to apps.",
-  flags: [
-    ...EXECUTA_PUBLISH_FLAGS,
-    { name: "no-bundle", type: "boolean", description: "Apps: publish without the UI bundle" },
-    {
-      name: "bundle-dir",
-      type: "string",
-      value: "<dir>",
-      description: "Apps: the UI bundle folder",
-    },
-  ],
+    "For an executa this is `anna-app executa publish` with the same flags. Publishing apps " +
+    "(and their --no-bundle and --bundle-dir) is not in this version yet.",
+  flags: EXECUTA_PUBLISH_FLAGS,
   examples: [
     "anna-app publish",
     "anna-app publish --bump patch --json",
-    "anna-app publish --dry-run",
+    "anna-app publish --dry-run --cwd executas/weather",
+    "anna-app publish --publish --no-write --profile local --account https://nexus.example.com",
   ],
 };
 
@@ -53,10 +45,6 @@ export const command: CommandModule = {
         EXIT_USAGE,
         "publishing apps is not available in this version of anna-app yet; executas are (executa.json)",
       );
-    }
-    for (const f of ["no-bundle", "bundle-dir"]) {
-      if (args.flags[f] !== undefined)
-        throw new ExitError(EXIT_USAGE, `--${f} applies to apps; ${dir} is an executa`);
     }
     return runExecutaPublish(args, io, NAME);
   },
