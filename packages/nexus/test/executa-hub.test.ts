@@ -430,6 +430,85 @@ describe.each(DIALECTS)("executa hub on $name", (d) => {
   );
 
   it.skipIf(d.skip)(
+    "skills import and export round-trip; import checks the frontmatter; PATCH fills a draft",
+    async () => {
+      const { hub } = await setup();
+      const { pat } = await hub.developer("imp");
+      const content =
+        "---\nname: chart-helper\ndescription: Draws charts from CSV\n---\nUse the chart tool.\n";
+      const created = await hub.call(pat, "POST", `${MY}/skills/import`, {
+        body: {
+          slug: "chart-helper",
+          skill_content: content,
+          version: "1.0.0",
+          execution_mode: "prompt",
+        },
+      });
+      expect(created.status).toBe(201);
+      const skill = created.body as Row;
+      expect(skill).toMatchObject({
+        name: "chart-helper",
+        description: "Draws charts from CSV",
+        executa_type: "skill",
+      });
+      expect(skill.tool_id).toMatch(/^skill-imp-chart-helper-/);
+      const exported = (await hub.call(pat, "GET", `${MY}/skills/${String(skill.id)}/export`))
+        .body as Row;
+      expect(exported).toEqual({
+        name: "chart-helper",
+        slug: "chart-helper",
+        description: "Draws charts from CSV",
+        executa_type: "skill",
+        skill_content: content,
+        version: "1.0.0",
+        execution_mode: "prompt",
+      });
+      expect((await hub.call(pat, "POST", `${MY}/skills/import`, { body: exported })).status).toBe(
+        409,
+      );
+      await hub.call(pat, "DELETE", `${MY}/skills/${String(skill.id)}`);
+      const again = await hub.call(pat, "POST", `${MY}/skills/import`, { body: exported });
+      expect(again.status).toBe(201);
+      const back = (
+        await hub.call(pat, "GET", `${MY}/skills/${String((again.body as Row).id)}/export`)
+      ).body;
+      expect(back).toEqual(exported);
+
+      const bad = await hub.call(pat, "POST", `${MY}/skills/import`, {
+        body: { slug: "broken", skill_content: "no frontmatter at all\n" },
+      });
+      expect(bad.status).toBe(400);
+      expect(message(bad.body)).toMatch(/^skill_content: /);
+
+      const draft = await hub.call(pat, "POST", `${MY}/drafts`, {
+        body: { name: "Wizard", executa_type: "skill", slug_override: "wizard" },
+      });
+      const id = (draft.body as Row).id as number;
+      const patched = await hub.call(pat, "PATCH", `${MY}/drafts/${id}`, {
+        body: {
+          skill_content: "---\nname: wizard\ndescription: d\n---\n",
+          metadata: { matrix: {} },
+          tool_id: "forged",
+        },
+      });
+      expect((patched.body as Row).payload).toEqual({
+        skill_content: "---\nname: wizard\ndescription: d\n---\n",
+        metadata: { matrix: {} },
+      });
+      const committed = await hub.call(pat, "POST", `${MY}/drafts/${id}/commit`, {
+        body: { payload: { version: "0.1.0" } },
+      });
+      expect(committed.body).toMatchObject({
+        skill_content: "---\nname: wizard\ndescription: d\n---\n",
+        version: "0.1.0",
+      });
+      const late = await hub.call(pat, "PATCH", `${MY}/drafts/${id}`, { body: { name: "Late" } });
+      expect(late.status).toBe(409);
+      expect(code(late.body)).toBe("draft_committed");
+    },
+  );
+
+  it.skipIf(d.skip)(
     "another developer's executa is not found, and writes need the executas:publish scope",
     async () => {
       const { hub } = await setup();

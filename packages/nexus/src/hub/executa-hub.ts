@@ -215,8 +215,45 @@ export function executaHub(deps: HubDeps) {
     }
   }
 
+  async function slugTaken(user: User, type: ExecutaType, slug: string): Promise<NexusError> {
+    const taken = (await store.listExecutas(user.id, { type, includeArchived: false }))
+      .filter((e) => e.slug === slug)
+      .map((e) => e.toolId);
+    return new NexusError(
+      "slug_taken",
+      `you already have a ${type} with slug '${slug}' (${taken.join(", ") || "?"}); ` +
+        "publish to that one (its id is in .anna/executa.json) or pick another slug",
+      { details: { slug, tool_ids: taken } },
+    );
+  }
+
   return {
     owned,
+
+    /** `POST /my/skills/import`: a skill straight from a payload (an `export`'s output). */
+    async importSkill(
+      user: User,
+      input: { name: string; slug: string; description: string | null; payload: JsonObject },
+    ): Promise<Executa> {
+      const handle = requireHandle(user);
+      try {
+        return await store.createExecuta(
+          {
+            ownerId: user.id,
+            type: "skill",
+            toolId: mintToolId("skill", handle, input.slug),
+            slug: input.slug,
+            name: input.name,
+            description: input.description,
+            payload: payloadPart(input.payload),
+          },
+          clock.now(),
+        );
+      } catch (err) {
+        if (!(err instanceof DuplicateRow)) throw err;
+        throw await slugTaken(user, "skill", input.slug);
+      }
+    },
 
     async createDraft(user: User, input: DraftInput): Promise<Answer<ExecutaDraft>> {
       const handle = requireHandle(user);
@@ -308,15 +345,7 @@ export function executaHub(deps: HubDeps) {
         if (again?.committedExecutaId != null) {
           return { value: await owned(user, again.committedExecutaId), hit: true };
         }
-        const taken = (await store.listExecutas(user.id, { type: d.type, includeArchived: false }))
-          .filter((e) => e.slug === d.slug)
-          .map((e) => e.toolId);
-        throw new NexusError(
-          "slug_taken",
-          `you already have a ${d.type} with slug '${d.slug}' (${taken.join(", ") || "?"}); ` +
-            "publish to that one (its id is in .anna/executa.json) or pick another slug",
-          { details: { slug: d.slug, tool_ids: taken } },
-        );
+        throw await slugTaken(user, d.type, d.slug);
       }
     },
 

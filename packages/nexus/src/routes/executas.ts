@@ -3,6 +3,7 @@
 // and versions come newest first, as the published CLI reads them; a write the server already
 // had answers `x-anna-idempotent: hit`. `/my/tools/{id}` also finds skills, because the
 // published CLI reads skill versions there; `/my/skills/{id}` finds skills only.
+import { formatSkillIssue, parseSkillFile } from "@anna-ai/skills";
 import { Hono } from "hono";
 import { z } from "zod";
 import { NexusError } from "../core/errors.js";
@@ -140,6 +141,50 @@ function fieldsOf(body: z.infer<typeof ExecutaFields>) {
 
 export function executaRoutes(deps: AppDeps): Hono<Env> {
   const app = new Hono<Env>();
+  // S26: a skill from a payload, and back. The frontmatter is checked as the skill loader
+  // checks it, so a skill that imports is one hosts can load.
+  app.post("/my/skills/import", async (c) => {
+    const p = await publisher(c, deps);
+    const body = await readJson(
+      c,
+      ExecutaFields.extend({
+        name: NAME.optional(),
+        slug: SLUG,
+        skill_content: z.string().max(1_000_000),
+      }),
+    );
+    const parsed = parseSkillFile(body.skill_content, { fallbackName: body.slug });
+    if (!parsed.ok) {
+      const issues = parsed.errors.map((i) => formatSkillIssue(i));
+      throw new NexusError(
+        "validation_failed",
+        `skill_content: ${issues[0] ?? "invalid SKILL.md"}`,
+        {
+          details: { issues },
+        },
+      );
+    }
+    const { name, description, slug, executa_type: _type, ...rest } = body;
+    const { fields } = fieldsOf({ ...rest, name: name ?? parsed.skill.name });
+    const e = await hub(deps).importSkill(p.user, {
+      name: name ?? parsed.skill.name,
+      slug,
+      description: description ?? parsed.skill.description,
+      payload: fields,
+    });
+    return c.json({ ...executaView(e), executa_id: e.id }, 201);
+  });
+  app.get(`/my/skills/${ID}/export`, async (c) => {
+    const p = await requireUser(c, deps);
+    const e = await hub(deps).owned(p.user, idOf(c), "skill");
+    return c.json({
+      ...e.payload,
+      name: e.name,
+      slug: e.slug,
+      description: e.description,
+      executa_type: e.type,
+    });
+  });
   app.route("/my/tools", executaKindRoutes(deps, undefined));
   app.route("/my/skills", executaKindRoutes(deps, "skill"));
 
