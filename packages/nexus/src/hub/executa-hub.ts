@@ -107,7 +107,8 @@ export function executaHub(deps: HubDeps) {
     if (e.archivedAt !== null) {
       throw new NexusError(
         "executa_archived",
-        `${e.toolId} is archived (deleted while a published app uses it); it can no longer change`,
+        `${e.toolId} is archived (deleted while a published app uses it) and can no longer change; ` +
+          "to publish anew, run `anna-app executa cache-clear` in its folder and publish again",
         { details: { state: "archived" } },
       );
     }
