@@ -199,10 +199,16 @@ describe.each(DIALECTS)("executa hub on $name", (d) => {
       expect(new Set(drafts.map((r) => (r.body as Row).id)).size).toBe(1);
       expect(drafts.filter((r) => !r.hit)).toHaveLength(1);
       const id = (drafts[0]!.body as Row).id as number;
-      const commit = await hub.call(pat, "POST", `${MY}/drafts/${id}/commit`, {
-        body: { payload: { version: "1.0.0" } },
-      });
-      const eid = (commit.body as Row).id as number;
+      const commits = await Promise.all(
+        [1, 2, 3].map(() =>
+          hub.call(pat, "POST", `${MY}/drafts/${id}/commit`, {
+            body: { payload: { version: "1.0.0" } },
+          }),
+        ),
+      );
+      expect(commits.map((r) => r.status).sort()).toEqual([200, 200, 201]);
+      expect(new Set(commits.map((r) => (r.body as Row).executa_id)).size).toBe(1);
+      const eid = (commits[0]!.body as Row).executa_id as number;
       const freezes = await Promise.all(
         [1, 2, 3].map(() =>
           hub.call(pat, "POST", `${MY}/tools/${eid}/versions`, {
