@@ -5,8 +5,8 @@ import type { CommandSpec, FlagDef, ParsedArgs } from "../cli/args.js";
 import { EXIT_OK, usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
 import { ACCOUNT_FLAG, accountFlag, selectAccount } from "../account/select-account.js";
-import { type Bump, loadExecutaProject } from "../publish/executa-project.js";
-import { publishExecuta, type PublishResult } from "../publish/executa-publish.js";
+import type { Bump } from "../publish/executa-project.js";
+import type { PublishResult } from "../publish/executa-publish.js";
 import { cwdOf, CWD_FLAG } from "../publish/cwd-flag.js";
 import type { CommandModule } from "./registry.js";
 
@@ -62,6 +62,9 @@ export async function runExecutaPublish(
   if (args.positionals.length > 0)
     throw usageError(`unexpected argument '${args.positionals[0]}'`, name);
   const dir = cwdOf(args.flags, io);
+  // Loaded here, not at the top: `--help` must not pay for the schema and hashing modules.
+  const { loadExecutaProject } = await import("../publish/executa-project.js");
+  const { publishExecuta } = await import("../publish/executa-publish.js");
   const project = await loadExecutaProject(dir, {
     bump: args.flags.bump as Bump | undefined,
     profile: args.flags.profile as string | undefined,

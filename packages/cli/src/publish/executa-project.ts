@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isAppVersion } from "@anna-ai/app-schema";
-import { canonicalJson } from "@anna-ai/executa-host";
+import { canonicalJson } from "@anna-ai/executa-host/storage";
 import { EXIT_INVALID_PROJECT, ExitError } from "../cli/exit-error.js";
 
 export type Bump = "patch" | "minor" | "major";
