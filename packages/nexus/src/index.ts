@@ -69,3 +69,18 @@ export { sqlChatStore } from "./runtime/sql-chat-store.js";
 export { sqlDeckStore } from "./runtime/sql-deck-store.js";
 export { sqlToolJobStore } from "./runtime/sql-tool-job-store.js";
 export { sqlWindowStore } from "./runtime/sql-window-store.js";
+export {
+  DRAFT_TTL_MS,
+  type ExecutaHub,
+  type ExecutaReferences,
+  executaHub,
+  NO_REFERENCES,
+} from "./hub/executa-hub.js";
+export {
+  type Executa,
+  type ExecutaStore,
+  type ExecutaType,
+  type ExecutaVersion,
+  sqlExecutaStore,
+  type Visibility,
+} from "./hub/executa-store.js";

@@ -1,11 +1,14 @@
-// Replays what the published @anna-ai/cli (0.1.30–0.1.47) sends for login and tokens, exactly as
-// shared/spec/real-world-cli.md §0.2, §1 and §2 describe it, over real HTTP, and checks every
-// field and status it reads.
+// Replays what the published @anna-ai/cli (0.1.30–0.1.47) sends for login, tokens and executa
+// publishing, exactly as shared/spec/real-world-cli.md §0.2, §1, §2, §4 and §9.3–9.5 describe
+// it, over real HTTP, and checks every field and status it reads.
 import { serve } from "@hono/node-server";
+import { createHash } from "node:crypto";
+import { canonicalJson } from "@anna-ai/executa-host";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { DIALECTS, useDialectCleanup } from "./helpers/dialects.js";
 import { harness, sessionCookie } from "./helpers/harness.js";
+import { hubHttp } from "./helpers/hub-http.js";
 
 useDialectCleanup();
 
@@ -160,6 +163,211 @@ describe.each(DIALECTS)("published CLI login contract on $name", (d) => {
       };
       expect(typeof bad.detail.code).toBe("string");
       expect(typeof bad.detail.message).toBe("string");
+    },
+  );
+});
+
+describe.each(DIALECTS)("published CLI executa publish contract on $name", (d) => {
+  it.skipIf(d.skip)(
+    "replays `executa publish` (§9.3) twice, then list/status/versions/unpublish/yank/delete (§9.5) and a skill",
+    async () => {
+      const h = harness(await d.open());
+      const hub = await hubHttp(h);
+      const host = canonical(hub.url);
+      const { pat } = await hub.developer("cli-pub");
+      // NexusClient (§0.2): Bearer PAT, user-agent, accept; JSON only when there is a body.
+      const send = async (method: string, path: string, body?: unknown) => {
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${pat}`,
+          "user-agent": "anna-app-cli",
+          accept: "application/json",
+        };
+        if (body !== undefined) headers["content-type"] = "application/json";
+        const res = await fetch(`${host}${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await res.text();
+        return {
+          status: res.status,
+          ok: res.ok,
+          hit: res.headers.get("x-anna-idempotent") === "hit",
+          body: (text === "" ? null : JSON.parse(text)) as Record<string, unknown> & unknown[],
+        };
+      };
+      const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+      const executaJson = {
+        slug: "weather",
+        name: "Weather",
+        version: "1.0.0",
+        executa_type: "tool",
+        description: "Forecasts",
+        distribution: { type: "uv", package_name: "weather-tool", executable_name: "weather" },
+      };
+      const idempotencyKey = sha(`${host}|weather|tool`);
+
+      // E1 → E2 (first publish, no cache).
+      const e1 = await send("POST", "/api/v1/executas/my/drafts", {
+        name: "Weather",
+        executa_type: "tool",
+        slug_override: "weather",
+        idempotency_key: idempotencyKey,
+      });
+      expect(e1.ok).toBe(true);
+      expect(typeof e1.body.id).toBe("number");
+      expect(typeof e1.body.tool_id).toBe("string");
+      expect(typeof e1.body.payload).toBe("object");
+      const finalPayload = {
+        ...(e1.body.payload as object),
+        name: "Weather",
+        description: "Forecasts",
+        executa_type: "tool",
+        slug: "weather",
+        version: "1.0.0",
+        distribution_type: "uv",
+        package_name: "weather-tool",
+        executable_name: "weather",
+      };
+      const e2 = await send("POST", `/api/v1/executas/my/drafts/${String(e1.body.id)}/commit`, {
+        payload: finalPayload,
+      });
+      expect(e2.ok).toBe(true);
+      const executaId = e2.body.executa_id as number;
+      expect(typeof executaId).toBe("number");
+      expect(e2.body.tool_id).toBe(e1.body.tool_id);
+      const toolId = e2.body.tool_id as string;
+
+      const publish = async (version: string) => {
+        // E5 (0.1.47 adds `version`), E4, E6 if needed, E8 with content_hash, E4, E7.
+        const json = { ...executaJson, version };
+        const e5 = await send("PUT", `/api/v1/executas/my/tools/${executaId}`, {
+          name: "Weather",
+          description: "Forecasts",
+          distribution_type: "uv",
+          package_name: "weather-tool",
+          executable_name: version === "1.0.0" ? "weather" : "weather2",
+          version,
+        });
+        expect(e5.ok).toBe(true);
+        const e4 = await send("GET", `/api/v1/executas/my/tools/${executaId}/detail`);
+        for (const k of ["id", "tool_id", "name", "executa_type", "visibility", "is_published"]) {
+          expect(e4.body).toHaveProperty(k);
+        }
+        if (e4.body.visibility !== "app_bundled") {
+          const e6 = await send("POST", `/api/v1/executas/my/tools/${executaId}/visibility`, {
+            visibility: "app_bundled",
+          });
+          expect(e6.ok).toBe(true);
+        }
+        // §3.2: sha256 of the canonical executa.json after the bump.
+        const contentHash = sha(canonicalJson(json));
+        const e8 = await send(
+          "POST",
+          `/api/v1/executas/my/tools/${executaId}/versions?content_hash=${contentHash}`,
+          { version },
+        );
+        expect(e8.ok).toBe(true);
+        const final = await send("GET", `/api/v1/executas/my/tools/${executaId}/detail`);
+        expect(final.body.visibility).toBe("app_bundled");
+        const e7 = await send("GET", `/api/v1/executas/my/tools/${executaId}/versions`);
+        expect(Array.isArray(e7.body)).toBe(true);
+        const latest = e7.body[0] as Record<string, unknown>;
+        expect(typeof latest.id).toBe("number");
+        expect(latest.version).toBe(version);
+        expect(typeof latest.content_hash).toBe("string");
+        expect(typeof latest.in_published_app).toBe("boolean");
+        return { e8 };
+      };
+      await publish("1.0.0");
+      // A retried publish of the same version is answered `hit` and creates nothing.
+      const again = await publish("1.0.0");
+      expect(again.e8.hit).toBe(true);
+      await publish("1.0.1");
+
+      // After `executa cache-clear`, E1 with the same key says "already committed".
+      const retry = await send("POST", "/api/v1/executas/my/drafts", {
+        name: "Weather",
+        executa_type: "tool",
+        slug_override: "weather",
+        idempotency_key: idempotencyKey,
+      });
+      expect(retry.hit).toBe(true);
+      expect(retry.body.id as number).toBeLessThan(0);
+      expect((retry.body.payload as Record<string, unknown>).committed_executa_id).toBe(executaId);
+      expect(retry.body.tool_id).toBe(toolId);
+
+      // §9.5: E3 is a bare array the CLI resolves refs in.
+      const e3 = await send("GET", "/api/v1/executas/my/tools");
+      expect(Array.isArray(e3.body)).toBe(true);
+      expect(e3.body[0]).toMatchObject({
+        id: executaId,
+        tool_id: toolId,
+        visibility: "app_bundled",
+        executa_type: "tool",
+      });
+      expect(toolId.split("-")).toContain("weather");
+
+      // yank weather@1.0.1: E7 → E9.
+      const versions = (await send("GET", `/api/v1/executas/my/tools/${executaId}/versions`))
+        .body as {
+        id: number;
+        version: string;
+      }[];
+      const v101 = versions.find((v) => v.version === "1.0.1")!;
+      expect(
+        (await send("DELETE", `/api/v1/executas/my/tools/${executaId}/versions/${v101.id}`)).ok,
+      ).toBe(true);
+      // E10 unpublish: no body, reads `visibility`.
+      const e10 = await send("POST", `/api/v1/executas/my/tools/${executaId}/unpublish`);
+      expect(e10.body.visibility).toBe("private");
+      // E11 delete: 200 or 204; a later E4 on the cached id is 404 (the CLI re-mints).
+      expect([200, 204]).toContain(
+        (await send("DELETE", `/api/v1/executas/my/tools/${executaId}`)).status,
+      );
+      expect((await send("GET", `/api/v1/executas/my/tools/${executaId}/detail`)).status).toBe(404);
+      // E7 on a missing id is a 404 the CLI allows (= []).
+      expect((await send("GET", `/api/v1/executas/my/tools/${executaId}/versions`)).status).toBe(
+        404,
+      );
+
+      // A skill: E1 → E2 with skill_content + execution_mode, E13, E12, E14; versions via E7.
+      const s1 = await send("POST", "/api/v1/executas/my/drafts", {
+        name: "Coach",
+        executa_type: "skill",
+        slug_override: "coach",
+        idempotency_key: sha(`${host}|coach|skill`),
+      });
+      const s2 = await send("POST", `/api/v1/executas/my/drafts/${String(s1.body.id)}/commit`, {
+        payload: {
+          ...(s1.body.payload as object),
+          name: "Coach",
+          executa_type: "skill",
+          slug: "coach",
+          version: "0.1.0",
+          skill_content: "---\nname: coach\n---\nBe kind.\n",
+          execution_mode: "prompt",
+        },
+      });
+      const skillId = s2.body.executa_id as number;
+      expect(String(s2.body.tool_id)).toMatch(/^skill-cli-pub-coach-/);
+      const e13 = await send("PUT", `/api/v1/executas/my/skills/${skillId}`, {
+        name: "Coach",
+        skill_content: "---\nname: coach\n---\nBe kinder.\n",
+        version: "0.1.0",
+        skill_execution_mode: "prompt",
+      });
+      expect(e13.ok).toBe(true);
+      const e12 = await send("GET", `/api/v1/executas/my/skills/${skillId}/detail`);
+      expect(e12.body.visibility).toBe("private");
+      const e14 = await send("POST", `/api/v1/executas/my/skills/${skillId}/visibility`, {
+        visibility: "app_bundled",
+      });
+      expect(e14.ok).toBe(true);
+      const skillVersions = await send("GET", `/api/v1/executas/my/tools/${skillId}/versions`);
+      expect((skillVersions.body as { version: string }[]).map((v) => v.version)).toEqual([
+        "0.1.0",
+      ]);
     },
   );
 });

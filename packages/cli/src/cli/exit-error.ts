@@ -9,8 +9,12 @@ export const EXIT_USAGE = 2;
  * (real-world-cli.md §0.2): 2 also means "no usable PAT" (none saved, expired, revoked, 401).
  */
 export const EXIT_FORBIDDEN = 3;
+/** The project on disk cannot be published as it is (executa.json missing a field, …). */
+export const EXIT_INVALID_PROJECT = 4;
 export const EXIT_REQUEST_FAILED = 5;
 export const EXIT_SERVER = 6;
+/** A destructive command refused because ANNA_CLI_NO_DESTRUCTIVE=1. */
+export const EXIT_DESTRUCTIVE_REFUSED = 7;
 /** Shell convention for a run ended by a signal: 128 + its number. */
 export const EXIT_SIGINT = 130;
 export const EXIT_SIGTERM = 143;

@@ -95,6 +95,56 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "List the scopes a developer token can carry on the server",
     load: async () => (await import("./token-scopes.js")).command,
   },
+  {
+    path: ["publish"],
+    summary: "Publish this folder: an app (manifest.json) or an executa (executa.json)",
+    load: async () => (await import("./publish.js")).command,
+  },
+  {
+    path: ["executa", "publish"],
+    summary: "Publish the executa of this folder: mint its tool_id, freeze its version",
+    load: async () => (await import("./executa-publish.js")).command,
+  },
+  {
+    path: ["executa", "list"],
+    summary: "List the executas (tools and skills) you own on the server",
+    load: async () => (await import("./executa-list.js")).command,
+  },
+  {
+    path: ["executa", "status"],
+    summary: "Show one executa's state on the server: visibility, latest version",
+    load: async () => (await import("./executa-status.js")).command,
+  },
+  {
+    path: ["executa", "versions"],
+    summary: "List an executa's frozen versions, newest first",
+    load: async () => (await import("./executa-versions.js")).command,
+  },
+  {
+    path: ["executa", "unpublish"],
+    summary: "Make an executa private again (hidden from the Hub and from new app installs)",
+    load: async () => (await import("./executa-unpublish.js")).command,
+  },
+  {
+    path: ["executa", "yank"],
+    summary: "Delete one frozen version of an executa (<slug>@<version>)",
+    load: async () => (await import("./executa-yank.js")).command,
+  },
+  {
+    path: ["executa", "delete"],
+    summary: "Delete an executa (archived instead when a published app uses it)",
+    load: async () => (await import("./executa-delete.js")).command,
+  },
+  {
+    path: ["executa", "cache-clear"],
+    summary: "Forget which server-side executa this folder publishes to (.anna/executa.json)",
+    load: async () => (await import("./executa-cache-clear.js")).command,
+  },
+  {
+    path: ["executa", "register"],
+    summary: "Register a dev app for a tool_id so executa dev can use real server services",
+    load: async () => (await import("./executa-register.js")).command,
+  },
 ];
 
 /** The longest command path that prefixes argv, and the rest of argv. */

@@ -8,10 +8,12 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import {
   createApp,
+  executaHub,
   migrateToLatest,
   nullLogger,
   openDatabase,
   resolveConfig,
+  sqlExecutaStore,
   sqlStores,
   systemClock,
   type NexusConfig,
@@ -46,6 +48,7 @@ export async function startTestNexus(config: Partial<NexusConfig> = {}): Promise
     config: resolveConfig({ devicePollIntervalS: 1, ...config }),
     pingDatabase: handle.ping,
     passwordParams: { N: 2 ** 10, r: 8, p: 1 },
+    hub: executaHub({ store: sqlExecutaStore(handle.db), clock: systemClock }),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));

@@ -11,6 +11,8 @@ import { openBlobStore } from "../blobs/open-blob-store.js";
 import { createSqlFilesService } from "../storage/sql-files-store.js";
 import { createSqlStorageService } from "../storage/sql-kv-store.js";
 import { createNexusRuntime } from "../runtime/nexus-runtime.js";
+import { executaHub } from "../hub/executa-hub.js";
+import { sqlExecutaStore } from "../hub/executa-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, flagHelp, parseFlags, parsePort } from "./args.js";
@@ -153,6 +155,7 @@ export async function runStart(
     logger,
     config: resolveConfig({ publicOrigin: publicOrigin?.replace(/\/$/, ""), trustProxy }),
     pingDatabase: handle.ping,
+    hub: executaHub({ store: sqlExecutaStore(handle.db), clock: systemClock }),
     storage: {
       kv,
       files: createSqlFilesService({ db: handle.db, blobs, clock, logger }),

@@ -42,6 +42,16 @@ export const ERROR_STATUS = {
   invalid_path: 400,
   invalid_request: 400,
   upstream_error: 502,
+  // Executa Hub (S2, R9, R10): each names the state that refused and the next step.
+  handle_required: 400,
+  slug_taken: 409,
+  version_exists: 409,
+  version_not_greater: 409,
+  no_changes: 409,
+  executa_archived: 409,
+  executa_referenced: 409,
+  draft_committed: 409,
+  draft_expired: 410,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -3,6 +3,7 @@
 // parsed back to numbers by the pool), JSON as text.
 import type { Generated } from "kysely";
 import type { RuntimeTables } from "./schema-runtime.js";
+import type { HubTables } from "./schema-hub.js";
 import type { TokenTables } from "./schema-tokens.js";
 
 export interface UsersTable {
@@ -130,7 +131,7 @@ export interface StorageUploadsTable {
   expires_at: number;
 }
 
-export interface Database extends TokenTables, RuntimeTables {
+export interface Database extends TokenTables, RuntimeTables, HubTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

@@ -10,6 +10,7 @@ import { NexusError } from "../core/errors.js";
 import { authRoutes, meRoutes } from "../routes/auth.js";
 import { devicePageRoutes } from "../routes/device-page.js";
 import { deviceRoutes } from "../routes/device.js";
+import { executaRoutes } from "../routes/executas.js";
 import { handleRoutes } from "../routes/handle.js";
 import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { storageRoutes } from "../routes/storage.js";
@@ -65,6 +66,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/anna-apps/dev", storageMintRoutes(deps));
   app.route("/", jwksRoutes(deps));
   app.route("/api/v1/developer", handleRoutes(deps));
+  app.route("/api/v1/executas", executaRoutes(deps));
   if (deps.storage) {
     app.route("/api/v1/storage", storageRoutes(deps, deps.storage));
     const blobs = deps.storage.blobs;

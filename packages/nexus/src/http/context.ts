@@ -7,6 +7,7 @@ import type { RateLimiter } from "../auth/rate-limit.js";
 import type { ScryptParams } from "../auth/password.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
+import type { ExecutaHub } from "../hub/executa-hub.js";
 import type { StorageServices } from "../routes/storage.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
@@ -30,6 +31,8 @@ export interface AppDeps {
   keyring?: SigningKeyring;
   /** The app runtime (windows, rpc, events) at /api/v1/anna-apps/runtime/*; absent, 404. */
   runtime?: NexusRuntime;
+  /** The Executa Hub at /api/v1/executas/* (503 without it). */
+  hub?: ExecutaHub;
 }
 
 export type Principal =

@@ -6,6 +6,8 @@ import { memoryLogger } from "../../src/core/logger.js";
 import type { DatabaseHandle } from "../../src/db/connect.js";
 import { createApp } from "../../src/http/app.js";
 import type { AppDeps, Env } from "../../src/http/context.js";
+import { executaHub } from "../../src/hub/executa-hub.js";
+import { sqlExecutaStore } from "../../src/hub/executa-store.js";
 import { sqlStores } from "../../src/stores/sql-stores.js";
 import type { Stores } from "../../src/stores/types.js";
 import { randomBytes } from "node:crypto";
@@ -37,6 +39,7 @@ export function harness(
   extra: {
     clock?: ManualClock;
     storage?: AppDeps["storage"];
+    hub?: AppDeps["hub"];
     /** The app runtime, built on the harness's keyring (test/helpers/runtime.ts). */
     runtime?: (keyring: SigningKeyring) => NonNullable<AppDeps["runtime"]>;
   } = {},
@@ -57,6 +60,7 @@ export function harness(
     config: resolveConfig(config),
     pingDatabase: h.ping,
     passwordParams: TEST_SCRYPT,
+    hub: extra.hub ?? executaHub({ store: sqlExecutaStore(h.db), clock }),
     ...(extra.storage ? { storage: extra.storage } : {}),
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
   });
