@@ -16,7 +16,7 @@ import { type Flags, flagHelp, parseFlags } from "./args.js";
 import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
 import { EXIT, ExitError, usageError } from "./exit.js";
 import { type CliIo, readAll } from "./io.js";
-import { HANDLE_RE, RESERVED_HANDLES } from "../routes/handle.js";
+import { HANDLE_RE, RESERVED_HANDLES } from "../auth/handle-rules.js";
 import { openKeyring } from "./keyring-flags.js";
 
 const EMAIL: Flags = {
@@ -176,6 +176,17 @@ const COMMANDS: Record<string, AdminCommand> = {
       const user = await userByEmail(stores, flags, "revoke-developer");
       await stores.users.revokeDeveloper(user.id, systemClock.now());
       printUser(io, (await stores.users.findById(user.id))!, flags.json === true, "updated");
+      return EXIT.ok;
+    },
+  },
+  "verify-email": {
+    summary: "mark the account's email verified (when no verification mail can reach it)",
+    flags: { ...EMAIL, ...JSON_FLAG },
+    examples: ["anna-nexus admin verify-email --email dev@example.com"],
+    async run(stores, flags, io) {
+      const user = await userByEmail(stores, flags, "verify-email");
+      await stores.users.markVerified(user.id, systemClock.now());
+      printUser(io, (await stores.users.findById(user.id))!, flags.json === true, "verified");
       return EXIT.ok;
     },
   },

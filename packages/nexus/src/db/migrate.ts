@@ -3,13 +3,14 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from "kysely";
 import * as m0001 from "./migrations/0001-accounts.js";
 import * as m0002 from "./migrations/0002-signing_keys.js";
-
 import * as m0003 from "./migrations/0003-storage.js";
+import * as m0005 from "./migrations/0005-accounts-abuse.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
   "0002-signing_keys": m0002,
   "0003-storage": m0003,
+  "0005-accounts-abuse": m0005,
 };
 
 export class MigrationError extends Error {

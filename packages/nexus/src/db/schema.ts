@@ -2,6 +2,7 @@
 // values: booleans as 0/1 integers, timestamps as epoch milliseconds (bigint in PostgreSQL,
 // parsed back to numbers by the pool), JSON as text.
 import type { Generated } from "kysely";
+import type { AccountTables } from "./schema-accounts.js";
 import type { TokenTables } from "./schema-tokens.js";
 
 export interface UsersTable {
@@ -129,7 +130,7 @@ export interface StorageUploadsTable {
   expires_at: number;
 }
 
-export interface Database extends TokenTables {
+export interface Database extends TokenTables, AccountTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;
