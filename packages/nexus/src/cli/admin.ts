@@ -83,6 +83,7 @@ function describe(u: User): string {
     u.isAdmin ? "admin" : "user",
     u.developerState.replace("_", " "),
     u.handle ? `@${u.handle}` : "",
+    u.isVerified ? "" : "email not verified",
   ]
     .filter(Boolean)
     .join(", ");

@@ -14,6 +14,8 @@ export interface DialectCase {
   skip: boolean;
   /** A fresh, migrated database; closed by the caller (or `closeAll`). */
   open(): Promise<DatabaseHandle>;
+  /** Two connections (pools) to one fresh database, as two Nexus instances would hold. */
+  openShared(): Promise<[DatabaseHandle, DatabaseHandle]>;
 }
 
 const pgBin = findPostgresBin();
@@ -36,6 +38,15 @@ export const DIALECTS: DialectCase[] = [
       tempDirs.push(dir);
       return track(openDatabase({ dataDir: dir }));
     },
+    openShared: async () => {
+      const dir = mkdtempSync(join(tmpdir(), "anna-nexus-sqlite-"));
+      tempDirs.push(dir);
+      const url = `sqlite:${join(dir, "nexus.sqlite")}`;
+      return [
+        await track(openDatabase({ url, dataDir: "" })),
+        await track(openDatabase({ url, dataDir: "" })),
+      ];
+    },
   },
   {
     name: "missing" in pgBin ? `postgres (skipped: ${pgBin.missing})` : "postgres",
@@ -45,6 +56,15 @@ export const DIALECTS: DialectCase[] = [
       cluster ??= startPostgres(pgBin);
       const url = await (await cluster).createDatabase();
       return track(openDatabase({ url, dataDir: "" }));
+    },
+    openShared: async () => {
+      if ("missing" in pgBin) throw new Error(pgBin.missing);
+      cluster ??= startPostgres(pgBin);
+      const url = await (await cluster).createDatabase();
+      return [
+        await track(openDatabase({ url, dataDir: "" })),
+        await track(openDatabase({ url, dataDir: "" })),
+      ];
     },
   },
 ];

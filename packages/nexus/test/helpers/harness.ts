@@ -34,7 +34,12 @@ export interface Harness {
 export function harness(
   h: DatabaseHandle,
   config: Partial<NexusConfig> = {},
-  extra: { clock?: ManualClock; storage?: AppDeps["storage"] } = {},
+  extra: {
+    clock?: ManualClock;
+    storage?: AppDeps["storage"];
+    rateLimiter?: AppDeps["rateLimiter"];
+    mail?: AppDeps["mail"];
+  } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
   const logger = memoryLogger();
@@ -53,6 +58,8 @@ export function harness(
     pingDatabase: h.ping,
     passwordParams: TEST_SCRYPT,
     ...(extra.storage ? { storage: extra.storage } : {}),
+    ...(extra.rateLimiter ? { rateLimiter: extra.rateLimiter } : {}),
+    ...(extra.mail ? { mail: extra.mail } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };
