@@ -7,10 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../src/auth/secrets.js";
 import { fileOutboxMailSender, type MailMessage } from "../src/mail/mail-sender.js";
-import { memoryStores } from "../src/stores/memory-stores.js";
-import { sqlStores } from "../src/stores/sql-stores.js";
-import type { Stores } from "../src/stores/types.js";
-import { DIALECTS, useDialectCleanup } from "./helpers/dialects.js";
+import { DIALECTS, STORE_IMPLS, useDialectCleanup } from "./helpers/dialects.js";
 import { detail, harness, ORIGIN } from "./helpers/harness.js";
 
 useDialectCleanup();
@@ -162,17 +159,9 @@ describe.each(DIALECTS)("email verification on $name", (d) => {
   );
 });
 
-const STORES: { name: string; skip: boolean; make: () => Promise<Stores> }[] = [
-  { name: "memory", skip: false, make: () => Promise.resolve(memoryStores()) },
-  ...DIALECTS.map((d) => ({
-    name: d.name,
-    skip: d.skip,
-    make: async () => sqlStores((await d.open()).db),
-  })),
-];
 const T0 = Date.UTC(2026, 0, 1);
 
-describe.each(STORES)("email verification store on $name", (impl) => {
+describe.each(STORE_IMPLS)("email verification store on $name", (impl) => {
   it.skipIf(impl.skip)(
     "consumes a link exactly once, even twenty at a time, and only for the address it went to",
     async () => {

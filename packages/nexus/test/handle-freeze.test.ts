@@ -3,25 +3,14 @@
 // and PostgreSQL, then the route's answer on both dialects.
 import { describe, expect, it } from "vitest";
 import { HANDLE_FREEZE_MS } from "../src/auth/handle-rules.js";
-import { memoryStores } from "../src/stores/memory-stores.js";
-import { sqlStores } from "../src/stores/sql-stores.js";
-import type { Stores } from "../src/stores/types.js";
-import { DIALECTS, useDialectCleanup } from "./helpers/dialects.js";
+import { DIALECTS, STORE_IMPLS, useDialectCleanup } from "./helpers/dialects.js";
 import { detail, harness, ORIGIN, sessionCookie } from "./helpers/harness.js";
 
 useDialectCleanup();
 
-const IMPLS: { name: string; skip: boolean; make: () => Promise<Stores> }[] = [
-  { name: "memory", skip: false, make: () => Promise.resolve(memoryStores()) },
-  ...DIALECTS.map((d) => ({
-    name: d.name,
-    skip: d.skip,
-    make: async () => sqlStores((await d.open()).db),
-  })),
-];
 const T0 = Date.UTC(2026, 0, 1);
 
-describe.each(IMPLS)("handle freeze on $name", (impl) => {
+describe.each(STORE_IMPLS)("handle freeze on $name", (impl) => {
   it.skipIf(impl.skip)(
     "freezes a released handle for others for 90 days, lets its owner take it back",
     async () => {

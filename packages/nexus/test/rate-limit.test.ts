@@ -117,3 +117,25 @@ describe.each(DIALECTS)("brute-force sign-in across two instances on $name", (d)
     },
   );
 });
+
+describe.each(DIALECTS)("SQL rate limiter housekeeping on $name", (d) => {
+  it.skipIf(d.skip)(
+    "deletes rows whose window ended once every 1,000 hits",
+    async () => {
+      const clock = manualClock();
+      const [h] = await d.openShared();
+      const limiter = sqlRateLimiter(h.db, clock);
+      await limiter.hit("stale", 5, 1_000);
+      clock.advance(1_000);
+      const rows = () =>
+        h.db.selectFrom("rate_limits").select("key").where("key", "=", "stale").execute();
+      for (let i = 0; i < 998; i++) await limiter.hit("busy", 5_000, 60_000);
+      expect(await rows()).toHaveLength(1);
+      await limiter.hit("busy", 5_000, 60_000);
+      expect(await rows()).toHaveLength(0);
+      // The live window survived the prune and kept counting.
+      expect(await limiter.check("busy", 999, 60_000)).toBeGreaterThan(0);
+    },
+    60_000,
+  );
+});

@@ -3,7 +3,6 @@
 // posts the token back, so a mail scanner that fetches links verifies nothing by itself. Only the
 // token's hash is stored and the request log records paths without queries, so the token is
 // only ever in the mail.
-import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { z } from "zod";
 import { hashSecret, randomSecret } from "../auth/secrets.js";
@@ -11,6 +10,7 @@ import { NexusError } from "../core/errors.js";
 import type { AppDeps, Ctx, Env } from "../http/context.js";
 import { requireUser } from "../http/guards.js";
 import { readJson } from "../http/json-body.js";
+import { escapeHtml, setPageHeaders } from "../http/page-headers.js";
 import type { User } from "../stores/types.js";
 
 export const VERIFY_PAGE_PATH = "/verify-email";
@@ -95,21 +95,13 @@ export function emailVerificationRoutes(deps: AppDeps): Hono<Env> {
   return app;
 }
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const esc = escapeHtml;
 
 export function verifyPageRoutes(): Hono<Env> {
   const app = new Hono<Env>();
   app.get(VERIFY_PAGE_PATH, (c) => {
     const token = (c.req.query("token") ?? "").slice(0, MAX_TOKEN_CHARS);
-    const nonce = randomBytes(16).toString("base64");
-    c.header(
-      "Content-Security-Policy",
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-    );
-    c.header("X-Frame-Options", "DENY");
-    // The token is in this page's URL: never send it on as a Referer, never cache the page.
-    c.header("Referrer-Policy", "no-referrer");
-    c.header("Cache-Control", "no-store");
+    const nonce = setPageHeaders(c);
     return c.html(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Verify your email — Anna Nexus</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

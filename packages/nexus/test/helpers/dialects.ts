@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../src/db/connect.js";
 import { migrateToLatest } from "../../src/db/migrate.js";
+import { memoryStores } from "../../src/stores/memory-stores.js";
+import { sqlStores } from "../../src/stores/sql-stores.js";
+import type { Stores } from "../../src/stores/types.js";
 import { findPostgresBin, type PgCluster, startPostgres } from "./postgres.js";
 
 export interface DialectCase {
@@ -69,7 +72,17 @@ export const DIALECTS: DialectCase[] = [
   },
 ];
 
-/** Call once at the top of a test file that uses DIALECTS. */
+/** Every Stores implementation a store contract runs on: in memory, then each dialect. */
+export const STORE_IMPLS: { name: string; skip: boolean; make: () => Promise<Stores> }[] = [
+  { name: "memory", skip: false, make: () => Promise.resolve(memoryStores()) },
+  ...DIALECTS.map((d) => ({
+    name: d.name,
+    skip: d.skip,
+    make: async () => sqlStores((await d.open()).db),
+  })),
+];
+
+/** Call once at the top of a test file that uses DIALECTS or STORE_IMPLS. */
 export function useDialectCleanup(): void {
   beforeAll(() => {});
   afterAll(async () => {
