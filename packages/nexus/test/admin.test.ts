@@ -209,6 +209,28 @@ describe.each(TARGETS)("anna-nexus admin verify-email on $name", (t) => {
       );
     },
   );
+
+  it.skipIf(t.skip)(
+    "sets a handle under the API's rules: 2 for a bad one, 4 for a frozen one",
+    async () => {
+      const db = await t.flags();
+      for (const email of ["a@example.com", "b@example.com"])
+        await admin(["create-user", "--email", email, "--password-stdin", ...db], "password-one");
+      const set = (email: string, handle: string) =>
+        admin(["set-handle", "--email", email, "--handle", handle, "--json", ...db]);
+      expect(JSON.parse((await set("a@example.com", "Studio")).out)).toMatchObject({
+        developer_handle: "studio",
+      });
+      await set("a@example.com", "studio-acme");
+      expect(await exitCodeOf(set("b@example.com", "studio"))).toBe(EXIT.conflict);
+      expect(await exitCodeOf(set("b@example.com", "studio-acme"))).toBe(EXIT.conflict);
+      expect(await exitCodeOf(set("b@example.com", "-bad-"))).toBe(EXIT.usage);
+      expect(await exitCodeOf(set("b@example.com", "admin"))).toBe(EXIT.usage);
+      expect(JSON.parse((await set("a@example.com", "studio")).out)).toMatchObject({
+        developer_handle: "studio",
+      });
+    },
+  );
 });
 
 describe("anna-nexus admin help", () => {
