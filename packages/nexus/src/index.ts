@@ -14,6 +14,14 @@ export {
 export { MIGRATIONS, migrateToLatest, MigrationError } from "./db/migrate.js";
 export type { Database } from "./db/schema.js";
 export { memoryRateLimiter, type RateLimiter } from "./auth/rate-limit.js";
+export { sqlRateLimiter } from "./auth/sql-rate-limit.js";
+export {
+  consoleMailSender,
+  fileOutboxMailSender,
+  type MailMessage,
+  type MailSender,
+} from "./mail/mail-sender.js";
+export type { EmailVerificationStore } from "./stores/email-verification-store.js";
 export { hashPassword, verifyPassword, type ScryptParams } from "./auth/password.js";
 export { DEFAULT_LOGIN_SCOPES, PAT_PREFIX, type Scope, SCOPES } from "./auth/scopes.js";
 export { memoryStores } from "./stores/memory-stores.js";

@@ -8,6 +8,7 @@ import { runAdmin } from "../src/cli/admin.js";
 import { EXIT, ExitError } from "../src/cli/exit.js";
 import type { CliIo } from "../src/cli/io.js";
 import { openDatabase } from "../src/db/connect.js";
+import { migrateToLatest } from "../src/db/migrate.js";
 import { sqlStores } from "../src/stores/sql-stores.js";
 import { findPostgresBin, startPostgres } from "./helpers/postgres.js";
 import { afterAll } from "vitest";
@@ -176,6 +177,58 @@ describe.each(TARGETS)("anna-nexus admin on $name", (t) => {
         ),
       ).toBe(EXIT.usage);
       expect(await exitCodeOf(admin(["frobnicate", ...db]))).toBe(EXIT.usage);
+    },
+  );
+});
+
+describe.each(TARGETS)("anna-nexus admin verify-email on $name", (t) => {
+  it.skipIf(t.skip)(
+    "marks a signed-up account's email verified, which list-users shows",
+    async () => {
+      const db = await t.flags();
+      const h =
+        db[0] === "--data"
+          ? openDatabase({ dataDir: db[1]! })
+          : openDatabase({ url: db[1]!, dataDir: "" });
+      try {
+        await migrateToLatest(h.db);
+        await sqlStores(h.db).users.create({ email: "new@example.com", passwordHash: "x" }, 0);
+      } finally {
+        await h.close();
+      }
+      expect((await admin(["list-users", ...db])).out).toContain("email not verified");
+      const verified = await admin(["verify-email", "--email", "NEW@example.com", "--json", ...db]);
+      expect(verified.code).toBe(EXIT.ok);
+      expect(JSON.parse(verified.out)).toMatchObject({
+        email: "new@example.com",
+        is_verified: true,
+      });
+      expect((await admin(["list-users", ...db])).out).not.toContain("email not verified");
+      expect(await exitCodeOf(admin(["verify-email", "--email", "ghost@example.com", ...db]))).toBe(
+        EXIT.notFound,
+      );
+    },
+  );
+
+  it.skipIf(t.skip)(
+    "sets a handle under the API's rules: 2 for a bad one, 4 for a frozen one",
+    async () => {
+      const db = await t.flags();
+      for (const email of ["a@example.com", "b@example.com"])
+        await admin(["create-user", "--email", email, "--password-stdin", ...db], "password-one");
+      const set = (email: string, handle: string) =>
+        admin(["set-handle", "--email", email, "--handle", handle, "--json", ...db]);
+      expect(JSON.parse((await set("a@example.com", "Studio")).out)).toMatchObject({
+        developer_handle: "studio",
+      });
+      await set("a@example.com", "studio-acme");
+      expect(await exitCodeOf(set("b@example.com", "studio"))).toBe(EXIT.conflict);
+      expect(await exitCodeOf(set("b@example.com", "studio-acme"))).toBe(EXIT.conflict);
+      expect(await exitCodeOf(set("b@example.com", "-bad-"))).toBe(EXIT.usage);
+      expect(await exitCodeOf(set("b@example.com", "admin"))).toBe(EXIT.usage);
+      expect(JSON.parse((await set("a@example.com", "studio")).out)).toMatchObject({
+        developer_handle: "studio",
+      });
     },
   );
 });

@@ -1,24 +1,13 @@
 // One contract for every Stores implementation: in-memory, SQLite and PostgreSQL.
 import { describe, expect, it } from "vitest";
 import { NexusError } from "../src/core/errors.js";
-import { memoryStores } from "../src/stores/memory-stores.js";
-import { sqlStores } from "../src/stores/sql-stores.js";
-import type { Stores } from "../src/stores/types.js";
-import { DIALECTS, useDialectCleanup } from "./helpers/dialects.js";
+import { STORE_IMPLS, useDialectCleanup } from "./helpers/dialects.js";
 
 useDialectCleanup();
 
-const IMPLS: { name: string; skip: boolean; make: () => Promise<Stores> }[] = [
-  { name: "memory", skip: false, make: () => Promise.resolve(memoryStores()) },
-  ...DIALECTS.map((d) => ({
-    name: d.name,
-    skip: d.skip,
-    make: async () => sqlStores((await d.open()).db),
-  })),
-];
 const T0 = Date.UTC(2026, 0, 1);
 
-describe.each(IMPLS)("store contract on $name", (impl) => {
+describe.each(STORE_IMPLS)("store contract on $name", (impl) => {
   it.skipIf(impl.skip)(
     "users: unique lower-cased email and handle, developer state machine",
     async () => {

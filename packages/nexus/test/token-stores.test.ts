@@ -1,22 +1,12 @@
 // One contract for the token-minting stores (signing keys, dev sessions): in-memory, SQLite and
 // PostgreSQL.
 import { describe, expect, it } from "vitest";
-import { memoryStores } from "../src/stores/memory-stores.js";
-import { sqlStores } from "../src/stores/sql-stores.js";
 import type { Stores } from "../src/stores/types.js";
 import type { NewDevSession } from "../src/stores/dev-session-store.js";
-import { DIALECTS, useDialectCleanup } from "./helpers/dialects.js";
+import { STORE_IMPLS, useDialectCleanup } from "./helpers/dialects.js";
 
 useDialectCleanup();
 
-const IMPLS: { name: string; skip: boolean; make: () => Promise<Stores> }[] = [
-  { name: "memory", skip: false, make: () => Promise.resolve(memoryStores()) },
-  ...DIALECTS.map((d) => ({
-    name: d.name,
-    skip: d.skip,
-    make: async () => sqlStores((await d.open()).db),
-  })),
-];
 const T0 = Date.UTC(2026, 0, 1);
 const key = (kid: string) => ({
   kid,
@@ -61,7 +51,7 @@ const session = (
   ...over,
 });
 
-describe.each(IMPLS)("token stores on $name", (impl) => {
+describe.each(STORE_IMPLS)("token stores on $name", (impl) => {
   it.skipIf(impl.skip)(
     "signing keys: rotate supersedes the signer, live keys until retirement, retire forgets the private half",
     async () => {

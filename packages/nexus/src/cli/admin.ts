@@ -16,7 +16,7 @@ import { type Flags, flagHelp, parseFlags } from "./args.js";
 import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
 import { EXIT, ExitError, usageError } from "./exit.js";
 import { type CliIo, readAll } from "./io.js";
-import { HANDLE_RE, RESERVED_HANDLES } from "../routes/handle.js";
+import { HANDLE_RE, normaliseHandle, RESERVED_HANDLES } from "../auth/handle-rules.js";
 import { openKeyring } from "./keyring-flags.js";
 import { LOAD_APP_SUMMARY, runLoadApp } from "./admin-load-app.js";
 
@@ -84,6 +84,7 @@ function describe(u: User): string {
     u.isAdmin ? "admin" : "user",
     u.developerState.replace("_", " "),
     u.handle ? `@${u.handle}` : "",
+    u.isVerified ? "" : "email not verified",
   ]
     .filter(Boolean)
     .join(", ");
@@ -176,6 +177,42 @@ const COMMANDS: Record<string, AdminCommand> = {
     async run(stores, flags, io) {
       const user = await userByEmail(stores, flags, "revoke-developer");
       await stores.users.revokeDeveloper(user.id, systemClock.now());
+      printUser(io, (await stores.users.findById(user.id))!, flags.json === true, "updated");
+      return EXIT.ok;
+    },
+  },
+  "verify-email": {
+    summary: "mark the account's email verified (when no verification mail can reach it)",
+    flags: { ...EMAIL, ...JSON_FLAG },
+    examples: ["anna-nexus admin verify-email --email dev@example.com"],
+    async run(stores, flags, io) {
+      const user = await userByEmail(stores, flags, "verify-email");
+      await stores.users.markVerified(user.id, systemClock.now());
+      printUser(io, (await stores.users.findById(user.id))!, flags.json === true, "verified");
+      return EXIT.ok;
+    },
+  },
+  "set-handle": {
+    summary: "set an account's developer handle (the same rules and 90-day freeze as the API)",
+    flags: {
+      ...EMAIL,
+      handle: { type: "string", value: "<handle>", description: "the new handle" },
+      ...JSON_FLAG,
+    },
+    examples: ["anna-nexus admin set-handle --email dev@example.com --handle studio-acme"],
+    async run(stores, flags, io) {
+      const user = await userByEmail(stores, flags, "set-handle");
+      if (typeof flags.handle !== "string")
+        throw usageError("--handle <handle> is required", "admin set-handle");
+      try {
+        await stores.users.setHandle(user.id, normaliseHandle(flags.handle), systemClock.now());
+      } catch (err) {
+        if (err instanceof NexusError && err.code === "validation_failed")
+          throw usageError(err.message, "admin set-handle");
+        if (err instanceof NexusError && err.code === "handle_taken")
+          throw new ExitError(EXIT.conflict, err.message, { cause: err });
+        throw err;
+      }
       printUser(io, (await stores.users.findById(user.id))!, flags.json === true, "updated");
       return EXIT.ok;
     },

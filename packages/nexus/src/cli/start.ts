@@ -1,7 +1,10 @@
 // `anna-nexus start`: open and migrate the database, build the app, listen; on SIGTERM/SIGINT stop
 // accepting, let in-flight requests finish, then close the pool.
 import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
+import { sqlRateLimiter } from "../auth/sql-rate-limit.js";
+import { consoleMailSender, fileOutboxMailSender } from "../mail/mail-sender.js";
 import { systemClock } from "../core/clock.js";
 import { resolveConfig } from "../core/config.js";
 import { jsonLogger } from "../core/logger.js";
@@ -48,6 +51,18 @@ const FLAGS: Flags = {
     value: "<url>",
     description:
       "the origin people reach this server at, e.g. https://nexus.example.com (env ANNA_PUBLIC_ORIGIN)",
+  },
+  "mail-outbox": {
+    type: "string",
+    value: "<dir>",
+    description:
+      "write each outgoing mail (verification links) as a JSON file here instead of printing it (env ANNA_MAIL_OUTBOX)",
+  },
+  "rate-limit-store": {
+    type: "string",
+    value: "<memory|database>",
+    description:
+      "where rate-limit counters live; database shares them between servers on one database (env ANNA_RATE_LIMIT_STORE; default: database on PostgreSQL, memory on SQLite)",
   },
   "trust-proxy": {
     type: "boolean",
@@ -101,6 +116,21 @@ export async function runStart(
   const trustProxy =
     flags["trust-proxy"] === true || /^(1|true|yes|on)$/i.test(io.env.ANNA_TRUST_PROXY ?? "");
   const logger = jsonLogger(io.stderr);
+  const rateLimitStore =
+    (flags["rate-limit-store"] as string | undefined) ??
+    (io.env.ANNA_RATE_LIMIT_STORE || undefined);
+  if (
+    rateLimitStore !== undefined &&
+    rateLimitStore !== "memory" &&
+    rateLimitStore !== "database"
+  ) {
+    throw usageError(`--rate-limit-store is memory or database (got '${rateLimitStore}')`, "start");
+  }
+  const outbox =
+    (flags["mail-outbox"] as string | undefined) ?? (io.env.ANNA_MAIL_OUTBOX || undefined);
+  const mail = outbox
+    ? fileOutboxMailSender(resolve(io.cwd, outbox))
+    : consoleMailSender(io.stderr);
 
   const { handle, applied, dataDir } = await openFromFlags(flags, io);
   logger.log("info", "database ready", {
@@ -148,8 +178,17 @@ export async function runStart(
     logger,
     storage: kv,
   });
+  // Several servers on one PostgreSQL must count together, or each multiplies the limits.
+  const sharedLimits =
+    (rateLimitStore ?? (handle.dialect === "postgres" ? "database" : "memory")) === "database";
+  logger.log("info", "rate limits ready", {
+    store: sharedLimits ? "database" : "memory",
+    mail: mail.description,
+  });
   const app = createApp({
     stores,
+    mail,
+    ...(sharedLimits ? { rateLimiter: sqlRateLimiter(handle.db, systemClock) } : {}),
     keyring: tokens.keyring,
     clock: systemClock,
     logger,

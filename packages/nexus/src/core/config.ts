@@ -15,6 +15,8 @@ export interface NexusConfig {
   developerTosVersion: string;
   /** Self-serve Verified Developer activation (R3); when off, only an admin grants it. */
   selfServeDeveloper: boolean;
+  /** How long an email verification link works. */
+  emailVerificationTtlMs: number;
   /** The poll interval the device flow advertises. */
   devicePollIntervalS: number;
   /** Dev app sessions (`…/dev/session/mint`): idle deadline, slid by each refresh (L7638). */
@@ -34,6 +36,9 @@ export interface NexusConfig {
     /** Token mints (session mint/refresh, storage mint) per user in one window. */
     mints: number;
     mintWindowMs: number;
+    /** Verification mails a user may ask for in one window. */
+    verificationMails: number;
+    verificationMailWindowMs: number;
   };
 }
 
@@ -47,6 +52,7 @@ export const DEFAULT_CONFIG: NexusConfig = {
   patTtlMs: 90 * DAY_MS,
   deviceCodeTtlMs: 10 * 60_000,
   devicePollIntervalS: 5,
+  emailVerificationTtlMs: DAY_MS,
   devSessionIdleMs: 30 * 60_000,
   devSessionMaxMs: DAY_MS,
   developerTosVersion: "2026-01",
@@ -60,6 +66,8 @@ export const DEFAULT_CONFIG: NexusConfig = {
     deviceStartWindowMs: 60_000,
     mints: 120,
     mintWindowMs: 60_000,
+    verificationMails: 5,
+    verificationMailWindowMs: 3_600_000,
   },
 };
 

@@ -4,6 +4,7 @@
 import type { Generated } from "kysely";
 import type { RuntimeTables } from "./schema-runtime.js";
 import type { HubTables } from "./schema-hub.js";
+import type { AccountTables } from "./schema-accounts.js";
 import type { TokenTables } from "./schema-tokens.js";
 
 export interface UsersTable {
@@ -131,7 +132,7 @@ export interface StorageUploadsTable {
   expires_at: number;
 }
 
-export interface Database extends TokenTables, RuntimeTables, HubTables {
+export interface Database extends TokenTables, RuntimeTables, HubTables, AccountTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

@@ -9,6 +9,7 @@ import { FS_BLOB_ROUTE, FsBlobStore } from "../blobs/fs-blob-store.js";
 import { NexusError } from "../core/errors.js";
 import { authRoutes, meRoutes } from "../routes/auth.js";
 import { devicePageRoutes } from "../routes/device-page.js";
+import { emailVerificationRoutes, verifyPageRoutes } from "../routes/email-verification.js";
 import { deviceRoutes } from "../routes/device.js";
 import { executaRoutes } from "../routes/executas.js";
 import { handleRoutes } from "../routes/handle.js";
@@ -58,7 +59,9 @@ export function createApp(input: AppDeps): Hono<Env> {
 
   app.route("/", healthRoutes(deps));
   app.route("/", devicePageRoutes(deps));
+  app.route("/", verifyPageRoutes());
   app.route("/api/v1/auth", authRoutes(deps));
+  app.route("/api/v1/auth", emailVerificationRoutes(deps));
   app.route("/api/v1", meRoutes(deps));
   app.route("/api/v1/anna-apps/dev", deviceRoutes(deps));
   app.route("/api/v1/anna-apps/dev", tokenRoutes(deps));

@@ -8,6 +8,7 @@ import type { ScryptParams } from "../auth/password.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
 import type { ExecutaHub } from "../hub/executa-hub.js";
+import type { MailSender } from "../mail/mail-sender.js";
 import type { StorageServices } from "../routes/storage.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
@@ -19,7 +20,10 @@ export interface AppDeps {
   config: NexusConfig;
   /** Resolves when the database answers (readiness). */
   pingDatabase: () => Promise<void>;
+  /** In memory unless given; `anna-nexus start` passes the SQL one on a shared database. */
   rateLimiter?: RateLimiter;
+  /** Sends verification links; without it sign-up sends none and resend answers 503. */
+  mail?: MailSender;
   /** APS storage at /api/v1/storage/* and the blob store behind its URLs (readiness too). */
   storage?: StorageServices & { blobs: BlobStore };
   /** scrypt cost for new hashes (tests lower it). */

@@ -34,9 +34,9 @@ export async function devCaller(
 }
 
 /** Counts one mint for the user; 429 with Retry-After when over the configured limit. */
-export function countMint(deps: AppDeps, userId: number): void {
+export async function countMint(deps: AppDeps, userId: number): Promise<void> {
   const { mints, mintWindowMs } = deps.config.rateLimits;
-  const wait = deps.rateLimiter?.hit(`mint:${userId}`, mints, mintWindowMs) ?? 0;
+  const wait = (await deps.rateLimiter?.hit(`mint:${userId}`, mints, mintWindowMs)) ?? 0;
   if (wait > 0) {
     throw new NexusError("rate_limited", `too many token mints; retry in ${wait} s`, {
       retryAfterS: wait,

@@ -16,6 +16,7 @@ import type { AppDeps, Ctx, Env } from "../http/context.js";
 import { requireUser, SESSION_COOKIE } from "../http/guards.js";
 import { readJson } from "../http/json-body.js";
 import { userView } from "../http/views.js";
+import { sendVerificationMail } from "./email-verification.js";
 import type { User } from "../stores/types.js";
 
 const MAX_EMAIL_CHARS = 254;
@@ -64,7 +65,12 @@ export function authRoutes(deps: AppDeps): Hono<Env> {
     );
     await startSession(c, deps, user);
     deps.logger.log("info", "user signed up", { user_id: user.id });
-    return c.json({ user: userView(user) }, 201);
+    // The account exists either way; a mail that fails can be asked for again (…/resend).
+    const sent = await sendVerificationMail(c, deps, user).catch((err: unknown) => {
+      deps.logger.log("warn", "verification mail failed", { user_id: user.id, error: String(err) });
+      return false;
+    });
+    return c.json({ user: userView(user), verification_sent: sent }, 201);
   });
 
   app.post("/signin", async (c) => {
@@ -76,8 +82,8 @@ export function authRoutes(deps: AppDeps): Hono<Env> {
     const ipKey = `signin:ip:${c.get("clientIp")}`;
     if (limiter) {
       const wait = Math.max(
-        limiter.check(emailKey, limits.signinFailures, limits.signinWindowMs),
-        limiter.check(ipKey, limits.signinFailures * 5, limits.signinWindowMs),
+        await limiter.check(emailKey, limits.signinFailures, limits.signinWindowMs),
+        await limiter.check(ipKey, limits.signinFailures * 5, limits.signinWindowMs),
       );
       if (wait)
         throw new NexusError("rate_limited", "too many failed sign-ins; try again later", {
@@ -89,12 +95,12 @@ export function authRoutes(deps: AppDeps): Hono<Env> {
       ? await verifyPassword(body.password, found.passwordHash)
       : await verifyPassword(body.password, await (dummy ??= dummyHash(params))).then(() => false);
     if (!ok || !found) {
-      limiter?.hit(emailKey, limits.signinFailures, limits.signinWindowMs);
-      limiter?.hit(ipKey, limits.signinFailures * 5, limits.signinWindowMs);
+      await limiter?.hit(emailKey, limits.signinFailures, limits.signinWindowMs);
+      await limiter?.hit(ipKey, limits.signinFailures * 5, limits.signinWindowMs);
       deps.logger.log("info", "sign-in failed", { ip: c.get("clientIp") });
       throw new NexusError("invalid_credentials", "wrong email or password");
     }
-    limiter?.reset(emailKey);
+    await limiter?.reset(emailKey);
     await startSession(c, deps, found.user);
     deps.logger.log("info", "user signed in", { user_id: found.user.id });
     return c.json({ user: userView(found.user) });

@@ -114,7 +114,7 @@ export function devSessionRoutes(deps: AppDeps): Hono<Env> {
     const body = await readJson(c, MintBody);
     const p = await devCaller(c, deps, body.pat);
     requireKeyring(deps);
-    countMint(deps, p.user.id);
+    await countMint(deps, p.user.id);
     const now = deps.clock.now();
     const submode = body.kind === "agent" ? (body.submode ?? "auto") : null;
     const session = await deps.stores.devSessions.create(
@@ -150,7 +150,7 @@ export function devSessionRoutes(deps: AppDeps): Hono<Env> {
     const body = await readJson(c, RefreshBody);
     const p = await devCaller(c, deps, body.pat);
     requireKeyring(deps);
-    countMint(deps, p.user.id);
+    await countMint(deps, p.user.id);
     const now = deps.clock.now();
     const s = await deps.stores.devSessions.find(p.user.id, body.app_session_uuid);
     if (!s || s.kind === "storage") throw new NexusError("not_found", "no such session");

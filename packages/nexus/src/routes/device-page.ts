@@ -1,27 +1,20 @@
 // The approval page a person opens from the CLI's link. Minimal and server-rendered until the
 // dashboard takes it over: sign in if needed, then approve the code. Its script posts JSON to the
 // same origin (so the CSRF guard sees our own Origin); framing is forbidden (clickjacking).
-import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import type { AppDeps, Env } from "../http/context.js";
 import { authenticate } from "../http/guards.js";
+import { escapeHtml, setPageHeaders } from "../http/page-headers.js";
 import { normaliseUserCode } from "../auth/secrets.js";
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const esc = escapeHtml;
 
 export function devicePageRoutes(deps: AppDeps): Hono<Env> {
   const app = new Hono<Env>();
   app.get("/device", async (c) => {
     const p = await authenticate(c, deps).catch(() => undefined);
     const code = normaliseUserCode(c.req.query("user_code") ?? "").slice(0, 16);
-    const nonce = randomBytes(16).toString("base64");
-    c.header(
-      "Content-Security-Policy",
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-    );
-    c.header("X-Frame-Options", "DENY");
-    c.header("Referrer-Policy", "no-referrer");
-    c.header("Cache-Control", "no-store");
+    const nonce = setPageHeaders(c);
     const signedIn = p?.via === "session";
     const body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Approve CLI login — Anna Nexus</title>

@@ -21,14 +21,18 @@ export function deviceRoutes(deps: AppDeps): Hono<Env> {
   const { config, clock, stores, rateLimiter: limiter } = deps;
   const limits = config.rateLimits;
 
-  const limit = (key: string, max: number, windowMs: number) => {
-    const wait = limiter?.hit(key, max, windowMs) ?? 0;
+  const limit = async (key: string, max: number, windowMs: number) => {
+    const wait = (await limiter?.hit(key, max, windowMs)) ?? 0;
     if (wait)
       throw new NexusError("rate_limited", "too many requests; slow down", { retryAfterS: wait });
   };
 
   app.post("/login/start", async (c) => {
-    limit(`device-start:${c.get("clientIp")}`, limits.deviceStarts, limits.deviceStartWindowMs);
+    await limit(
+      `device-start:${c.get("clientIp")}`,
+      limits.deviceStarts,
+      limits.deviceStartWindowMs,
+    );
     const now = clock.now();
     const deviceCode = randomSecret(32);
     const userCode = randomUserCode();
@@ -56,7 +60,7 @@ export function deviceRoutes(deps: AppDeps): Hono<Env> {
   app.post("/login/poll", async (c) => {
     const { device_code } = await readJson(c, PollSchema);
     const hash = hashSecret(device_code);
-    limit(`device-poll:${hash}`, limits.devicePolls, limits.devicePollWindowMs);
+    await limit(`device-poll:${hash}`, limits.devicePolls, limits.devicePollWindowMs);
     const now = clock.now();
     const d = await stores.devices.findByHash(hash);
     if (!d) throw new NexusError("invalid_device_code", "unknown device code");
@@ -93,7 +97,7 @@ export function deviceRoutes(deps: AppDeps): Hono<Env> {
     const p = requireSession(await requireUser(c, deps));
     const { user_code } = await readJson(c, ApproveSchema);
     const code = normaliseUserCode(user_code);
-    limit(`device-approve:${p.user.id}`, limits.devicePolls, limits.devicePollWindowMs);
+    await limit(`device-approve:${p.user.id}`, limits.devicePolls, limits.devicePollWindowMs);
     const now = clock.now();
     const d = await stores.devices.findByUserCode(code);
     if (!d) throw new NexusError("not_found", "no login is waiting for that code");

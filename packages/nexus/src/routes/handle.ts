@@ -1,4 +1,4 @@
-// Developer handles (spec R1/R4, ruling V1): 2–39 chars, GitHub-username grammar, reserved words.
+// The developer profile: the handle (rules in auth/handle-rules.ts) and self-serve activation.
 // PUT /api/v1/developer/profile/handle is answered with `detail.code` + `detail.message`, which
 // the published CLI prints (real-world-cli.md §2).
 import { Hono } from "hono";
@@ -8,41 +8,14 @@ import type { AppDeps, Env } from "../http/context.js";
 import { requireSession, requireUser } from "../http/guards.js";
 import { userView } from "../http/views.js";
 import { readJson } from "../http/json-body.js";
-
-export const HANDLE_RE = /^(?=.{2,39}$)[a-z0-9]+(-[a-z0-9]+)*$/;
-export const RESERVED_HANDLES = new Set([
-  "anna",
-  "official",
-  "admin",
-  "administrator",
-  "root",
-  "support",
-  "system",
-  "nexus",
-  "api",
-  "www",
-  "help",
-  "security",
-  "staff",
-]);
+import { normaliseHandle } from "../auth/handle-rules.js";
 
 export function handleRoutes(deps: AppDeps): Hono<Env> {
   const app = new Hono<Env>();
   app.put("/profile/handle", async (c) => {
     const p = await requireUser(c, deps);
     const { handle } = await readJson(c, z.object({ handle: z.string().max(64) }));
-    const h = handle.trim().toLowerCase();
-    if (!HANDLE_RE.test(h)) {
-      throw new NexusError(
-        "validation_failed",
-        "a handle is 2–39 characters: lowercase letters, digits and single hyphens",
-        { details: { reason: "HANDLE_INVALID" } },
-      );
-    }
-    if (RESERVED_HANDLES.has(h))
-      throw new NexusError("validation_failed", `'${h}' is reserved`, {
-        details: { reason: "HANDLE_RESERVED" },
-      });
+    const h = normaliseHandle(handle);
     await deps.stores.users.setHandle(p.user.id, h, deps.clock.now());
     return c.json({ handle: h });
   });
@@ -81,15 +54,10 @@ export function handleRoutes(deps: AppDeps): Hono<Env> {
       );
     }
     const now = deps.clock.now();
+    const handle = body.handle === undefined ? undefined : normaliseHandle(body.handle);
     await deps.stores.transaction(async (tx) => {
-      if (body.handle !== undefined) {
-        const h = body.handle.trim().toLowerCase();
-        if (!HANDLE_RE.test(h) || RESERVED_HANDLES.has(h)) {
-          throw new NexusError("validation_failed", "invalid or reserved handle", {
-            details: { reason: "HANDLE_INVALID" },
-          });
-        }
-        await tx.users.setHandle(p.user.id, h, now);
+      if (handle !== undefined && handle !== p.user.handle) {
+        await tx.users.setHandle(p.user.id, handle, now);
       }
       await tx.users.grantDeveloper(p.user.id, body.tos_version as string, now);
     });

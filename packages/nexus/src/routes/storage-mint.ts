@@ -40,7 +40,7 @@ export function storageMintRoutes(deps: AppDeps): Hono<Env> {
         details: { issues: [{ path: "allowed_scopes", message: "'tool' needs executa_tool_id" }] },
       });
     }
-    countMint(deps, p.user.id);
+    await countMint(deps, p.user.id);
     const now = deps.clock.now();
     const ttl = Math.min(body.ttl_seconds ?? MAX_TOKEN_TTL_S, MAX_TOKEN_TTL_S);
     const maxCalls = body.max_calls ?? STORAGE_MAX_CALLS;

@@ -2,7 +2,9 @@
 // tests and tools that need accounts without a database. Each store call is atomic (one thread,
 // no awaits inside); `transaction` runs its function directly and does not roll back on a throw.
 import { NexusError } from "../core/errors.js";
+import { HANDLE_FREEZE_MS, handleFrozenError } from "../auth/handle-rules.js";
 import { memoryDevSessionStore } from "./dev-session-store.js";
+import { memoryEmailVerificationStore } from "./email-verification-store.js";
 import { memorySigningKeyStore } from "./signing-key-store.js";
 import type { DevToken, DeviceCode, Stores, User } from "./types.js";
 
@@ -31,6 +33,16 @@ export function memoryStores(): Stores {
     [...users.values()].find((r) => r.user.email === email.toLowerCase());
   const handleTaken = (handle: string, except?: number) =>
     [...users.values()].some((r) => r.user.handle === handle && r.user.id !== except);
+  const releases: { handle: string; userId: number; frozenUntil: number }[] = [];
+  const assertNotFrozen = (handle: string, userId: number | undefined, now: number) => {
+    const until = Math.max(
+      0,
+      ...releases
+        .filter((r) => r.handle === handle && r.userId !== userId && r.frozenUntil > now)
+        .map((r) => r.frozenUntil),
+    );
+    if (until > 0) throw handleFrozenError(handle, until);
+  };
 
   const stores: Stores = {
     users: {
@@ -39,6 +51,7 @@ export function memoryStores(): Stores {
           throw new NexusError("email_taken", "an account with that email exists");
         if (u.handle && handleTaken(u.handle))
           throw new NexusError("handle_taken", "that handle is taken");
+        if (u.handle) assertNotFrozen(u.handle, undefined, now);
         const user: User = {
           id: nextUser++,
           email: u.email.toLowerCase(),
@@ -79,10 +92,20 @@ export function memoryStores(): Stores {
         const r = users.get(id);
         if (r) r.user.developerState = "revoked";
       },
-      async setHandle(id, handle) {
+      async setHandle(id, handle, now) {
         if (handleTaken(handle, id)) throw new NexusError("handle_taken", "that handle is taken");
+        assertNotFrozen(handle, id, now);
         const r = users.get(id);
-        if (r) r.user.handle = handle;
+        if (!r || r.user.handle === handle) return;
+        for (let i = releases.length - 1; i >= 0; i--)
+          if (releases[i]!.handle === handle && releases[i]!.userId === id) releases.splice(i, 1);
+        if (r.user.handle !== null)
+          releases.push({ handle: r.user.handle, userId: id, frozenUntil: now + HANDLE_FREEZE_MS });
+        r.user.handle = handle;
+      },
+      async markVerified(id) {
+        const r = users.get(id);
+        if (r) r.user.isVerified = true;
       },
     },
     sessions: {
@@ -178,6 +201,12 @@ export function memoryStores(): Stores {
     },
     signingKeys: memorySigningKeyStore(),
     devSessions: memoryDevSessionStore((id) => (tokens.get(id)?.revokedAt ?? null) !== null),
+    emailVerifications: memoryEmailVerificationStore((userId, email) => {
+      const r = users.get(userId);
+      if (!r || r.user.email !== email) return false;
+      r.user.isVerified = true;
+      return true;
+    }),
     transaction: (fn) => fn(stores),
   };
   return stores;

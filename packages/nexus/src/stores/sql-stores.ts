@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from "kysely";
 import { NexusError } from "../core/errors.js";
+import { HANDLE_FREEZE_MS, handleFrozenError } from "../auth/handle-rules.js";
 import { sqlDevSessionStore } from "./dev-session-store.js";
+import { sqlEmailVerificationStore } from "./email-verification-store.js";
 import { sqlSigningKeyStore } from "./signing-key-store.js";
 import type { Database, DevTokensTable, DeviceCodesTable, UsersTable } from "../db/schema.js";
 import type {
@@ -63,6 +65,23 @@ const toDevice = (r: Selectable<DeviceCodesTable>): DeviceCode => ({
   expiresAt: r.expires_at,
 });
 
+/** Throws when someone other than `userId` released `handle` and its freeze still runs. */
+async function assertNotFrozen(
+  db: Kysely<Database>,
+  handle: string,
+  userId: number | undefined,
+  now: number,
+): Promise<void> {
+  let q = db
+    .selectFrom("handle_releases")
+    .select((eb) => eb.fn.max("frozen_until").as("until"))
+    .where("handle", "=", handle)
+    .where("frozen_until", ">", now);
+  if (userId !== undefined) q = q.where("user_id", "<>", userId);
+  const r = await q.executeTakeFirst();
+  if (r?.until != null) throw handleFrozenError(handle, Number(r.until));
+}
+
 function sqlUserStore(db: Kysely<Database>): UserStore {
   const conflict = (err: unknown): never => {
     const what = uniqueViolation(err);
@@ -70,8 +89,11 @@ function sqlUserStore(db: Kysely<Database>): UserStore {
     if (/handle/.test(what)) throw new NexusError("handle_taken", "that handle is taken");
     throw new NexusError("email_taken", "an account with that email exists");
   };
+  const inTx = <T>(fn: (tx: Kysely<Database>) => Promise<T>) =>
+    db.isTransaction ? fn(db) : db.transaction().execute(fn);
   return {
     async create(u, now) {
+      if (u.handle) await assertNotFrozen(db, u.handle, undefined, now);
       try {
         const row = await db
           .insertInto("users")
@@ -140,14 +162,48 @@ function sqlUserStore(db: Kysely<Database>): UserStore {
     },
     async setHandle(id, handle, now) {
       try {
-        await db
-          .updateTable("users")
-          .set({ developer_handle: handle, updated_at: now })
-          .where("id", "=", id)
-          .execute();
+        await inTx(async (tx) => {
+          await assertNotFrozen(tx, handle, id, now);
+          const before = await tx
+            .selectFrom("users")
+            .select("developer_handle")
+            .where("id", "=", id)
+            .executeTakeFirst();
+          const old = before?.developer_handle ?? null;
+          if (old === handle) return;
+          await tx
+            .updateTable("users")
+            .set({ developer_handle: handle, updated_at: now })
+            .where("id", "=", id)
+            .execute();
+          // Taking back one's own frozen handle ends its freeze; the name left behind starts one.
+          await tx
+            .deleteFrom("handle_releases")
+            .where("handle", "=", handle)
+            .where("user_id", "=", id)
+            .execute();
+          if (old !== null) {
+            await tx
+              .insertInto("handle_releases")
+              .values({
+                handle: old,
+                user_id: id,
+                released_at: now,
+                frozen_until: now + HANDLE_FREEZE_MS,
+              })
+              .execute();
+          }
+        });
       } catch (err) {
         conflict(err);
       }
+    },
+    async markVerified(id, now) {
+      await db
+        .updateTable("users")
+        .set({ is_verified: 1, updated_at: now })
+        .where("id", "=", id)
+        .execute();
     },
   };
 }
@@ -316,6 +372,7 @@ export function sqlStores(db: Kysely<Database>): Stores {
     devices: sqlDeviceStore(db),
     signingKeys: sqlSigningKeyStore(db),
     devSessions: sqlDevSessionStore(db),
+    emailVerifications: sqlEmailVerificationStore(db),
     transaction: (fn) =>
       db.isTransaction ? fn(sqlStores(db)) : db.transaction().execute((trx) => fn(sqlStores(trx))),
   };

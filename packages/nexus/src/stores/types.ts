@@ -2,6 +2,7 @@
 // (sql-stores.ts) serves both dialects. The token-minting stores keep interface and both
 // implementations in one file each (signing-key-store.ts, dev-session-store.ts).
 import type { DevSessionStore } from "./dev-session-store.js";
+import type { EmailVerificationStore } from "./email-verification-store.js";
 import type { SigningKeyStore } from "./signing-key-store.js";
 
 export type DeveloperState = "not_developer" | "verified" | "revoked";
@@ -40,8 +41,13 @@ export interface UserStore {
   /** Grant or restore Verified Developer (admin). */
   grantDeveloper(id: number, tosVersion: string | null, now: number): Promise<void>;
   revokeDeveloper(id: number, now: number): Promise<void>;
-  /** Throws NexusError `handle_taken`. */
+  /**
+   * Throws NexusError `handle_taken` when another user holds `handle` or released it less than
+   * HANDLE_FREEZE_MS ago (`reason: "HANDLE_FROZEN"`); the user's old handle is frozen in turn.
+   */
   setHandle(id: number, handle: string, now: number): Promise<void>;
+  /** Marks the email verified (admin; a user does it with a verification link). */
+  markVerified(id: number, now: number): Promise<void>;
 }
 
 export interface SessionStore {
@@ -115,6 +121,7 @@ export interface Stores {
   devices: DeviceStore;
   signingKeys: SigningKeyStore;
   devSessions: DevSessionStore;
+  emailVerifications: EmailVerificationStore;
   /** Runs `fn` with stores bound to one database transaction. */
   transaction<T>(fn: (stores: Stores) => Promise<T>): Promise<T>;
 }

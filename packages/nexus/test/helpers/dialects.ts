@@ -7,6 +7,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../src/db/connect.js";
 import { migrateToLatest } from "../../src/db/migrate.js";
+import { memoryStores } from "../../src/stores/memory-stores.js";
+import { sqlStores } from "../../src/stores/sql-stores.js";
+import type { Stores } from "../../src/stores/types.js";
 import { findPostgresBin, type PgCluster, startPostgres } from "./postgres.js";
 
 export interface DialectCase {
@@ -14,6 +17,8 @@ export interface DialectCase {
   skip: boolean;
   /** A fresh, migrated database; closed by the caller (or `closeAll`). */
   open(): Promise<DatabaseHandle>;
+  /** Two connections (pools) to one fresh database, as two Nexus instances would hold. */
+  openShared(): Promise<[DatabaseHandle, DatabaseHandle]>;
 }
 
 const pgBin = findPostgresBin();
@@ -36,6 +41,15 @@ export const DIALECTS: DialectCase[] = [
       tempDirs.push(dir);
       return track(openDatabase({ dataDir: dir }));
     },
+    openShared: async () => {
+      const dir = mkdtempSync(join(tmpdir(), "anna-nexus-sqlite-"));
+      tempDirs.push(dir);
+      const url = `sqlite:${join(dir, "nexus.sqlite")}`;
+      return [
+        await track(openDatabase({ url, dataDir: "" })),
+        await track(openDatabase({ url, dataDir: "" })),
+      ];
+    },
   },
   {
     name: "missing" in pgBin ? `postgres (skipped: ${pgBin.missing})` : "postgres",
@@ -46,10 +60,29 @@ export const DIALECTS: DialectCase[] = [
       const url = await (await cluster).createDatabase();
       return track(openDatabase({ url, dataDir: "" }));
     },
+    openShared: async () => {
+      if ("missing" in pgBin) throw new Error(pgBin.missing);
+      cluster ??= startPostgres(pgBin);
+      const url = await (await cluster).createDatabase();
+      return [
+        await track(openDatabase({ url, dataDir: "" })),
+        await track(openDatabase({ url, dataDir: "" })),
+      ];
+    },
   },
 ];
 
-/** Call once at the top of a test file that uses DIALECTS. */
+/** Every Stores implementation a store contract runs on: in memory, then each dialect. */
+export const STORE_IMPLS: { name: string; skip: boolean; make: () => Promise<Stores> }[] = [
+  { name: "memory", skip: false, make: () => Promise.resolve(memoryStores()) },
+  ...DIALECTS.map((d) => ({
+    name: d.name,
+    skip: d.skip,
+    make: async () => sqlStores((await d.open()).db),
+  })),
+];
+
+/** Call once at the top of a test file that uses DIALECTS or STORE_IMPLS. */
 export function useDialectCleanup(): void {
   beforeAll(() => {});
   afterAll(async () => {

@@ -42,6 +42,8 @@ export function harness(
     hub?: AppDeps["hub"];
     /** The app runtime, built on the harness's keyring (test/helpers/runtime.ts). */
     runtime?: (keyring: SigningKeyring) => NonNullable<AppDeps["runtime"]>;
+    rateLimiter?: AppDeps["rateLimiter"];
+    mail?: AppDeps["mail"];
   } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
@@ -63,6 +65,8 @@ export function harness(
     hub: extra.hub ?? executaHub({ store: sqlExecutaStore(h.db), clock }),
     ...(extra.storage ? { storage: extra.storage } : {}),
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
+    ...(extra.rateLimiter ? { rateLimiter: extra.rateLimiter } : {}),
+    ...(extra.mail ? { mail: extra.mail } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };
