@@ -1,5 +1,5 @@
 // `npm run bench:nexus`: Nexus costs next to baselines measured in the same run, printed as
-// ratios. One file per piece (tokens.ts; storage KV can join as kv.ts): add it to PIECES.
+// ratios. One file per piece (tokens.ts, kv.ts, start.ts): add it to PIECES.
 //   npm run bench:nexus                      all pieces
 //   npm run bench:nexus -- --only tokens     some pieces
 //   npm run bench:nexus -- --json [file]     also write JSON (default bench/results/nexus.json)
@@ -7,11 +7,15 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { kvPiece } from "./kv.js";
 import type { MeasureOptions, Row } from "./measure.js";
+import { startPiece } from "./start.js";
 import { tokensPiece } from "./tokens.js";
 
 const PIECES: Record<string, (o: MeasureOptions) => Promise<Row[]>> = {
   tokens: tokensPiece,
+  kv: kvPiece,
+  start: startPiece,
 };
 
 const args = process.argv.slice(2);
@@ -53,7 +57,7 @@ function print(piece: string, got: Row[]) {
   for (const r of got) {
     const base = got.find((b) => b.group === r.group && b.name === r.baseline);
     const ratio = base
-      ? `×${(base.opsPerS / r.opsPerS).toFixed(2)} the cost of ${base.name}`
+      ? `×${(base.opsPerS / r.opsPerS).toFixed(2)} the cost of ${base.name} (+${(r.usPerOp - base.usPerOp).toFixed(1)} µs/op)`
       : "(baseline)";
     process.stdout.write(
       `  ${r.group.padEnd(14)}${r.name.padEnd(width)}${Math.round(r.opsPerS).toLocaleString("en").padStart(12)}${r.usPerOp.toFixed(1).padStart(10)}  ${ratio}\n`,

@@ -53,13 +53,29 @@ export function openDatabase(opts: OpenDatabaseOptions): DatabaseHandle {
   return openSqlite(file);
 }
 
+/** The better-sqlite3 connection under each Kysely instance openSqlite made. */
+const SQLITE_CONNECTIONS = new WeakMap<Kysely<Database>, BetterSqlite3.Database>();
+
+/**
+ * The connection under `db` when openSqlite opened it, for the hot paths that run prepared
+ * statements on it directly (sqlite-kv-rows.ts); undefined for PostgreSQL. Whoever uses it must
+ * hold Kysely's connection (`db.connection()`) or see `inTransaction` false, since Kysely
+ * transactions on the one connection span awaits.
+ */
+export function sqliteConnectionOf(db: Kysely<Database>): BetterSqlite3.Database | undefined {
+  return SQLITE_CONNECTIONS.get(db);
+}
+
 export function openSqlite(file: string): DatabaseHandle {
   const conn = new BetterSqlite3(file);
   conn.pragma("journal_mode = WAL");
+  // Durable against a crash of the process (kill -9: the WAL is in the OS's hands once a commit
+  // returns); only an OS crash or power loss can lose the last commits, which FULL would keep.
   conn.pragma("synchronous = NORMAL");
   conn.pragma("foreign_keys = ON");
   conn.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
+  SQLITE_CONNECTIONS.set(db, conn);
   return {
     db,
     dialect: "sqlite",
