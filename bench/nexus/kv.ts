@@ -14,7 +14,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import BetterSqlite3 from "better-sqlite3";
-import { migrateToLatest, openSqlite } from "@anna-ai/nexus";
+// From the sources, all three: the store finds its SQLite connection by the Kysely instance
+// openSqlite made, which the package's dist build would make in another module instance.
+import { openSqlite } from "../../packages/nexus/src/db/connect.js";
+import { migrateToLatest } from "../../packages/nexus/src/db/migrate.js";
 import { createSqlStorageService } from "../../packages/nexus/src/storage/sql-kv-store.js";
 import { type Impl, type MeasureOptions, measure, type Row } from "./measure.js";
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { systemClock } from "../core/clock.js";
 import { resolveConfig } from "../core/config.js";
-import { jsonLogger } from "../core/logger.js";
+import { bufferedJsonLogger } from "../core/logger.js";
 import { createApp } from "../http/app.js";
 import { BlobStoreConfigError } from "../blobs/blob-store.js";
 import { openBlobStore } from "../blobs/open-blob-store.js";
@@ -12,7 +12,7 @@ import { createSqlFilesService } from "../storage/sql-files-store.js";
 import { createSqlStorageService } from "../storage/sql-kv-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { openKeyring } from "./keyring-flags.js";
-import { type Flags, flagHelp, parseFlags, parsePort } from "./args.js";
+import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
 import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
 import { EXIT, ExitError, usageError } from "./exit.js";
 import type { CliIo } from "./io.js";
@@ -97,7 +97,28 @@ export async function runStart(
   }
   const trustProxy =
     flags["trust-proxy"] === true || /^(1|true|yes|on)$/i.test(io.env.ANNA_TRUST_PROXY ?? "");
-  const logger = jsonLogger(io.stderr);
+  // Buffered: a line per request written one by one cost a pipe write each (bench:nexus kv).
+  const logger = bufferedJsonLogger(io.stderr);
+  try {
+    return await serveUntilStopped(flags, io, opts, logger, {
+      port,
+      hostname,
+      publicOrigin,
+      trustProxy,
+    });
+  } finally {
+    logger.flush();
+  }
+}
+
+async function serveUntilStopped(
+  flags: FlagValues,
+  io: CliIo,
+  opts: StartOptions,
+  logger: ReturnType<typeof bufferedJsonLogger>,
+  net: { port: number; hostname: string; publicOrigin: string | undefined; trustProxy: boolean },
+): Promise<number> {
+  const { port, hostname, publicOrigin, trustProxy } = net;
 
   const { handle, applied, dataDir } = await openFromFlags(flags, io);
   logger.log("info", "database ready", {
@@ -171,6 +192,8 @@ export async function runStart(
   const reachable = ["0.0.0.0", "[::]"].includes(host) ? "127.0.0.1" : host;
   if (origin === "") origin = `http://${reachable}:${addr.port}`;
   logger.log("info", "listening", { url: `http://${host}:${addr.port}`, port: addr.port });
+  // Whoever waits for the server to be up reads this line: it goes out now.
+  logger.flush();
 
   const signal = await opts.stopSignal;
   logger.log("info", "shutting down", { signal });

@@ -74,7 +74,9 @@ export function openSqlite(file: string): DatabaseHandle {
   conn.pragma("synchronous = NORMAL");
   conn.pragma("foreign_keys = ON");
   conn.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(conn) }),
+  });
   SQLITE_CONNECTIONS.set(db, conn);
   return {
     db,
@@ -84,6 +86,32 @@ export function openSqlite(file: string): DatabaseHandle {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
+  };
+}
+
+/** Distinct SQL texts kept prepared (texts vary with `in (?, ?, …)` lists; the rest repeat). */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The connection as Kysely sees it, with `prepare` answered from a cache: Kysely prepares every
+ * query it runs, and on SQLite preparing costs as much as running (it was a sixth of a
+ * server's time under KV load). Reusing a statement is safe: Kysely runs one query at a time on
+ * its one connection, and a streamed query holds the connection until it ends.
+ */
+function withStatementCache(conn: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => conn.close(),
+    prepare(text: string): BetterSqlite3.Statement {
+      let stmt = cache.get(text);
+      if (stmt === undefined) {
+        stmt = conn.prepare(text);
+        // Oldest first out: a Map iterates in insertion order.
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+        cache.set(text, stmt);
+      }
+      return stmt;
+    },
   };
 }
 
