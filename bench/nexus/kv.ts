@@ -157,7 +157,8 @@ export async function kvPiece(o: MeasureOptions): Promise<Row[]> {
       JSON.stringify({ email: "bench@example.com", password: "correct horse battery" }),
     );
     const cookie = /anna_session=[^;]+/.exec(String(signup.headers["set-cookie"] ?? ""))?.[0];
-    if (signup.status !== 201 || !cookie) throw new Error(`signup ${signup.status}: ${signup.text}`);
+    if (signup.status !== 201 || !cookie)
+      throw new Error(`signup ${signup.status}: ${signup.text}`);
     const put = async (key: string) => {
       const res = await http.send(
         "PUT",

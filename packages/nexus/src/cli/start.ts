@@ -197,6 +197,7 @@ async function serveUntilStopped(
 
   const signal = await opts.stopSignal;
   logger.log("info", "shutting down", { signal });
+  logger.flush();
   await new Promise<void>((resolve) => {
     const force = setTimeout(() => {
       logger.log("warn", "grace period over; closing open connections", {
