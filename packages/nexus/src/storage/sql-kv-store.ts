@@ -21,7 +21,6 @@ import {
   kvNotFound,
   kvPayload,
   nextGeneration,
-  pageOfKeys,
   readKvListLimit,
   readKvMetadata,
   readKvTags,
@@ -31,13 +30,7 @@ import {
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
 import { type KvRow, type KvRows, kvDb } from "./kv-rows.js";
-import {
-  type OwnerColumns,
-  type UsageRow,
-  codePointOrder,
-  ownerColumns,
-  startsWith,
-} from "./sql-usage.js";
+import { type OwnerColumns, type UsageRow, codePointPage, ownerColumns } from "./sql-usage.js";
 
 type Params = Record<string, unknown>;
 type Ctx = Parameters<StorageService["get"]>[1];
@@ -206,25 +199,17 @@ export function createSqlStorageService(options: SqlStorageOptions): SqlStorageS
       const limit = readKvListLimit(p["limit"], method);
       const o = owner(p["scope"], ctx, method);
       const now = clock();
-      let q = db
+      const query = db
         .selectFrom("storage_kv")
         .selectAll()
         .where((eb) => eb.and(o))
         .where("deleted_at", "is", null)
         .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]));
-      if (prefix !== "") q = q.where(startsWith("key", prefix));
-      if (after !== undefined) q = q.where(codePointOrder(db, "key"), ">", after);
-      const rows = (await q
-        .orderBy(codePointOrder(db, "key"))
-        .limit(limit + 1)
-        .execute()) as KvRow[];
-      const byKey = new Map(rows.map((r) => [r.key, r]));
-      const { page, nextCursor } = pageOfKeys([...byKey.keys()], limit);
+      const { rows, nextCursor } = await codePointPage(db, query, "key", { prefix, after, limit });
       return {
-        items: page.map((key) => {
-          const r = byKey.get(key) as KvRow;
+        items: rows.map((r) => {
           return {
-            key,
+            key: r.key,
             etag: r.etag,
             size_bytes: Number(r.size_bytes),
             updated_at: iso(Number(r.updated_at)),
