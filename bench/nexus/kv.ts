@@ -8,7 +8,7 @@
 // and its SQLite statement path). `REST`: the real `anna-nexus start` process over HTTP/1.1
 // keep-alive on 127.0.0.1 (node:http Agent, one socket per client), signed in with a session.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -89,6 +89,49 @@ function httpClient(base: string, sockets: number) {
       req.end(body);
     });
   return { send, close: () => agent.destroy() };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSecondsOf(pid: number): number | undefined {
+  try {
+    // Fields after the `(comm)`: state is 3rd, utime 14th, stime 15th of the whole line.
+    const rest = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(rest[11]) + Number(rest[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The server's own CPU per REST set under 16 clients: what a write costs the server whatever
+ * the load on the machine, and so the writes/s one free core would serve.
+ */
+async function serverCpuPerSet(
+  pid: number,
+  clients: number,
+  ms: number,
+  op: () => Promise<unknown>,
+): Promise<Row | undefined> {
+  const before = cpuSecondsOf(pid);
+  if (before === undefined) return undefined;
+  let writes = 0;
+  const until = performance.now() + ms;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < until) {
+        await op();
+        writes++;
+      }
+    }),
+  );
+  const usPerOp = (((cpuSecondsOf(pid) ?? before) - before) * 1e6) / writes;
+  return {
+    group: "server CPU",
+    name: `REST set ×${clients}, server CPU per set`,
+    baseline: undefined,
+    opsPerS: 1e6 / usPerOp,
+    usPerOp,
+  };
 }
 
 /** `anna-nexus start` on a fresh data folder; resolves with its URL once it listens. */
@@ -208,7 +251,10 @@ export async function kvPiece(o: MeasureOptions): Promise<Row[]> {
         concurrency: KV_CLIENTS,
       })),
     ];
-    return rows;
+    const cpu = await serverCpuPerSet(server.child.pid!, KV_CLIENTS, o.rounds * o.roundMs, () =>
+      put(key()),
+    );
+    return cpu ? [...rows, cpu] : rows;
   } finally {
     for (const close of closers.reverse()) await close();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
