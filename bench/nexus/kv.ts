@@ -126,9 +126,9 @@ async function serverCpuPerSet(
   );
   const usPerOp = (((cpuSecondsOf(pid) ?? before) - before) * 1e6) / writes;
   return {
-    group: "server CPU",
-    name: `REST set ×${clients}, server CPU per set`,
-    baseline: undefined,
+    group: `set ×${clients} clients`,
+    name: "REST set: server CPU per set",
+    baseline: "bare better-sqlite3 set",
     opsPerS: 1e6 / usPerOp,
     usPerOp,
   };
