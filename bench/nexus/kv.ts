@@ -21,7 +21,10 @@ import { migrateToLatest } from "../../packages/nexus/src/db/migrate.js";
 import { createSqlStorageService } from "../../packages/nexus/src/storage/sql-kv-store.js";
 import { type Impl, type MeasureOptions, measure, type Row } from "./measure.js";
 
-const BIN = fileURLToPath(new URL("../../packages/nexus/bin/anna-nexus.js", import.meta.url));
+/** `ANNA_BENCH_NEXUS_BIN` runs the REST rows on another build (a before/after in one session). */
+const BIN =
+  process.env.ANNA_BENCH_NEXUS_BIN ||
+  fileURLToPath(new URL("../../packages/nexus/bin/anna-nexus.js", import.meta.url));
 export const KV_CLIENTS = 16;
 const VALUE = { n: 1, note: "x".repeat(100) };
 /** Keys cycle over this many per client, so sets are mostly updates as in real use. */
