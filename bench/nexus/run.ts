@@ -1,5 +1,5 @@
 // `npm run bench:nexus`: Nexus costs next to baselines measured in the same run, printed as
-// ratios. One file per piece (tokens.ts; storage KV can join as kv.ts): add it to PIECES.
+// ratios. One file per piece (tokens.ts, kv.ts, start.ts): add it to PIECES.
 //   npm run bench:nexus                      all pieces
 //   npm run bench:nexus -- --only tokens     some pieces
 //   npm run bench:nexus -- --json [file]     also write JSON (default bench/results/nexus.json)
@@ -7,11 +7,15 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { kvPiece } from "./kv.js";
 import type { MeasureOptions, Row } from "./measure.js";
+import { startPiece } from "./start.js";
 import { tokensPiece } from "./tokens.js";
 
 const PIECES: Record<string, (o: MeasureOptions) => Promise<Row[]>> = {
   tokens: tokensPiece,
+  kv: kvPiece,
+  start: startPiece,
 };
 
 const args = process.argv.slice(2);
@@ -44,19 +48,31 @@ for (const [name, piece] of Object.entries(PIECES)) {
   print(name, got);
 }
 
+/** A duration per op in the unit that keeps it readable: 208 µs, 7.42 ms, 9.51 s. */
+function perOp(us: number): string {
+  if (us >= 1e6) return `${(us / 1e6).toFixed(2)} s`;
+  if (us >= 1e4) return `${(us / 1e3).toFixed(2)} ms`;
+  return `${us.toFixed(1)} µs`;
+}
+
 function print(piece: string, got: Row[]) {
   process.stdout.write(`\n${piece}\n`);
+  const groupWidth = Math.max(...got.map((r) => r.group.length)) + 2;
   const width = Math.max(...got.map((r) => r.name.length)) + 2;
   process.stdout.write(
-    `  ${"".padEnd(14)}${"".padEnd(width)}${"ops/s".padStart(12)}${"µs/op".padStart(10)}  vs baseline\n`,
+    `  ${"".padEnd(groupWidth)}${"".padEnd(width)}${"ops/s".padStart(12)}${"per op".padStart(12)}  vs baseline\n`,
   );
   for (const r of got) {
     const base = got.find((b) => b.group === r.group && b.name === r.baseline);
+    const extra = base ? r.usPerOp - base.usPerOp : 0;
     const ratio = base
-      ? `×${(base.opsPerS / r.opsPerS).toFixed(2)} the cost of ${base.name}`
-      : "(baseline)";
+      ? `×${(base.opsPerS / r.opsPerS).toFixed(2)} the cost of ${base.name} (${extra < 0 ? "-" : "+"}${perOp(Math.abs(extra))})`
+      : r.baseline === undefined
+        ? "(baseline)"
+        : "";
+    const ops = r.opsPerS >= 10 ? Math.round(r.opsPerS).toLocaleString("en") : r.opsPerS.toFixed(2);
     process.stdout.write(
-      `  ${r.group.padEnd(14)}${r.name.padEnd(width)}${Math.round(r.opsPerS).toLocaleString("en").padStart(12)}${r.usPerOp.toFixed(1).padStart(10)}  ${ratio}\n`,
+      `  ${r.group.padEnd(groupWidth)}${r.name.padEnd(width)}${ops.padStart(12)}${perOp(r.usPerOp).padStart(12)}  ${ratio}\n`,
     );
   }
 }

@@ -379,7 +379,7 @@ export {
 } from "./router/credential-providers.js";
 export type { MethodSpec } from "./router/method-table.js";
 export { namedInvokeId } from "./router/correlation.js";
-export { DEFAULT_STORAGE_SCOPE, allowedScopes } from "./router/storage-scope.js";
+export { DEFAULT_STORAGE_SCOPE, allowedScopes, checkScope } from "./router/storage-scope.js";
 export type { RouterProgressEvent, RouterProgressListener } from "./router/progress.js";
 export {
   GRANT_FAMILIES,

@@ -7,7 +7,7 @@ import { sqlRateLimiter } from "../auth/sql-rate-limit.js";
 import { consoleMailSender, fileOutboxMailSender } from "../mail/mail-sender.js";
 import { systemClock } from "../core/clock.js";
 import { resolveConfig } from "../core/config.js";
-import { jsonLogger } from "../core/logger.js";
+import { bufferedJsonLogger } from "../core/logger.js";
 import { createApp } from "../http/app.js";
 import { BlobStoreConfigError } from "../blobs/blob-store.js";
 import { openBlobStore } from "../blobs/open-blob-store.js";
@@ -18,7 +18,7 @@ import { executaHub } from "../hub/executa-hub.js";
 import { sqlExecutaStore } from "../hub/executa-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { openKeyring } from "./keyring-flags.js";
-import { type Flags, flagHelp, parseFlags, parsePort } from "./args.js";
+import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
 import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
 import { EXIT, ExitError, usageError } from "./exit.js";
 import type { CliIo } from "./io.js";
@@ -115,7 +115,28 @@ export async function runStart(
   }
   const trustProxy =
     flags["trust-proxy"] === true || /^(1|true|yes|on)$/i.test(io.env.ANNA_TRUST_PROXY ?? "");
-  const logger = jsonLogger(io.stderr);
+  // Buffered: a line per request written one by one cost a pipe write each (bench:nexus kv).
+  const logger = bufferedJsonLogger(io.stderr);
+  try {
+    return await serveUntilStopped(flags, io, opts, logger, {
+      port,
+      hostname,
+      publicOrigin,
+      trustProxy,
+    });
+  } finally {
+    logger.flush();
+  }
+}
+
+async function serveUntilStopped(
+  flags: FlagValues,
+  io: CliIo,
+  opts: StartOptions,
+  logger: ReturnType<typeof bufferedJsonLogger>,
+  net: { port: number; hostname: string; publicOrigin: string | undefined; trustProxy: boolean },
+): Promise<number> {
+  const { port, hostname, publicOrigin, trustProxy } = net;
   const rateLimitStore =
     (flags["rate-limit-store"] as string | undefined) ??
     (io.env.ANNA_RATE_LIMIT_STORE || undefined);
@@ -224,10 +245,13 @@ export async function runStart(
   const reachable = ["0.0.0.0", "[::]"].includes(host) ? "127.0.0.1" : host;
   if (origin === "") origin = `http://${reachable}:${addr.port}`;
   logger.log("info", "listening", { url: `http://${host}:${addr.port}`, port: addr.port });
+  // Whoever waits for the server to be up reads this line: it goes out now.
+  logger.flush();
 
   const signal = await opts.stopSignal;
   logger.log("info", "shutting down", { signal });
   runtime.close();
+  logger.flush();
   await new Promise<void>((resolve) => {
     const force = setTimeout(() => {
       logger.log("warn", "grace period over; closing open connections", {

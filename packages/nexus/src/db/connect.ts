@@ -53,13 +53,31 @@ export function openDatabase(opts: OpenDatabaseOptions): DatabaseHandle {
   return openSqlite(file);
 }
 
+/** The better-sqlite3 connection under each Kysely instance openSqlite made. */
+const SQLITE_CONNECTIONS = new WeakMap<Kysely<Database>, BetterSqlite3.Database>();
+
+/**
+ * The connection under `db` when openSqlite opened it, for the hot paths that run prepared
+ * statements on it directly (sqlite-kv-rows.ts); undefined for PostgreSQL. Whoever uses it must
+ * hold Kysely's connection (`db.connection()`) or see `inTransaction` false, since Kysely
+ * transactions on the one connection span awaits.
+ */
+export function sqliteConnectionOf(db: Kysely<Database>): BetterSqlite3.Database | undefined {
+  return SQLITE_CONNECTIONS.get(db);
+}
+
 export function openSqlite(file: string): DatabaseHandle {
   const conn = new BetterSqlite3(file);
   conn.pragma("journal_mode = WAL");
+  // Durable against a crash of the process (kill -9: the WAL is in the OS's hands once a commit
+  // returns); only an OS crash or power loss can lose the last commits, which FULL would keep.
   conn.pragma("synchronous = NORMAL");
   conn.pragma("foreign_keys = ON");
   conn.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(conn) }),
+  });
+  SQLITE_CONNECTIONS.set(db, conn);
   return {
     db,
     dialect: "sqlite",
@@ -68,6 +86,32 @@ export function openSqlite(file: string): DatabaseHandle {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
+  };
+}
+
+/** Distinct SQL texts kept prepared (texts vary with `in (?, ?, …)` lists; the rest repeat). */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The connection as Kysely sees it, with `prepare` answered from a cache: Kysely prepares every
+ * query it runs, and on SQLite preparing costs as much as running (it was a sixth of a
+ * server's time under KV load). Reusing a statement is safe: Kysely runs one query at a time on
+ * its one connection, and a streamed query holds the connection until it ends.
+ */
+function withStatementCache(conn: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => conn.close(),
+    prepare(text: string): BetterSqlite3.Statement {
+      let stmt = cache.get(text);
+      if (stmt === undefined) {
+        stmt = conn.prepare(text);
+        // Oldest first out: a Map iterates in insertion order.
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+        cache.set(text, stmt);
+      }
+      return stmt;
+    },
   };
 }
 

@@ -5,17 +5,19 @@
 // the service results as they are, so a forwarding client hands them to the plugin unchanged.
 import { Hono } from "hono";
 import type { StorageScope } from "@anna-ai/app-schema";
-import type {
-  FilesService,
-  ServiceContext,
-  StorageGrant,
-  StorageService,
+import {
+  type FilesService,
+  type ServiceContext,
+  type StorageGrant,
+  type StorageService,
+  checkScope,
 } from "@anna-ai/executa-host";
 import { z } from "zod";
 import { NexusError } from "../core/errors.js";
 import type { AppDeps, Ctx, Env } from "../http/context.js";
 import { readJson } from "../http/json-body.js";
 import { authorizeStorage, type StorageCaller } from "../storage/authorize-storage.js";
+import { InvokeCallBudget } from "../storage/invoke-call-budget.js";
 import { toHttpError } from "../storage/storage-errors.js";
 
 export interface StorageServices {
@@ -60,12 +62,9 @@ function resolveScope(c: Ctx, caller: StorageCaller): StorageScope {
       `scope must be "user", "tool" or "app" (got ${JSON.stringify(raw)})`,
     );
   }
-  if (!caller.allowedScopes.includes(scope)) {
-    throw new NexusError(
-      "not_granted",
-      `this token does not permit scope='${scope}'; allowed=${JSON.stringify([...caller.allowedScopes].sort())}`,
-    );
-  }
+  const granted = checkScope(scope, [...caller.allowedScopes].sort());
+  // The spec's message (R40): `storage_token does not permit scope='app'; allowed=['tool', 'user']`.
+  if (!granted.ok) throw new NexusError("not_granted", granted.message);
   if (scope === "tool" && caller.toolId === undefined) {
     throw new NexusError("invalid_request", "scope 'tool' needs the tool: add ?tool_id=<tool id>");
   }
@@ -79,7 +78,7 @@ function serviceContext(caller: StorageCaller, deps: AppDeps): ServiceContext<St
   return {
     userId: caller.userId,
     toolId: caller.toolId ?? "",
-    invokeId: "",
+    invokeId: caller.invokeId,
     pluginName: "",
     tool: "",
     deadlineMs: deps.clock.now() + 60_000,
@@ -93,6 +92,7 @@ const anyObject = z.record(z.string(), z.unknown());
 
 export function storageRoutes(deps: AppDeps, services: StorageServices): Hono<Env> {
   const app = new Hono<Env>();
+  const budget = new InvokeCallBudget();
 
   /** Runs one service call for the authorised caller; service errors become HTTP errors. */
   async function call<T>(
@@ -100,7 +100,7 @@ export function storageRoutes(deps: AppDeps, services: StorageServices): Hono<En
     params: Params,
     fn: (p: never, ctx: ServiceContext<StorageGrant>) => Promise<T>,
   ): Promise<T> {
-    const caller = await authorizeStorage(c, deps);
+    const caller = await authorizeStorage(c, deps, budget);
     const scope = resolveScope(c, caller);
     try {
       return await fn({ ...params, scope } as never, serviceContext(caller, deps));

@@ -18,7 +18,6 @@ import {
   decodeCursor,
   effectiveQuota,
   nextGeneration,
-  pageOfKeys,
   readFilesContentType,
   readFilesDownloadTtl,
   readFilesListLimit,
@@ -35,11 +34,10 @@ import {
   type Db,
   type OwnerColumns,
   addUsage,
-  codePointOrder,
+  codePointPage,
   lockUsage,
   ownerColumns,
   reservedBytes,
-  startsWith,
 } from "./sql-usage.js";
 
 type Params = Record<string, unknown>;
@@ -344,7 +342,7 @@ export function createSqlFilesService(options: SqlFilesOptions): FilesService {
       const limit = readFilesListLimit(p["limit"], method);
       const o = owner(p["scope"], ctx, method);
       const now = clock();
-      let q = db
+      const query = db
         .selectFrom("storage_files as f")
         .selectAll("f")
         .where((eb) =>
@@ -367,19 +365,15 @@ export function createSqlFilesService(options: SqlFilesOptions): FilesService {
             ),
           ]),
         );
-      if (prefix !== "") q = q.where(startsWith("path", prefix));
-      if (after !== undefined) q = q.where(codePointOrder(db, "path"), ">", after);
-      const rows = (await q
-        .orderBy(codePointOrder(db, "path"))
-        .limit(limit + 1)
-        .execute()) as FileRow[];
-      const byPath = new Map(rows.map((r) => [r.path, r]));
-      const { page, nextCursor } = pageOfKeys([...byPath.keys()], limit);
+      const { rows, nextCursor } = await codePointPage(db, query, "path", {
+        prefix,
+        after,
+        limit,
+      });
       return {
-        items: page.map((path) => {
-          const r = byPath.get(path) as FileRow;
+        items: rows.map((r) => {
           return {
-            path,
+            path: r.path,
             size_bytes: Number(r.size_bytes),
             content_type: r.content_type,
             updated_at: iso(Number(r.updated_at)),

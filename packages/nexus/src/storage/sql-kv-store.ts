@@ -21,7 +21,6 @@ import {
   kvNotFound,
   kvPayload,
   nextGeneration,
-  pageOfKeys,
   readKvListLimit,
   readKvMetadata,
   readKvTags,
@@ -29,22 +28,12 @@ import {
   resolveStorageOwner,
 } from "@anna-ai/executa-host/storage";
 import type { Kysely } from "kysely";
-import type { Database, StorageKvTable } from "../db/schema.js";
-import {
-  type Db,
-  type OwnerColumns,
-  type UsageRow,
-  addUsage,
-  codePointOrder,
-  lockUsage,
-  ownerColumns,
-  reservedBytes,
-  startsWith,
-} from "./sql-usage.js";
+import type { Database } from "../db/schema.js";
+import { type KvRow, type KvRows, kvDb } from "./kv-rows.js";
+import { type OwnerColumns, type UsageRow, codePointPage, ownerColumns } from "./sql-usage.js";
 
 type Params = Record<string, unknown>;
 type Ctx = Parameters<StorageService["get"]>[1];
-type KvRow = Omit<StorageKvTable, "id"> & { id: number };
 
 export interface SqlStorageOptions {
   db: Kysely<Database>;
@@ -61,78 +50,49 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+function isLive(row: KvRow | undefined, now: number): row is KvRow {
+  return (
+    row !== undefined && row.deleted_at === null && !isExpired(row.expires_at ?? undefined, now)
+  );
+}
+
+/**
+ * An expired row still counted in usage is reclaimed (marked deleted, its bytes and entry
+ * refunded) when a write meets it; reads just skip it (R42: it behaves as missing).
+ */
+async function reclaimIfExpired(rows: KvRows, row: KvRow | undefined, now: number): Promise<void> {
+  if (row === undefined || row.deleted_at !== null || !isExpired(row.expires_at ?? undefined, now))
+    return;
+  await rows.markDeleted(row.id, row.expires_at as number);
+  await rows.addUsage(row.user_id, -Number(row.size_bytes), -1);
+  row.deleted_at = row.expires_at;
+}
+
+/** Reclaims every expired row of the user; returns the usage after it. */
+async function sweepExpired(
+  rows: KvRows,
+  userId: string,
+  now: number,
+  usage: UsageRow,
+): Promise<UsageRow> {
+  const expired = await rows.expired(userId, now);
+  if (expired.length === 0) return usage;
+  const bytes = expired.reduce((n, r) => n + Number(r.size_bytes), 0);
+  await rows.markExpired(expired.map((r) => r.id));
+  await rows.addUsage(userId, -bytes, -expired.length);
+  return {
+    bytes_used: usage.bytes_used - bytes,
+    entry_count: usage.entry_count - expired.length,
+  };
+}
+
 export function createSqlStorageService(options: SqlStorageOptions): SqlStorageService {
   const { db, clock } = options;
   const limits: StorageLimits = { ...DEFAULT_STORAGE_LIMITS, ...options.limits };
+  const kv = kvDb(db);
 
   function owner(scope: unknown, ctx: Ctx, method: string): OwnerColumns {
     return ownerColumns(resolveStorageOwner(scope, ctx, method));
-  }
-
-  function findRow(trx: Db, o: OwnerColumns, key: string): Promise<KvRow | undefined> {
-    return trx
-      .selectFrom("storage_kv")
-      .selectAll()
-      .where((eb) => eb.and({ ...o, key }))
-      .executeTakeFirst() as Promise<KvRow | undefined>;
-  }
-
-  function isLive(row: KvRow | undefined, now: number): row is KvRow {
-    return (
-      row !== undefined && row.deleted_at === null && !isExpired(row.expires_at ?? undefined, now)
-    );
-  }
-
-  /**
-   * An expired row still counted in usage is reclaimed (marked deleted, its bytes and entry
-   * refunded) when a write meets it; reads just skip it (R42: it behaves as missing).
-   */
-  async function reclaimIfExpired(trx: Db, row: KvRow | undefined, now: number): Promise<void> {
-    if (
-      row === undefined ||
-      row.deleted_at !== null ||
-      !isExpired(row.expires_at ?? undefined, now)
-    )
-      return;
-    await trx
-      .updateTable("storage_kv")
-      .set({ deleted_at: row.expires_at })
-      .where("id", "=", row.id)
-      .execute();
-    await addUsage(trx, row.user_id, -Number(row.size_bytes), -1);
-    row.deleted_at = row.expires_at;
-  }
-
-  /** Reclaims every expired row of the user; returns the usage after it. */
-  async function sweepExpired(
-    trx: Db,
-    userId: string,
-    now: number,
-    usage: UsageRow,
-  ): Promise<UsageRow> {
-    const expired = await trx
-      .selectFrom("storage_kv")
-      .select(["id", "size_bytes"])
-      .where("user_id", "=", userId)
-      .where("deleted_at", "is", null)
-      .where("expires_at", "<=", now)
-      .execute();
-    if (expired.length === 0) return usage;
-    const bytes = expired.reduce((n, r) => n + Number(r.size_bytes), 0);
-    await trx
-      .updateTable("storage_kv")
-      .set((eb) => ({ deleted_at: eb.ref("expires_at") }))
-      .where(
-        "id",
-        "in",
-        expired.map((r) => r.id),
-      )
-      .execute();
-    await addUsage(trx, userId, -bytes, -expired.length);
-    return {
-      bytes_used: usage.bytes_used - bytes,
-      entry_count: usage.entry_count - expired.length,
-    };
   }
 
   const service: SqlStorageService = {
@@ -141,7 +101,7 @@ export function createSqlStorageService(options: SqlStorageOptions): SqlStorageS
     async get(params, ctx) {
       const key = checkKvKey(params.key, "storage/get");
       const o = owner(params.scope, ctx, "storage/get");
-      const row = await findRow(db, o, key);
+      const row = await kv.read((rows) => rows.find(o, key));
       if (!isLive(row, clock())) return { value: null, exists: false, etag: null };
       return {
         value: JSON.parse(row.payload) as unknown,
@@ -160,14 +120,14 @@ export function createSqlStorageService(options: SqlStorageOptions): SqlStorageS
       const metadata = readKvMetadata(p["metadata"], method);
       const tags = readKvTags(p["tags"], method);
       const o = owner(p["scope"], ctx, method);
-      return db.transaction().execute(async (trx) => {
+      return kv.write(async (rows) => {
         const now = clock();
-        let usage = await lockUsage(trx, o.user_id, now);
-        const row = await findRow(trx, o, key);
+        let usage = await rows.lockUsage(o.user_id, now);
+        const row = await rows.find(o, key);
         const live = isLive(row, now) ? row : undefined;
         checkIfMatch(p["if_match"], live?.etag, key, method);
         if (live === undefined && row?.deleted_at === null) {
-          await reclaimIfExpired(trx, row, now);
+          await reclaimIfExpired(rows, row, now);
           usage = {
             bytes_used: usage.bytes_used - Number(row.size_bytes),
             entry_count: usage.entry_count - 1,
@@ -176,7 +136,7 @@ export function createSqlStorageService(options: SqlStorageOptions): SqlStorageS
         const deltaBytes = value.sizeBytes - Number(live?.size_bytes ?? 0);
         const newEntries = live === undefined ? 1 : 0;
         const limit = effectiveQuota(limits.quotaBytes, ctx.grant.quotaBytes);
-        const reserved = await reservedBytes(trx, o.user_id, now);
+        const reserved = await rows.reservedBytes(o.user_id, now);
         const fits = (u: UsageRow) => {
           checkQuotaBytes({ usedBytes: u.bytes_used, reservedBytes: reserved }, deltaBytes, limit);
           checkQuotaEntries(u.entry_count, newEntries, limits.quotaEntries);
@@ -185,7 +145,7 @@ export function createSqlStorageService(options: SqlStorageOptions): SqlStorageS
           fits(usage);
         } catch {
           // Expired rows are reclaimed lazily; before refusing for quota, reclaim them all.
-          fits(await sweepExpired(trx, o.user_id, now, usage));
+          fits(await sweepExpired(rows, o.user_id, now, usage));
         }
         const generation = nextGeneration(row === undefined ? undefined : Number(row.generation));
         const fields = {
@@ -199,15 +159,9 @@ export function createSqlStorageService(options: SqlStorageOptions): SqlStorageS
           expires_at: expiresAtMs(now, ttl) ?? null,
           deleted_at: null,
         };
-        if (row === undefined) {
-          await trx
-            .insertInto("storage_kv")
-            .values({ ...o, key, created_at: now, ...fields })
-            .execute();
-        } else {
-          await trx.updateTable("storage_kv").set(fields).where("id", "=", row.id).execute();
-        }
-        await addUsage(trx, o.user_id, deltaBytes, newEntries);
+        if (row === undefined) await rows.insert(o, key, now, fields);
+        else await rows.update(row.id, fields);
+        await rows.addUsage(o.user_id, deltaBytes, newEntries);
         return { etag: value.etag, generation, size_bytes: value.sizeBytes };
       });
     },
@@ -217,25 +171,24 @@ export function createSqlStorageService(options: SqlStorageOptions): SqlStorageS
       const p = params as Params;
       const key = checkKvKey(p["key"], method);
       const o = owner(p["scope"], ctx, method);
-      return db.transaction().execute(async (trx) => {
+      const deleted = await kv.write(async (rows) => {
         const now = clock();
-        await lockUsage(trx, o.user_id, now);
-        const row = await findRow(trx, o, key);
+        await rows.lockUsage(o.user_id, now);
+        const row = await rows.find(o, key);
         const live = isLive(row, now) ? row : undefined;
         checkIfMatch(p["if_match"], live?.etag, key, method);
         if (live === undefined) {
-          await reclaimIfExpired(trx, row, now);
-          throw kvNotFound(key, method);
+          // Refused after the transaction, so the reclaim of an expired row commits.
+          await reclaimIfExpired(rows, row, now);
+          return false;
         }
         // Soft delete (R44): the row stays, so a re-created key keeps counting its generation.
-        await trx
-          .updateTable("storage_kv")
-          .set({ deleted_at: now })
-          .where("id", "=", live.id)
-          .execute();
-        await addUsage(trx, o.user_id, -Number(live.size_bytes), -1);
-        return { deleted: true as const };
+        await rows.markDeleted(live.id, now);
+        await rows.addUsage(o.user_id, -Number(live.size_bytes), -1);
+        return true;
       });
+      if (!deleted) throw kvNotFound(key, method);
+      return { deleted: true as const };
     },
 
     async list(params, ctx): Promise<StorageListResult> {
@@ -246,25 +199,17 @@ export function createSqlStorageService(options: SqlStorageOptions): SqlStorageS
       const limit = readKvListLimit(p["limit"], method);
       const o = owner(p["scope"], ctx, method);
       const now = clock();
-      let q = db
+      const query = db
         .selectFrom("storage_kv")
         .selectAll()
         .where((eb) => eb.and(o))
         .where("deleted_at", "is", null)
         .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]));
-      if (prefix !== "") q = q.where(startsWith("key", prefix));
-      if (after !== undefined) q = q.where(codePointOrder(db, "key"), ">", after);
-      const rows = (await q
-        .orderBy(codePointOrder(db, "key"))
-        .limit(limit + 1)
-        .execute()) as KvRow[];
-      const byKey = new Map(rows.map((r) => [r.key, r]));
-      const { page, nextCursor } = pageOfKeys([...byKey.keys()], limit);
+      const { rows, nextCursor } = await codePointPage(db, query, "key", { prefix, after, limit });
       return {
-        items: page.map((key) => {
-          const r = byKey.get(key) as KvRow;
+        items: rows.map((r) => {
           return {
-            key,
+            key: r.key,
             etag: r.etag,
             size_bytes: Number(r.size_bytes),
             updated_at: iso(Number(r.updated_at)),

@@ -1,13 +1,20 @@
 // What the SQL KV and files stores share: the columns a (scope, owner) maps to, the per-user
-// usage row that every write locks first, and the code-point key order of both dialects.
+// usage row that every write locks first, and list pages in the code-point key order of both
+// dialects.
 //
 // Atomic quotas without a distributed lock: every write transaction starts with an upsert of
 // the user's `storage_usage` row. In PostgreSQL that takes the row lock, so two writes of one
 // user (16 concurrent writers, parallel upload begins) run one after the other and each sees
 // what the previous committed; in SQLite the upsert takes the database write lock at the start
 // of the transaction, which has the same effect and avoids a read-to-write lock upgrade.
-import { type Expression, type Kysely, type Transaction, sql } from "kysely";
-import type { StorageOwner } from "@anna-ai/executa-host/storage";
+import {
+  type Expression,
+  type Kysely,
+  type SelectQueryBuilder,
+  type Transaction,
+  sql,
+} from "kysely";
+import { type StorageOwner, pageOfKeys } from "@anna-ai/executa-host/storage";
 import { isPostgres } from "../db/id-column.js";
 import type { Database } from "../db/schema.js";
 
@@ -94,4 +101,35 @@ export function codePointOrder(db: Db, column: "key" | "path"): Expression<strin
 /** `column` starts with `prefix` (literal: no LIKE wildcards). */
 export function startsWith(column: "key" | "path", prefix: string): Expression<boolean> {
   return sql<boolean>`substr(${sql.ref(column)}, 1, ${[...prefix].length}) = ${prefix}`;
+}
+
+export interface PageRequest {
+  /** Literal prefix of `column` ("" for all). */
+  prefix: string;
+  /** The decoded cursor: the last key or path of the previous page. */
+  after: string | undefined;
+  limit: number;
+}
+
+/**
+ * One list page of `q`'s rows: those whose `column` starts with the prefix and sorts after the
+ * cursor, in code-point order, and the cursor of the next page (null on the last).
+ */
+export async function codePointPage<C extends "key" | "path", R extends Record<C, string>>(
+  db: Db,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table with `column`
+  query: SelectQueryBuilder<Database, any, R>,
+  column: C,
+  { prefix, after, limit }: PageRequest,
+): Promise<{ rows: R[]; nextCursor: string | null }> {
+  let q = query;
+  if (prefix !== "") q = q.where(startsWith(column, prefix));
+  if (after !== undefined) q = q.where(codePointOrder(db, column), ">", after);
+  const found = await q
+    .orderBy(codePointOrder(db, column))
+    .limit(limit + 1)
+    .execute();
+  const byName = new Map<string, R>((found as R[]).map((r) => [r[column], r]));
+  const { page, nextCursor } = pageOfKeys([...byName.keys()], limit);
+  return { rows: page.map((name) => byName.get(name) as R), nextCursor };
 }
