@@ -11,6 +11,7 @@ import { authRoutes, meRoutes } from "../routes/auth.js";
 import { devicePageRoutes } from "../routes/device-page.js";
 import { deviceRoutes } from "../routes/device.js";
 import { handleRoutes } from "../routes/handle.js";
+import { devExecutaRoutes } from "../routes/dev-executas.js";
 import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { storageRoutes } from "../routes/storage.js";
 import { healthRoutes } from "../routes/health.js";
@@ -62,6 +63,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/anna-apps/dev", tokenRoutes(deps));
   app.route("/api/v1/anna-apps/dev", devSessionRoutes(deps));
   app.route("/api/v1/anna-apps/dev", storageMintRoutes(deps));
+  app.route("/api/v1/anna-apps/dev", devExecutaRoutes(deps));
   app.route("/", jwksRoutes(deps));
   app.route("/api/v1/developer", handleRoutes(deps));
   if (deps.storage) {
