@@ -51,3 +51,8 @@ export { requireToken } from "./http/token-auth.js";
 export type { SigningKey, SigningKeyStore } from "./stores/signing-key-store.js";
 export type { DevSession, DevSessionKind, DevSessionStore } from "./stores/dev-session-store.js";
 export { mintPat } from "./routes/tokens.js";
+// APS storage on the SQL database, for embedding a Nexus with storage (tests of clients of its
+// storage REST, like the CLI's real storage modes).
+export { createSqlStorageService, type SqlStorageService } from "./storage/sql-kv-store.js";
+export { createSqlFilesService } from "./storage/sql-files-store.js";
+export { openBlobStore } from "./blobs/open-blob-store.js";
