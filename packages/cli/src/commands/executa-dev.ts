@@ -106,8 +106,8 @@ export const spec: CommandSpec = {
     "anna-app executa dev --dir ./my-plugin --storage memory --storage-scopes tool",
     "anna-app executa dev --dir ./my-plugin --grant storage,sampling  # everything else not granted",
     "anna-app executa dev --dir ./my-plugin --no-grant files  # storage/* works, files/* gets -32021",
-    "anna-app executa dev --dir ./my-plugin --storage real --storage-account nexus.example.com  # exits 2: needs Nexus",
-    "anna-app executa dev --dir ./my-plugin --app-slug my-app --sampling-account h --agent-account h --image-account h --upload-account h  # exits 2",
+    "anna-app executa dev --dir ./my-plugin --storage real  # storage on the saved account's Nexus (anna-app login first)",
+    "anna-app executa dev --dir ./my-plugin --storage real --storage-account http://127.0.0.1:8080 --app-slug my-app --storage-scopes user,tool",
     'echo \'invoke echo {"text":"hi"}\' | anna-app executa dev --dir ./my-plugin',
   ],
 };

@@ -171,25 +171,26 @@ describe.concurrent("executa dev bad input", () => {
     expectOneLineError(r, /--storage mock needs --mock-storage/);
   });
 
-  it("--storage real needs Nexus", async () => {
-    const r = await dev("--dir", NOTES, "--storage", "real", "--describe");
-    expectOneLineError(
-      r,
-      /--storage real needs a Nexus server and a signed-in account, neither of which this build supports yet/,
-    );
+  it("--storage real without a saved account names the login command", async () => {
+    const noConfig = tempDir("no-config-");
+    const r = await runCli(["executa", "dev", "--dir", NOTES, "--storage", "real", "--describe"], {
+      env: { XDG_CONFIG_HOME: noConfig, ANNA_APP_HOST: undefined, ANNA_APP_PAT: undefined },
+    });
+    expectOneLineError(r, /not logged in: .*run 'anna-app login --host <url>' first/);
   });
 
-  it.each([
-    "app-slug",
-    "sampling-account",
-    "agent-account",
-    "storage-account",
-    "image-account",
-    "upload-account",
-  ])("--%s (real mode) needs Nexus", async (flag) => {
-    const r = await dev("--dir", NOTES, `--${flag}`, "x", "--describe");
-    expectOneLineError(r, new RegExp(`--${flag} needs a Nexus server`));
+  it("--storage-account without --storage real", async () => {
+    const r = await dev("--dir", NOTES, "--storage-account", "x", "--describe");
+    expectOneLineError(r, /--storage-account goes with --storage real/);
   });
+
+  it.each(["app-slug", "sampling-account", "agent-account", "image-account", "upload-account"])(
+    "--%s (real sampling, agent, image, upload) needs copilot endpoints",
+    async (flag) => {
+      const r = await dev("--dir", NOTES, `--${flag}`, "x", "--describe");
+      expectOneLineError(r, new RegExp(`--${flag} is for real sampling, .*copilot endpoints`));
+    },
+  );
 
   it("--no-X with --mock-X contradict", async () => {
     const r = await dev("--dir", NOTES, "--no-image", "--mock-image", "x.jsonl", "--describe");
