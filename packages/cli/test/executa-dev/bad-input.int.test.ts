@@ -3,7 +3,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import {
+  credentialsPath,
+  emptyStore,
+  saveCredentials,
+  withAccount,
+} from "../../src/account/credentials-file.js";
 import { FIXTURES, example, runCli, tempDir, type CliResult } from "./helpers.js";
 
 const NOTES = example("ts-notes");
@@ -177,6 +184,36 @@ describe.concurrent("executa dev bad input", () => {
       env: { XDG_CONFIG_HOME: noConfig, ANNA_APP_HOST: undefined, ANNA_APP_PAT: undefined },
     });
     expectOneLineError(r, /not logged in: .*run 'anna-app login --host <url>' first/);
+  });
+
+  it("--storage real with a saved account whose server is down says so in one line", async () => {
+    const config = tempDir("down-config-");
+    // A port nothing listens on: bind one, note it, close it.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const host = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const now = Math.floor(Date.now() / 1000);
+    await saveCredentials(
+      credentialsPath({ XDG_CONFIG_HOME: config }),
+      withAccount(emptyStore(), {
+        host,
+        user_id: null,
+        pat: "anna_pat_not_a_real_one_but_long_enough",
+        issued_at: now,
+        expires_at: now + 3600,
+        scopes: ["aps:dev"],
+      }),
+    );
+    const r = await runCli(["executa", "dev", "--dir", NOTES, "--storage", "real", "--describe"], {
+      env: { XDG_CONFIG_HOME: config, ANNA_APP_HOST: undefined, ANNA_APP_PAT: undefined },
+    });
+    expectOneLineError(
+      r,
+      new RegExp(`cannot reach ${host} .*connection refused \\(is the server running\\?\\)`),
+      6,
+    );
+    expect(r.stderr).not.toContain("anna_pat_");
   });
 
   it("--storage-account without --storage real", async () => {
