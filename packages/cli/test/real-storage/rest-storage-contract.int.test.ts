@@ -1,5 +1,5 @@
 // The storage contract suite (executa-test) against the CLI's real storage: `storage/*` and
-// `files/*` forwarded over real HTTP to a real Nexus (SQLite, filesystem blobs) with storage
+// `files/*` forwarded over real HTTP to a real Nexus (SQLite and PostgreSQL, filesystem blobs) with storage
 // tokens minted by `dev/storage/mint`, exactly as `executa dev --storage real` does. The suite's
 // callers become Nexus developers; each (user, tool, app, quota) gets its own token, so user,
 // tool and app isolation is the server's, enforced through the token alone.
@@ -11,12 +11,27 @@ import {
   type DevStorageTokens,
 } from "../../src/real-storage/dev-storage-tokens.js";
 import { createRestStorage, type StorageTokenSource } from "../../src/real-storage/storage-rest.js";
-import { startStorageNexus } from "./storage-nexus.js";
+import { describe } from "vitest";
+// Nexus's own dialect cases: a temp SQLite file, and a throwaway PostgreSQL cluster where its
+// binaries exist (skipped with the reason otherwise).
+import { DIALECTS, useDialectCleanup } from "../../../nexus/test/helpers/dialects.js";
+import { startStorageNexus, type StorageNexus } from "./storage-nexus.js";
 
 type Ctx = ServiceContext<StorageGrant>;
 
-describeStorageContract("rest client against a Nexus (sqlite)", async ({ clock, limits }) => {
-  const nexus = await startStorageNexus({ clock, limits });
+useDialectCleanup();
+
+for (const d of DIALECTS) {
+  if (d.skip) {
+    describe.skip(`storage contract: rest client against a Nexus on ${d.name}`, () => {});
+    continue;
+  }
+  describeStorageContract(`rest client against a Nexus on ${d.name}`, async ({ clock, limits }) =>
+    restStorageOn(await startStorageNexus({ clock, limits, database: await d.open() }), clock),
+  );
+}
+
+function restStorageOn(nexus: StorageNexus, clock: () => number) {
   const pats = new Map<string, Promise<string>>();
   const sources = new Map<string, Promise<DevStorageTokens>>();
   const patOf = (userId: string) => {
@@ -54,4 +69,4 @@ describeStorageContract("rest client against a Nexus (sqlite)", async ({ clock, 
   };
   const { storage, files } = createRestStorage({ host: nexus.url, tokens });
   return { storage, files, close: () => nexus.close() };
-});
+}

@@ -1,5 +1,5 @@
 // A real Nexus with APS storage for the CLI's real-storage tests: the @anna-ai/nexus app on a temp
-// SQLite file and a filesystem blob store, with its token keyring, listening on 127.0.0.1 port 0.
+// SQLite file (or a database the caller opened) and a filesystem blob store, with its token keyring, listening on 127.0.0.1 port 0.
 // The clock and the storage limits are the caller's, so the storage contract suite can move time
 // and shrink quotas; developers are created straight in the store with a PAT, as
 // `anna-nexus admin create-user --developer` plus a device login would leave them.
@@ -25,6 +25,7 @@ import {
   SigningKeyring,
   sqlStores,
   systemClock,
+  type DatabaseHandle,
   type Stores,
 } from "@anna-ai/nexus";
 
@@ -40,12 +41,17 @@ export interface StorageNexus {
 }
 
 export async function startStorageNexus(
-  options: { clock?: () => number; limits?: Partial<StorageLimits> } = {},
+  options: {
+    clock?: () => number;
+    limits?: Partial<StorageLimits>;
+    /** A migrated database (e.g. PostgreSQL from Nexus's dialect helpers); default SQLite. */
+    database?: DatabaseHandle;
+  } = {},
 ): Promise<StorageNexus> {
   const clock = options.clock === undefined ? systemClock : { now: options.clock };
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-real-storage-nexus-"));
-  const handle = openDatabase({ dataDir });
-  await migrateToLatest(handle.db);
+  const handle = options.database ?? openDatabase({ dataDir });
+  if (options.database === undefined) await migrateToLatest(handle.db);
   const stores = sqlStores(handle.db);
   const keyring = new SigningKeyring({
     store: stores.signingKeys,
