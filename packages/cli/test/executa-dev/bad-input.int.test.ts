@@ -5,12 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createServer, type AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  credentialsPath,
-  emptyStore,
-  saveCredentials,
-  withAccount,
-} from "../../src/account/credentials-file.js";
+import { savedAccountEnv } from "../real-storage/storage-nexus.js";
 import { FIXTURES, example, runCli, tempDir, type CliResult } from "./helpers.js";
 
 const NOTES = example("ts-notes");
@@ -193,20 +188,9 @@ describe.concurrent("executa dev bad input", () => {
     await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
     const host = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
     await new Promise<void>((r) => probe.close(() => r()));
-    const now = Math.floor(Date.now() / 1000);
-    await saveCredentials(
-      credentialsPath({ XDG_CONFIG_HOME: config }),
-      withAccount(emptyStore(), {
-        host,
-        user_id: null,
-        pat: "anna_pat_not_a_real_one_but_long_enough",
-        issued_at: now,
-        expires_at: now + 3600,
-        scopes: ["aps:dev"],
-      }),
-    );
+    const env = await savedAccountEnv(config, host, "anna_pat_not_a_real_one_but_long_enough");
     const r = await runCli(["executa", "dev", "--dir", NOTES, "--storage", "real", "--describe"], {
-      env: { XDG_CONFIG_HOME: config, ANNA_APP_HOST: undefined, ANNA_APP_PAT: undefined },
+      env,
     });
     expectOneLineError(
       r,

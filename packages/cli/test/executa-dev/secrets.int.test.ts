@@ -7,13 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  credentialsPath,
-  emptyStore,
-  saveCredentials,
-  withAccount,
-} from "../../src/account/credentials-file.js";
-import { startStorageNexus } from "../real-storage/storage-nexus.js";
+import { savedAccountEnv, startStorageNexus } from "../real-storage/storage-nexus.js";
 import { example, runCli } from "./helpers.js";
 
 const KITCHEN = example("ts-kitchen-sink");
@@ -67,19 +61,7 @@ describe("executa dev --storage real never shows the PAT or a storage token", ()
     const nexus = await startStorageNexus();
     onTestFinished(() => nexus.close());
     const { pat } = await nexus.developer("attacker@example.com");
-    const config = path.join(work, "config");
-    const now = Math.floor(Date.now() / 1000);
-    await saveCredentials(
-      credentialsPath({ XDG_CONFIG_HOME: config }),
-      withAccount(emptyStore(), {
-        host: nexus.url,
-        user_id: null,
-        pat,
-        issued_at: now,
-        expires_at: now + 86_400,
-        scopes: ["aps:dev"],
-      }),
-    );
+    const env = await savedAccountEnv(path.join(work, "config"), nexus.url, pat);
     const file = path.join(work, "real.jsonl");
     // The plugin stores the PAT itself, so it travels through every frame of the call.
     const r = await runCli(
@@ -98,7 +80,7 @@ describe("executa dev --storage real never shows the PAT or a storage token", ()
         "--record",
         file,
       ],
-      { env: { XDG_CONFIG_HOME: config, ANNA_APP_HOST: undefined, ANNA_APP_PAT: undefined } },
+      { env },
     );
     expect(r.code, r.stderr).toBe(0);
     // The plugin's own answer: what it read back from the server.

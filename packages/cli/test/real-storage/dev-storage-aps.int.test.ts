@@ -6,38 +6,19 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  credentialsPath,
-  emptyStore,
-  saveCredentials,
-  withAccount,
-} from "../../src/account/credentials-file.js";
 import { rpc, scaffoldTestApp, SLUG, startHarness, tokenOf } from "../dev/helpers.js";
-import { startStorageNexus } from "./storage-nexus.js";
+import { savedAccountEnv, startStorageNexus } from "./storage-nexus.js";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-/** A config folder whose credentials file holds one account: `host` with `pat`. */
+/** A private config folder with one saved account: `host` with `pat`. */
 async function savedAccount(host: string, pat: string): Promise<NodeJS.ProcessEnv> {
   const dir = mkdtempSync(path.join(tmpdir(), "cli-aps-config-"));
   closers.push(async () => rmSync(dir, { recursive: true, force: true }));
-  const env = { XDG_CONFIG_HOME: dir };
-  const now = Math.floor(Date.now() / 1000);
-  await saveCredentials(
-    credentialsPath(env),
-    withAccount(emptyStore(), {
-      host,
-      user_id: null,
-      pat,
-      issued_at: now,
-      expires_at: now + 86_400,
-      scopes: ["aps:dev"],
-    }),
-  );
-  return env;
+  return savedAccountEnv(dir, host, pat);
 }
 
 describe("anna-app dev --storage aps", () => {

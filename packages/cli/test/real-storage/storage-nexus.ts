@@ -28,6 +28,12 @@ import {
   type DatabaseHandle,
   type Stores,
 } from "@anna-ai/nexus";
+import {
+  credentialsPath,
+  emptyStore,
+  saveCredentials,
+  withAccount,
+} from "../../src/account/credentials-file.js";
 
 const SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
 
@@ -118,4 +124,29 @@ export async function startStorageNexus(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A config folder (`XDG_CONFIG_HOME`) whose credentials file holds one account, `host` with
+ * `pat`, as `anna-app login` leaves it; the env that selects it, with no ANNA_APP_* override.
+ */
+export async function savedAccountEnv(
+  configDir: string,
+  host: string,
+  pat: string,
+): Promise<Record<string, string | undefined>> {
+  const env = { XDG_CONFIG_HOME: configDir, ANNA_APP_HOST: undefined, ANNA_APP_PAT: undefined };
+  const now = Math.floor(Date.now() / 1000);
+  await saveCredentials(
+    credentialsPath(env),
+    withAccount(emptyStore(), {
+      host,
+      user_id: null,
+      pat,
+      issued_at: now,
+      expires_at: now + 86_400,
+      scopes: ["aps:dev"],
+    }),
+  );
+  return env;
 }
