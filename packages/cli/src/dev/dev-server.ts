@@ -268,7 +268,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       calls: panel.calls,
       // With `calls`: the page opens its panel stream after these (/dev/stream?after=…).
       calls_seq: panel.recordedCount,
-      storage: storageLabel,
+      storage,
       llm: devServices.llmLabel,
       dashboard: dashboardBootState(app.manifest),
       // What production would refuse but the harness runs without, as the banner lists it.
