@@ -11,7 +11,10 @@ if (dir === undefined || countText === undefined) {
 }
 const count = Number(countText);
 const spec = await detectLaunchSpec(dir, { env: process.env });
-const router = withRouter === "bare" ? undefined : await buildDevRouter({}, processIo());
+const router =
+  withRouter === "bare"
+    ? undefined
+    : await buildDevRouter({}, processIo(), { toolId: spec.toolId });
 const host = new ExecutaHost({ env: process.env, ...(router ? { router: router.factory } : {}) });
 host.register(spec, { userId: "dev-user" });
 try {

@@ -51,6 +51,16 @@ describe("redactSecrets", () => {
     expect(invoke).toEqual(copy);
   });
 
+  it("cuts every Nexus developer token (PAT) out of any string, whatever key holds it", () => {
+    const pat = "anna_pat_Zk-9xYt1uVbN0aLmPqRsT4eFgHiJkLmNoPq_7w3q2";
+    expect(redactSecrets({ note: `retrying with ${pat} after a 401`, list: [pat] })).toEqual({
+      note: "retrying with [REDACTED] after a 401",
+      list: ["[REDACTED]"],
+    });
+    // Too short to be a PAT: an ordinary mention of the prefix stays.
+    expect(redactSecrets("the anna_pat_ prefix")).toBe("the anna_pat_ prefix");
+  });
+
   it("replaces a non-object credentials value whole and passes primitives through", () => {
     expect(redactSecrets({ credentials: "all-in-one" })).toEqual({ credentials: "[REDACTED]" });
     expect(redactSecrets("text")).toBe("text");

@@ -92,3 +92,8 @@ export {
   sqlExecutaStore,
   type Visibility,
 } from "./hub/executa-store.js";
+// APS storage on the SQL database, for embedding a Nexus with storage (tests of clients of its
+// storage REST, like the CLI's real storage modes).
+export { createSqlStorageService, type SqlStorageService } from "./storage/sql-kv-store.js";
+export { createSqlFilesService } from "./storage/sql-files-store.js";
+export { openBlobStore } from "./blobs/open-blob-store.js";

@@ -3,7 +3,8 @@
 // `auth.refresh` carries, Authorization headers, API keys and passwords (by key), and any value
 // the caller knows to be secret (`--credential`/`--account` values, minted tokens) wherever it
 // appears inside a string, and every JWT (window and per-invoke tokens are JWTs) wherever it
-// appears, a `?t=` in a window URL included. Zod-free (`@anna-ai/app-schema/redact`): plugins load it at spawn.
+// appears, a `?t=` in a window URL included, and every developer token (`anna_pat_…`, the PAT
+// `anna-app login` saves). Zod-free (`@anna-ai/app-schema/redact`): plugins load it at spawn.
 
 export const REDACTED = "[REDACTED]";
 
@@ -39,6 +40,8 @@ function redactCredentials(value: unknown): unknown {
 
 /** A compact JWS: `eyJ…` header, `eyJ…` payload, signature (base64url). */
 const JWT_PATTERN = /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{16,}/g;
+/** A Nexus developer token (PAT): the prefix and a random base64url secret. */
+const PAT_PATTERN = /anna_pat_[\w-]{16,}/g;
 
 function redact(value: unknown, depth: number, secrets: readonly string[]): unknown {
   if (typeof value === "string") return maskText(value, secrets);
@@ -55,11 +58,12 @@ function redact(value: unknown, depth: number, secrets: readonly string[]): unkn
 }
 
 /**
- * `text` with every JWT and every occurrence of each secret replaced (secrets as `secretValues`
+ * `text` with every JWT, every PAT and every occurrence of each secret replaced (secrets as `secretValues`
  * orders them).
  */
 export function maskText(text: string, secrets: readonly string[] = []): string {
   let out = text.includes("eyJ") ? text.replace(JWT_PATTERN, REDACTED) : text;
+  if (out.includes("anna_pat_")) out = out.replace(PAT_PATTERN, REDACTED);
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;
 }

@@ -21,6 +21,11 @@ export interface RequestOptions {
   headers?: Readonly<Record<string, string>>;
   /** Statuses besides 2xx that are answers, not errors (e.g. 202 and 410 of the device poll). */
   allowStatuses?: readonly number[];
+  /**
+   * Every status is an answer, never an error nor a retry: for callers that map statuses
+   * themselves (the storage REST client turns them into JSON-RPC codes).
+   */
+  anyStatus?: boolean;
   /** Whether to send the PAT as Bearer (default: when the client has one). */
   auth?: boolean;
   signal?: AbortSignal;
@@ -73,6 +78,10 @@ export class NexusClient {
     return this.request<T>("PUT", path, options);
   }
 
+  delete<T = unknown>(path: string, options?: RequestOptions): Promise<NexusResponse<T>> {
+    return this.request<T>("DELETE", path, options);
+  }
+
   async request<T = unknown>(
     method: string,
     path: string,
@@ -81,10 +90,13 @@ export class NexusClient {
     const what = options.what ?? `${method} ${path}`;
     const first = await this.#send(method, path, options, what);
     const retry =
-      method === "GET" && first.status >= 500 && !options.allowStatuses?.includes(first.status);
+      method === "GET" &&
+      first.status >= 500 &&
+      options.anyStatus !== true &&
+      !options.allowStatuses?.includes(first.status);
     const res = retry ? await this.#send(method, path, options, what) : first;
     const body = parseBody(await res.text());
-    if (!res.ok && !options.allowStatuses?.includes(res.status)) {
+    if (!res.ok && options.anyStatus !== true && !options.allowStatuses?.includes(res.status)) {
       throw errorForStatus(this.host, what, res.status, body);
     }
     return {

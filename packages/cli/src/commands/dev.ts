@@ -65,7 +65,14 @@ export const spec: CommandSpec = {
       value: "<mode>",
       choices: ["legacy", "aps"],
       description:
-        "legacy = in-memory runtime_state (default); aps needs a Nexus server (not in this build)",
+        "legacy = in-memory runtime_state (default); aps = the saved account's Nexus (/api/v1/storage/*, see anna-app login)",
+    },
+    {
+      name: "account",
+      type: "string",
+      value: "<host>",
+      description:
+        "Saved account --storage aps uses (default: the current one, see anna-app whoami)",
     },
     {
       name: "executa",
@@ -120,6 +127,7 @@ export const spec: CommandSpec = {
     "anna-app dev",
     "anna-app dev --manifest examples/apps/focus-flow/manifest.json --port 5181 --open",
     "anna-app dev --view settings --user-id 7 --no-watch --storage legacy",
+    "anna-app dev --storage aps --account http://127.0.0.1:8080  # after anna-app login --host http://127.0.0.1:8080",
     "anna-app dev --executa 'dir=../my-plugin' --executa 'dir=./alt,tool_id=tool-x,type=node'",
     "anna-app dev --no-llm --no-record --json",
     "anna-app dev --log-level debug 2> harness.log",
@@ -136,6 +144,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   }
   if (flags["no-llm"] === true && flags["mock-llm"] !== undefined) {
     throw usageError("use either --no-llm or --mock-llm, not both", NAME);
+  }
+  if (flags.account !== undefined && flags.storage !== "aps") {
+    throw usageError("--account goes with --storage aps (the saved account it uses)", NAME);
   }
   if (flags.record !== undefined && flags["no-record"] === true) {
     throw usageError("use either --record or --no-record, not both", NAME);
@@ -168,6 +179,8 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       ...opt("userId", flags["user-id"] as string | undefined),
       watch: flags["no-watch"] !== true,
       ...opt("storage", flags.storage as "legacy" | "aps" | undefined),
+      ...opt("account", flags.account as string | undefined),
+      env: io.env,
       executa: (flags.executa as string[] | undefined) ?? [],
       llm: flags["no-llm"] === true ? "off" : "mock",
       ...opt("mockLlm", resolve(flags["mock-llm"])),

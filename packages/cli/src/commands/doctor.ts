@@ -23,7 +23,7 @@ const spec: CommandSpec = {
       name: "matrix-nexus-root",
       type: "string",
       value: "<path>",
-      description: "Nexus checkout for real modes (default: $ANNA_NEXUS_ROOT)",
+      description: "Nexus source checkout to test against (default: $ANNA_NEXUS_ROOT)",
     },
     { name: "json", type: "boolean", description: "One JSON line: {ok, checks:[…]}" },
   ],

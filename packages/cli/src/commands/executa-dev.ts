@@ -17,13 +17,14 @@ export const spec: CommandSpec = {
     "Starts the plugin exactly as the Anna Agent does (initialize, describe, invoke, shutdown) and " +
     "answers its reverse calls (sampling, storage, files, agent, image, upload, embeddings, web, " +
     "credentials) with " +
-    "offline services. Without --describe, --health or --invoke it opens a REPL (describe, health, " +
+    "offline services (--storage real: storage on the saved account's Nexus). Without --describe, --health or --invoke it opens a REPL (describe, health, " +
     "invoke <tool> [json-args], tools, trace on|off, restart, quit; piped input works line by " +
     "line). With --json, --invoke prints one line: the tool's data, {success:false, error, data?} " +
     "for a tool failure (data carries a refused host call's code), or the JSON-RPC error. Defaults: " +
     "storage in memory, embeddings synthetic, web fetch live (SSRF-guarded) and search off, no " +
     "connected accounts, sampling/agent/image/upload off. Exit codes: 0 " +
-    "success, 1 the invoke failed (success:false or a JSON-RPC error), 2 usage, launch or fixture error; " +
+    "success, 1 the invoke failed (success:false or a JSON-RPC error), 2 usage, launch or fixture error " +
+    "(also: not logged in for --storage real), 6 the saved account's server cannot be reached; " +
     "Ctrl-C shuts the plugin down and exits 130.",
   flags: [
     {
@@ -106,8 +107,9 @@ export const spec: CommandSpec = {
     "anna-app executa dev --dir ./my-plugin --storage memory --storage-scopes tool",
     "anna-app executa dev --dir ./my-plugin --grant storage,sampling  # everything else not granted",
     "anna-app executa dev --dir ./my-plugin --no-grant files  # storage/* works, files/* gets -32021",
-    "anna-app executa dev --dir ./my-plugin --storage real --storage-account nexus.example.com  # exits 2: needs Nexus",
-    "anna-app executa dev --dir ./my-plugin --app-slug my-app --sampling-account h --agent-account h --image-account h --upload-account h  # exits 2",
+    "anna-app executa dev --dir ./my-plugin --storage real  # storage on the saved account's Nexus (anna-app login first)",
+    "anna-app executa dev --dir ./my-plugin --storage real --storage-account http://127.0.0.1:8080 --app-slug my-app --storage-scopes user,tool",
+    "anna-app executa dev --dir ./my-plugin --sampling-account h --agent-account h --image-account h --upload-account h  # exits 2: real LLM modes need copilot endpoints",
     'echo \'invoke echo {"text":"hi"}\' | anna-app executa dev --dir ./my-plugin',
   ],
 };

@@ -60,7 +60,7 @@ export async function devBanner(server: DevServer): Promise<DevBanner> {
       stderr,
     })),
     executa_source: server.executas.source,
-    storage: "legacy (in-memory runtime_state)",
+    storage: server.storageLabel,
     llm: server.llmLabel,
     ...(hostApiGrants(server, "web") ? { web: server.webLabel } : {}),
     ...(hostApiGrants(server, "credentials") ? { credentials: server.credentialsLabel } : {}),

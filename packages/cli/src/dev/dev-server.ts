@@ -38,12 +38,15 @@ import { listen, mockLlmLaunchError, openBootWindow, readSdk, stopServer } from 
 import { DevLaunchError, loadDevApp, type DevApp } from "./load-app.js";
 import { createDevApp } from "./routes/dev-app.js";
 import { buildDevServices, type DevLlmMode } from "./services.js";
+import { openRealStorage, type RealStorage } from "../real-storage/open-real-storage.js";
 import { createSessionRecorder, type RecordingStatus } from "./session-recorder.js";
 import { watchBundle, watchExecutas, type Watcher } from "./watch.js";
 import { createWindowLinks } from "./window-links.js";
 import { CLI_VERSION } from "../version.js";
 
 export const DEV_DEFAULT_PORT = 5180;
+/** What `anna-app dev --storage aps` asks its token to allow (the published CLI's value). */
+const STORAGE_MAX_CALLS_PER_TOKEN = 200;
 export const DEV_HOST = "127.0.0.1";
 export { SDK_ROUTE } from "./routes/page-routes.js";
 
@@ -58,7 +61,15 @@ export interface DevServerOptions {
   userId?: string;
   /** Live reload and plugin restart; default on. */
   watch?: boolean;
+  /**
+   * `aps`: the app's `storage.*` and `files.*` (and its executas' `storage/*`, `files/*`) go to
+   * the saved account's Nexus with one storage token at a time (real-world-cli.md §9.7).
+   */
   storage?: "legacy" | "aps";
+  /** `--account <host>`: the saved account `--storage aps` uses; default the current one. */
+  account?: string;
+  /** Where the saved account comes from (ANNA_APP_HOST/ANNA_APP_PAT, XDG_CONFIG_HOME, HOME). */
+  env?: NodeJS.ProcessEnv;
   /** `--executa` specs; non-empty replaces discovery. */
   executa?: readonly string[];
   llm?: DevLlmMode;
@@ -101,7 +112,9 @@ export interface DevServer {
   readonly panel: DevPanel;
   /** The window opened at boot. */
   readonly window: DevWindowLink;
-  readonly storage: "legacy";
+  readonly storage: "legacy" | "aps";
+  /** As the banner prints it. */
+  readonly storageLabel: string;
   readonly llmLabel: string;
   /** `web.*` and `credentials.*` as the banner prints them. */
   readonly webLabel: string;
@@ -122,11 +135,6 @@ export { PANEL_PUSH_INTERVAL_MS, STDERR_TAIL_LINES } from "./executa-panel.js";
 export type { ExecutaState } from "./executa-panel.js";
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
-  if (options.storage === "aps") {
-    throw new DevLaunchError(
-      "--storage aps needs a Nexus server and a signed-in account, neither of which this build supports yet; use --storage legacy (the default)",
-    );
-  }
   const logger = options.logger ?? NULL_LOGGER;
   const app = await loadDevApp({
     manifestPath: options.manifestPath,
@@ -146,7 +154,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const executas = await resolveDevExecutas(app, options.executa ?? []);
   // Before the services: a missing SDK must not leave them running.
   const sdk = readSdk(options.sdkPath);
+  const storage = options.storage ?? "legacy";
+  const real = storage === "aps" ? await openApsStorage(options, app.slug) : undefined;
+  const storageLabel = real?.label ?? "legacy (in-memory runtime_state)";
   const devServices = await buildDevServices({
+    ...(real === undefined ? {} : { storage: { storage: real.storage, files: real.files } }),
     llm: options.llm ?? "mock",
     ...(options.mockLlm === undefined ? {} : { mockLlmFixture: options.mockLlm }),
     credentials: devCredentials(dev),
@@ -217,7 +229,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     appName: app.name,
     ...(installedApps === undefined ? {} : { apps: installedApps }),
     host,
-    storage: "legacy",
+    storage,
     llm: options.llm === "off" ? "off" : "on",
     toolIds: executas.toolIds,
     tokenSecret,
@@ -256,7 +268,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       calls: panel.calls,
       // With `calls`: the page opens its panel stream after these (/dev/stream?after=…).
       calls_seq: panel.recordedCount,
-      storage: "legacy",
+      storage,
       llm: devServices.llmLabel,
       dashboard: dashboardBootState(app.manifest),
       // What production would refuse but the harness runs without, as the banner lists it.
@@ -361,7 +373,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       view: bootView ?? "",
       url: links.windowUrl(bootWid, opened.token),
     },
-    storage: "legacy",
+    storage,
+    storageLabel,
     llmLabel: devServices.llmLabel,
     webLabel: devServices.webLabel,
     credentialsLabel: devServices.credentialsLabel,
@@ -388,4 +401,25 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return closing;
     },
   };
+}
+
+/**
+ * `--storage aps`: the saved account and the app's storage token, minted now so that a missing
+ * login, a revoked token or an unreachable server stops the start with one line.
+ */
+async function openApsStorage(options: DevServerOptions, slug: string): Promise<RealStorage> {
+  const real = await openRealStorage({
+    env: options.env ?? process.env,
+    command: "dev",
+    account: options.account,
+    appSlug: slug,
+    maxCalls: STORAGE_MAX_CALLS_PER_TOKEN,
+    warn: (line) => options.logger?.warn(line),
+  });
+  try {
+    await real.warmUp();
+  } catch (error) {
+    throw new DevLaunchError(`--storage aps: ${(error as Error).message}`, { cause: error });
+  }
+  return real;
 }

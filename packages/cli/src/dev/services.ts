@@ -39,6 +39,8 @@ export async function buildDevServices(options: {
   allowLoopbackFetch?: boolean;
   /** How the labels show the fixture's path (the banner: relative to the cwd); default as given. */
   showPath?: (file: string) => string;
+  /** `--storage aps`: storage and files of the server; default the in-memory store. */
+  storage?: { storage: HostServices["storage"]; files: HostServices["files"] };
 }): Promise<DevServices> {
   const fixture =
     options.mockLlmFixture === undefined
@@ -51,7 +53,8 @@ export async function buildDevServices(options: {
   const { services, router, close } = createOfflineHostServices({
     grants: createAllowAllGrantPolicy(),
     tokens: backgroundDevTokenIssuer(),
-    storage: { mode: "memory" },
+    storage:
+      options.storage === undefined ? { mode: "memory" } : { mode: "provided", ...options.storage },
     sampling: llm,
     agent: llm,
     embeddings: { mode: "synthetic" },

@@ -201,12 +201,14 @@ export async function checkDevKey(probe: DevKeyProbe): Promise<CheckResult> {
 }
 
 /**
- * The Nexus our real modes will talk to (R173: `--matrix-nexus-root` / `$ANNA_NEXUS_ROOT`).
- * Optional: every offline mode works without it.
+ * A Nexus source checkout (R173: `--matrix-nexus-root` / `$ANNA_NEXUS_ROOT`), for running the
+ * matrix against a server built from source. Optional: the real modes talk to a running server
+ * through the saved account (the account check), not to a checkout.
  */
 export async function checkNexus(root: string | undefined): Promise<CheckResult> {
   const base = { id: "nexus", label: "Nexus", required: false };
-  const disables = "real modes (--storage real, --app-slug) need a Nexus; offline modes work";
+  const disables =
+    "only needed to test against a Nexus built from source; --storage real and --storage aps use the saved account";
   if (root === undefined || root === "") {
     return {
       ...base,
@@ -228,7 +230,7 @@ export async function checkNexus(root: string | undefined): Promise<CheckResult>
       detail: `${root} is not a folder: ${disables}`,
     };
   }
-  return { ...base, status: "ok", found: "found", path: root, detail: "checkout for real modes" };
+  return { ...base, status: "ok", found: "found", path: root, detail: "Nexus checkout" };
 }
 
 /**

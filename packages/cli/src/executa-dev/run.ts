@@ -57,7 +57,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
       ? await readArgsFlag(flags.args as string | undefined, io.cwd, io.stdin)
       : {};
   const launch = await resolveLaunch(flags, io);
-  const router = await buildDevRouter(flags, io);
+  const router = await buildDevRouter(flags, io, { toolId: launch.toolId });
 
   // `| head` closing a pipe must not crash the CLI with an unhandled EPIPE.
   const ignorePipeError = (error: NodeJS.ErrnoException) => {

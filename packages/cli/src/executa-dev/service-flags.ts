@@ -9,12 +9,15 @@ export type StorageMode = (typeof STORAGE_MODES)[number];
 /** Storage scopes a plugin may name (H14); `app` only applies to invokes that come from an app. */
 export const STORAGE_SCOPE_NAMES = ["user", "app", "tool"] as const;
 
-/** Real-mode flags: they exist so scripts written for the upstream tool parse, and fail clearly. */
-export const REAL_MODE_FLAGS = [
+/**
+ * Flags of the real sampling, agent, image and upload modes, which need the copilot endpoints
+ * our Nexus does not serve yet: they parse (scripts written for the upstream tool) and fail
+ * clearly. `--app-slug` and `--sampling-account` also serve `--storage real`.
+ */
+export const COPILOT_ONLY_FLAGS = [
   "app-slug",
   "sampling-account",
   "agent-account",
-  "storage-account",
   "image-account",
   "upload-account",
 ] as const;
@@ -55,7 +58,7 @@ export const SERVICE_FLAGS: readonly FlagDef[] = [
     value: "<mode>",
     choices: STORAGE_MODES,
     description:
-      "storage/* and files/*: memory (default; files PUT/GET on a loopback URL), off (-32021), mock, real",
+      "storage/* and files/*: memory (default; files PUT/GET on a loopback URL), off (-32021), mock, real (the saved account's Nexus)",
   },
   {
     name: "mock-storage",
@@ -68,7 +71,7 @@ export const SERVICE_FLAGS: readonly FlagDef[] = [
     type: "string",
     value: "<list>",
     description:
-      "Scopes the storage grant allows, from user,app,tool (default all); app only applies to invokes from an app, never to executa dev's own",
+      "Scopes the storage grant (and with --storage real the minted token) allows, from user,app,tool (default all); app only applies to invokes from an app, never to executa dev's own",
   },
   {
     name: "no-image",
@@ -145,36 +148,38 @@ export const SERVICE_FLAGS: readonly FlagDef[] = [
     name: "app-slug",
     type: "string",
     value: "<slug>",
-    description: "Real mode through a dev AnnaApp (needs a Nexus server; not in this build)",
+    description:
+      "Dev app the --storage real token is minted for (default: the one the server registers for the executa)",
   },
   {
     name: "sampling-account",
     type: "string",
     value: "<host>",
-    description: "Saved account for real sampling (not in this build)",
+    description:
+      "Saved account for real sampling (needs copilot endpoints, not served yet); the fallback of --storage-account",
   },
   {
     name: "agent-account",
     type: "string",
     value: "<host>",
-    description: "Saved account for real agent calls (not in this build)",
+    description: "Saved account for real agent calls (needs copilot endpoints, not served yet)",
   },
   {
     name: "storage-account",
     type: "string",
     value: "<host>",
-    description: "Saved account for --storage real (not in this build)",
+    description: "Saved account for --storage real (default: the current one, see anna-app whoami)",
   },
   {
     name: "image-account",
     type: "string",
     value: "<host>",
-    description: "Saved account for real image calls (not in this build)",
+    description: "Saved account for real image calls (needs copilot endpoints, not served yet)",
   },
   {
     name: "upload-account",
     type: "string",
     value: "<host>",
-    description: "Saved account for real uploads (not in this build)",
+    description: "Saved account for real uploads (needs copilot endpoints, not served yet)",
   },
 ];

@@ -17,11 +17,13 @@ import { parseAccountFlags } from "./account-flags.js";
 import { backgroundDevTokenIssuer } from "./dev-tokens.js";
 import { loadFixtures } from "./fixtures.js";
 import { parseGrantFlags } from "./grant-flags.js";
-import { REAL_MODE_FLAGS, type StorageMode } from "./service-flags.js";
+import { openRealStorage, type RealStorage } from "../real-storage/open-real-storage.js";
+import { COPILOT_ONLY_FLAGS, type StorageMode } from "./service-flags.js";
 
 const COMMAND = "executa dev";
-const REAL_MODE_UNAVAILABLE =
-  "needs a Nexus server and a signed-in account, neither of which this build supports yet";
+/** Why the real sampling, agent, image and upload modes refuse to start. */
+const NO_COPILOT =
+  "is for real sampling, agent, image and upload calls, which need the copilot endpoints our Nexus does not serve yet; use the mock modes (--storage real works: it needs only a saved account)";
 
 /** The families the banner lists, in the Reference's order. */
 export const BANNER_FAMILIES = [
@@ -52,23 +54,38 @@ export interface DevRouter {
   close(): Promise<void>;
 }
 
-export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevRouter> {
-  for (const flag of REAL_MODE_FLAGS) {
-    if (flags[flag] !== undefined) {
-      throw new ExitError(EXIT_USAGE, `--${flag} ${REAL_MODE_UNAVAILABLE}; use the mock modes`);
-    }
-  }
+export interface DevRouterTarget {
+  /** The plugin's tool id: `--storage real` mints its storage token for it. */
+  toolId: string;
+}
+
+export async function buildDevRouter(
+  flags: FlagValues,
+  io: CliIo,
+  target: DevRouterTarget,
+): Promise<DevRouter> {
   const storageMode = storageModeOf(flags);
+  for (const flag of COPILOT_ONLY_FLAGS) {
+    // With --storage real, --app-slug names the dev app of its token and --sampling-account
+    // is the fallback for --storage-account, as upstream.
+    if (storageMode === "real" && (flag === "app-slug" || flag === "sampling-account")) continue;
+    if (flags[flag] !== undefined) throw new ExitError(EXIT_USAGE, `--${flag} ${NO_COPILOT}`);
+  }
+  if (storageMode !== "real" && flags["storage-account"] !== undefined) {
+    throw usageError("--storage-account goes with --storage real", COMMAND);
+  }
   checkConflicts(flags);
   const grants = parseGrantFlags(flags);
   const accounts = parseAccountFlags(flags.account);
   const fixtures = await loadFixtures(flags, io.cwd);
+  const real =
+    storageMode === "real" ? await openExecutaStorage(flags, io, target, grants) : undefined;
 
   const mockLabel = (flag: string) => `mock (${String(flags[flag])})`;
   const summary = {} as Record<BannerFamily, string>;
   const hints: string[] = [];
 
-  // Sampling: off unless a fixture is given; there are no accounts (real mode) in this build.
+  // Sampling: off unless a fixture is given; real sampling needs copilot endpoints (not served).
   summary.sampling = fixtures.sampling ? mockLabel("mock-sampling") : "off";
   if (flags["sampling-unsupported-format"] === true) summary.sampling += ", no json_schema";
   if (!fixtures.sampling && flags["no-sampling"] !== true) {
@@ -76,17 +93,21 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
   }
   summary.agent = fixtures.agent ? mockLabel("mock-agent") : "off";
   const storage: OfflineStorageChoice =
-    storageMode === "memory"
-      ? { mode: "memory" }
-      : storageMode === "mock"
-        ? { mode: "mock", fixture: fixtures.storage as MockFixture }
-        : { mode: "off", reason: "off (--storage off); use --storage memory (the default)" };
+    real !== undefined
+      ? { mode: "provided", storage: real.storage, files: real.files }
+      : storageMode === "memory"
+        ? { mode: "memory" }
+        : storageMode === "mock"
+          ? { mode: "mock", fixture: fixtures.storage as MockFixture }
+          : { mode: "off", reason: "off (--storage off); use --storage memory (the default)" };
   summary.storage =
-    storageMode === "memory"
-      ? "memory"
-      : storageMode === "mock"
-        ? mockLabel("mock-storage")
-        : "off";
+    real !== undefined
+      ? real.label
+      : storageMode === "memory"
+        ? "memory"
+        : storageMode === "mock"
+          ? mockLabel("mock-storage")
+          : "off";
   summary.image = fixtures.image ? mockLabel("mock-image") : "off";
   summary.upload = fixtures.upload ? mockLabel("mock-upload") : "off";
   // Embeddings have no upstream flag: synthetic vectors by default (D-cli-xdev-2).
@@ -143,9 +164,14 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
     summary,
     hints,
     notGranted,
-    secretValues: Object.values(accounts).flatMap((list) =>
-      list.flatMap((account) => (account.access_token === undefined ? [] : [account.access_token])),
-    ),
+    secretValues: [
+      ...Object.values(accounts).flatMap((list) =>
+        list.flatMap((account) =>
+          account.access_token === undefined ? [] : [account.access_token],
+        ),
+      ),
+      ...(real?.secretValues ?? []),
+    ],
     onProgress: (listener) => (progress = listener),
     close,
   };
@@ -154,12 +180,6 @@ export async function buildDevRouter(flags: FlagValues, io: CliIo): Promise<DevR
 function storageModeOf(flags: FlagValues): StorageMode {
   const given = flags.storage as StorageMode | undefined;
   const fixture = flags["mock-storage"];
-  if (given === "real") {
-    throw new ExitError(
-      EXIT_USAGE,
-      `--storage real ${REAL_MODE_UNAVAILABLE}; use --storage memory`,
-    );
-  }
   if (given === "mock" && fixture === undefined) {
     throw usageError("--storage mock needs --mock-storage <fixture.jsonl>", COMMAND);
   }
@@ -168,6 +188,28 @@ function storageModeOf(flags: FlagValues): StorageMode {
   }
   if (fixture !== undefined) return "mock";
   return given ?? "memory";
+}
+
+/**
+ * `--storage real`: the saved account of `--storage-account`, else `--sampling-account`, else
+ * the current one; the token's scopes are `--storage-scopes` (default user, app, tool).
+ */
+async function openExecutaStorage(
+  flags: FlagValues,
+  io: CliIo,
+  target: DevRouterTarget,
+  grants: ReturnType<typeof parseGrantFlags>,
+): Promise<RealStorage> {
+  const account = (flags["storage-account"] ?? flags["sampling-account"]) as string | undefined;
+  return openRealStorage({
+    env: io.env,
+    command: COMMAND,
+    account,
+    appSlug: flags["app-slug"] as string | undefined,
+    toolId: target.toolId,
+    allowedScopes: grants.storageScopes as ("user" | "app" | "tool")[],
+    warn: (line) => void io.stderr.write(`warning: ${line}\n`),
+  });
 }
 
 function checkConflicts(flags: FlagValues): void {

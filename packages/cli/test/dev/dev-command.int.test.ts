@@ -46,10 +46,16 @@ describe("anna-app dev (command)", () => {
     expect(banner).not.toMatch(/[?&]t=/);
   });
 
-  it("exits 2 with a clear message for --storage aps", async () => {
+  it("exits 2 with one line naming the login command for --storage aps without a saved account", async () => {
     const app = await scaffoldTestApp();
-    const dev = startDevProcess(["--port", "0", "--storage", "aps"], app.dir);
+    // An empty config folder: no credentials file, and no ANNA_APP_HOST/ANNA_APP_PAT pair.
+    const dev = startDevProcess(["--port", "0", "--storage", "aps"], app.dir, {
+      XDG_CONFIG_HOME: path.join(app.dir, "no-config"),
+      ANNA_APP_HOST: "",
+      ANNA_APP_PAT: "",
+    });
     expect(await dev.exited()).toBe(2);
-    expect(dev.stderr()).toContain("--storage aps needs a Nexus server");
+    expect(dev.stderr().trim().split("\n")).toHaveLength(1);
+    expect(dev.stderr()).toMatch(/not logged in: .*run 'anna-app login --host <url>' first/);
   });
 });

@@ -368,12 +368,20 @@ describe("anna-app dev server", () => {
     });
   });
 
-  it("refuses --storage aps, an unknown --view and a busy port at launch", async () => {
+  it("refuses --storage aps without a saved account, an unknown --view and a busy port at launch", async () => {
     const app = await scaffoldTestApp();
     const manifestPath = path.join(app.dir, "manifest.json");
+    const noAccount = { XDG_CONFIG_HOME: path.join(app.dir, "no-config") };
     await expect(
-      startDevServer({ manifestPath, port: 0, storage: "aps", record: false, watch: false }),
-    ).rejects.toThrow(/--storage aps needs a Nexus server/);
+      startDevServer({
+        manifestPath,
+        port: 0,
+        storage: "aps",
+        env: noAccount,
+        record: false,
+        watch: false,
+      }),
+    ).rejects.toThrow(/not logged in: .*run 'anna-app login --host <url>' first/);
     await expect(
       startDevServer({ manifestPath, port: 0, view: "nope", record: false, watch: false }),
     ).rejects.toThrow(/--view nope/);

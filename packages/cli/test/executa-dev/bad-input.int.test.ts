@@ -3,7 +3,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { savedAccountEnv } from "../real-storage/storage-nexus.js";
 import { FIXTURES, example, runCli, tempDir, type CliResult } from "./helpers.js";
 
 const NOTES = example("ts-notes");
@@ -171,25 +173,45 @@ describe.concurrent("executa dev bad input", () => {
     expectOneLineError(r, /--storage mock needs --mock-storage/);
   });
 
-  it("--storage real needs Nexus", async () => {
-    const r = await dev("--dir", NOTES, "--storage", "real", "--describe");
-    expectOneLineError(
-      r,
-      /--storage real needs a Nexus server and a signed-in account, neither of which this build supports yet/,
-    );
+  it("--storage real without a saved account names the login command", async () => {
+    const noConfig = tempDir("no-config-");
+    const r = await runCli(["executa", "dev", "--dir", NOTES, "--storage", "real", "--describe"], {
+      env: { XDG_CONFIG_HOME: noConfig, ANNA_APP_HOST: undefined, ANNA_APP_PAT: undefined },
+    });
+    expectOneLineError(r, /not logged in: .*run 'anna-app login --host <url>' first/);
   });
 
-  it.each([
-    "app-slug",
-    "sampling-account",
-    "agent-account",
-    "storage-account",
-    "image-account",
-    "upload-account",
-  ])("--%s (real mode) needs Nexus", async (flag) => {
-    const r = await dev("--dir", NOTES, `--${flag}`, "x", "--describe");
-    expectOneLineError(r, new RegExp(`--${flag} needs a Nexus server`));
+  it("--storage real with a saved account whose server is down says so in one line", async () => {
+    const config = tempDir("down-config-");
+    // A port nothing listens on: bind one, note it, close it.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const host = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const env = await savedAccountEnv(config, host, "anna_pat_not_a_real_one_but_long_enough");
+    const r = await runCli(["executa", "dev", "--dir", NOTES, "--storage", "real", "--describe"], {
+      env,
+    });
+    expectOneLineError(
+      r,
+      new RegExp(`cannot reach ${host} .*connection refused \\(is the server running\\?\\)`),
+      6,
+    );
+    expect(r.stderr).not.toContain("anna_pat_");
   });
+
+  it("--storage-account without --storage real", async () => {
+    const r = await dev("--dir", NOTES, "--storage-account", "x", "--describe");
+    expectOneLineError(r, /--storage-account goes with --storage real/);
+  });
+
+  it.each(["app-slug", "sampling-account", "agent-account", "image-account", "upload-account"])(
+    "--%s (real sampling, agent, image, upload) needs copilot endpoints",
+    async (flag) => {
+      const r = await dev("--dir", NOTES, `--${flag}`, "x", "--describe");
+      expectOneLineError(r, new RegExp(`--${flag} is for real sampling, .*copilot endpoints`));
+    },
+  );
 
   it("--no-X with --mock-X contradict", async () => {
     const r = await dev("--dir", NOTES, "--no-image", "--mock-image", "x.jsonl", "--describe");

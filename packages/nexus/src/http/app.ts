@@ -13,6 +13,7 @@ import { emailVerificationRoutes, verifyPageRoutes } from "../routes/email-verif
 import { deviceRoutes } from "../routes/device.js";
 import { executaRoutes } from "../routes/executas.js";
 import { handleRoutes } from "../routes/handle.js";
+import { devExecutaRoutes } from "../routes/dev-executas.js";
 import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { storageRoutes } from "../routes/storage.js";
 import { healthRoutes } from "../routes/health.js";
@@ -67,6 +68,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/anna-apps/dev", tokenRoutes(deps));
   app.route("/api/v1/anna-apps/dev", devSessionRoutes(deps));
   app.route("/api/v1/anna-apps/dev", storageMintRoutes(deps));
+  app.route("/api/v1/anna-apps/dev", devExecutaRoutes(deps));
   app.route("/", jwksRoutes(deps));
   app.route("/api/v1/developer", handleRoutes(deps));
   app.route("/api/v1/executas", executaRoutes(deps));

@@ -23,6 +23,10 @@ const Body = z.object({
   allowed_scopes: z.array(SCOPE).min(1).max(3).optional(),
   ttl_seconds: TTL,
   max_calls: z.number().int().min(1).max(STORAGE_MAX_CALLS).optional(),
+  // Not sent by the published CLI: a tighter per-user byte quota for this token's calls (a
+  // grant's `quotaBytes`, which only ever lowers the server's quota), so a test or a cautious
+  // developer can try a plugin against a small quota.
+  quota_bytes: z.number().int().min(1).optional(),
 });
 
 export function storageMintRoutes(deps: AppDeps): Hono<Env> {
@@ -54,7 +58,11 @@ export function storageMintRoutes(deps: AppDeps): Hono<Env> {
         appSlug: body.app_slug,
         toolId: devToolId(body.app_slug, tool),
         label: null,
-        claims: { allowed_scopes: scopes, max_calls: maxCalls },
+        claims: {
+          allowed_scopes: scopes,
+          max_calls: maxCalls,
+          ...(body.quota_bytes === undefined ? {} : { quota_bytes: body.quota_bytes }),
+        },
         expiresAt: now + ttl * 1000,
         maxLifetimeAt: now + ttl * 1000,
       },

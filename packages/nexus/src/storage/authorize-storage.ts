@@ -54,7 +54,8 @@ export async function authorizeStorage(
   budget: InvokeCallBudget,
 ): Promise<StorageCaller> {
   const bearer = bearerOf(c);
-  if (bearer !== undefined && !bearer.startsWith(PAT_PREFIX)) {
+  // Without a keyring no storage token can be valid: the PAT path answers 401 "unknown token".
+  if (bearer !== undefined && !bearer.startsWith(PAT_PREFIX) && deps.keyring) {
     return tokenCaller(c, deps, budget, bearer);
   }
   const p = await requireUser(c, deps);
@@ -85,14 +86,23 @@ async function tokenCaller(
     { keyring: requireKeyring(deps), stores: deps.stores, clock: deps.clock },
     token,
     FAMILY_AUDIENCES.storage,
-    askedTool === undefined ? undefined : { toolId: askedTool },
   );
   const allowedScopes = scopesClaim(t.claims["allowed_scopes"]);
   const toolId = t.toolId.startsWith(APP_TOOL_PREFIX) ? undefined : t.toolId;
   // Only a token that may use the app scope has an app (a plugin's omitted scope means `tool`).
   const appId = allowedScopes.includes("app") ? tokenAppId(t) : undefined;
-  if (askedApp !== undefined && askedApp !== appId) {
-    throw new NexusError("forbidden", "this storage_token is not bound to that app_id");
+  // The token already names its tool and app; a query naming another one is a mistake to
+  // report, not a way to reach other rows.
+  for (const [name, asked, own] of [
+    ["tool_id", askedTool, toolId],
+    ["app_id", askedApp, appId],
+  ] as const) {
+    if (asked !== undefined && asked !== own) {
+      throw new NexusError(
+        "forbidden",
+        `this storage token is for ${name} ${JSON.stringify(own ?? null)}, not ${JSON.stringify(asked)}; drop ?${name}= or mint a token for it`,
+      );
+    }
   }
   const maxCalls = positiveInt(t.claims["max_calls"]) ?? STORAGE_MAX_CALLS;
   budget.charge(
@@ -101,7 +111,9 @@ async function tokenCaller(
     t.expiresAtS * 1000,
     deps.clock.now(),
   );
-  const quotaBytes = positiveInt(t.claims["max_total_bytes"]);
+  // `quota_bytes` is what `dev/storage/mint` writes (it only ever lowers the user's quota).
+  const quotaBytes =
+    positiveInt(t.claims["max_total_bytes"]) ?? positiveInt(t.claims["quota_bytes"]);
   const objectMaxBytes = positiveInt(t.claims["max_file_bytes"]);
   return {
     userId: t.userId,

@@ -24,7 +24,12 @@ export type OfflineStorageChoice =
   | { mode: "memory"; limits?: Partial<StorageLimits> }
   | { mode: "mock"; fixture: MockFixture }
   /** `reason` ends the -32021 message, e.g. "off (--storage off); use --storage memory". */
-  | { mode: "off"; reason: string };
+  | { mode: "off"; reason: string }
+  /**
+   * Services the caller built, e.g. a client of a server's storage REST (`executa dev --storage
+   * real`): the router's gates, scope resolution and budgets still apply before them.
+   */
+  | { mode: "provided"; storage: StorageService; files: FilesService };
 
 /**
  * The storage and files services of `choice`. In memory mode the files service starts `blob`
@@ -61,6 +66,8 @@ export function offlineStorageFamilies(
       const disabled = createDisabledServices(choice.reason);
       return { storage: disabled.storage, files: disabled.files };
     }
+    case "provided":
+      return { storage: choice.storage, files: choice.files };
   }
 }
 
