@@ -65,7 +65,7 @@ export const spec: CommandSpec = {
       value: "<mode>",
       choices: ["legacy", "aps"],
       description:
-        "legacy = in-memory runtime_state (default); aps needs a Nexus server (not in this build)",
+        "legacy = in-memory runtime_state (default); aps needs a Nexus server and anna-app login (not connected yet)",
     },
     {
       name: "executa",

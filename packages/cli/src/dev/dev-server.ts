@@ -16,6 +16,7 @@ import { createRuntimeApp, SseStreams } from "@anna-ai/app-core/http";
 import { DEFAULT_DEV_USER_ID } from "@anna-ai/app-schema";
 import { ExecutaHost, WEB_GRANT_ALL } from "@anna-ai/executa-host";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
+import { REAL_MODE_UNAVAILABLE } from "../account/real-mode.js";
 import { createAnswerCall } from "./answer-call.js";
 import { relativeTo } from "./banner.js";
 import type { BundleServerOptions } from "./bundle-files.js";
@@ -124,7 +125,7 @@ export type { ExecutaState } from "./executa-panel.js";
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   if (options.storage === "aps") {
     throw new DevLaunchError(
-      "--storage aps needs a Nexus server and a signed-in account, neither of which this build supports yet; use --storage legacy (the default)",
+      `--storage aps ${REAL_MODE_UNAVAILABLE}; use --storage legacy (the default)`,
     );
   }
   const logger = options.logger ?? NULL_LOGGER;

@@ -10,6 +10,7 @@ import {
   type RouterProgressListener,
   type RouterSessionFactory,
 } from "@anna-ai/executa-host";
+import { REAL_MODE_UNAVAILABLE } from "../account/real-mode.js";
 import type { FlagValues } from "../cli/args.js";
 import { EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
@@ -20,8 +21,6 @@ import { parseGrantFlags } from "./grant-flags.js";
 import { REAL_MODE_FLAGS, type StorageMode } from "./service-flags.js";
 
 const COMMAND = "executa dev";
-const REAL_MODE_UNAVAILABLE =
-  "needs a Nexus server and a signed-in account, neither of which this build supports yet";
 
 /** The families the banner lists, in the Reference's order. */
 export const BANNER_FAMILIES = [

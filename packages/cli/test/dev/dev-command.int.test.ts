@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/commands/registry.js";
 import { startDevProcess } from "./dev-process.js";
 import { scaffoldTestApp, SLUG } from "./helpers.js";
 
@@ -51,5 +52,9 @@ describe("anna-app dev (command)", () => {
     const dev = startDevProcess(["--port", "0", "--storage", "aps"], app.dir);
     expect(await dev.exited()).toBe(2);
     expect(dev.stderr()).toContain("--storage aps needs a Nexus server");
+    // The command it names exists (an earlier wording named a login command before there was one).
+    const named = /'anna-app ([a-z-]+)'/.exec(dev.stderr())?.[1];
+    expect(named).toBe("login");
+    expect(COMMANDS.some((c) => c.path.join(" ") === named)).toBe(true);
   });
 });

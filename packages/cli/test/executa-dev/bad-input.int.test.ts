@@ -171,11 +171,11 @@ describe.concurrent("executa dev bad input", () => {
     expectOneLineError(r, /--storage mock needs --mock-storage/);
   });
 
-  it("--storage real needs Nexus", async () => {
+  it("--storage real needs Nexus and names the login command", async () => {
     const r = await dev("--dir", NOTES, "--storage", "real", "--describe");
     expectOneLineError(
       r,
-      /--storage real needs a Nexus server and a signed-in account, neither of which this build supports yet/,
+      /--storage real needs a Nexus server and an account saved by 'anna-app login', which the dev tools do not connect to yet/,
     );
   });
 
