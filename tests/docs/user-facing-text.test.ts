@@ -128,7 +128,9 @@ describe("user-facing text", () => {
   });
 
   it("every command group's help shows examples", async () => {
-    const groups = new Set(COMMANDS.filter((c) => c.path.length > 1).map((c) => c.path[0]));
+    const groups = new Set(
+      COMMANDS.filter((c) => c.path.length > 1).map((c) => c.path[0] as string),
+    );
     expect(groups.size).toBeGreaterThan(1);
     for (const group of groups) {
       const result = await runCli([group, "--help"]);
