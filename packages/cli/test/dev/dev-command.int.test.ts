@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/commands/registry.js";
 import { startDevProcess } from "./dev-process.js";
 import { scaffoldTestApp, SLUG } from "./helpers.js";
 
@@ -57,5 +58,9 @@ describe("anna-app dev (command)", () => {
     expect(await dev.exited()).toBe(2);
     expect(dev.stderr().trim().split("\n")).toHaveLength(1);
     expect(dev.stderr()).toMatch(/not logged in: .*run 'anna-app login --host <url>' first/);
+    // The command it names exists.
+    const named = /'anna-app ([a-z-]+)/.exec(dev.stderr())?.[1];
+    expect(named).toBe("login");
+    expect(COMMANDS.some((c) => c.path.join(" ") === named)).toBe(true);
   });
 });

@@ -11,7 +11,8 @@ import type { LaunchSpec } from "../../src/launch/types.js";
 import { createWhich } from "../../src/launch/which.js";
 import { fixture } from "./fixtures.js";
 
-const DESCRIBE_TIMEOUT_MS = 5_000;
+// Generous: a pyenv shim alone takes seconds to start python3 on a loaded two-core machine.
+const DESCRIBE_TIMEOUT_MS = 20_000;
 const realWhich = createWhich();
 /** This machine, minus uv: the case real Python plugins most often meet. */
 const NO_UV: DetectLaunchOptions = {

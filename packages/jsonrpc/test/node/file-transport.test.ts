@@ -1,7 +1,9 @@
 // __file_transport resolution (H3) through a StreamTransport over in-process streams.
 
 import {
+  chownSync,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -128,6 +130,51 @@ describe("file transport", () => {
     ]);
     expect(existsSync(target) && existsSync(nested)).toBe(true);
   });
+
+  it("refuses a hard link to another file, even one holding a frame, and deletes neither name", async () => {
+    // Attack: a plugin links a file it may not delete (one of the user's, here a frame-shaped
+    // one in a folder of its own) into the temp directory and points the host at the link.
+    const home = mkdtempSync(join(tmpdir(), "jsonrpc-victim-"));
+    onTestFinished(() => rmSync(home, { recursive: true, force: true }));
+    const victim = join(home, "notes.json");
+    writeFileSync(victim, JSON.stringify({ jsonrpc: "2.0", id: 8, result: "precious" }));
+    const link = join(tmpdir(), `executa-msg-hard-${randomBytes(6).toString("hex")}.json`);
+    linkSync(victim, link);
+    onTestFinished(() => rmSync(link, { force: true }));
+
+    const { messages, dropped, feed } = harness();
+    await feed(JSON.stringify({ jsonrpc: "2.0", id: 8, __file_transport: link }));
+    expect(messages).toEqual([]);
+    expect(dropped).toEqual([
+      {
+        reason: "file_transport_failed",
+        path: link,
+        error: "file has 2 links; a frame file has exactly one (refusing a hard link)",
+        idHint: 8,
+      },
+    ]);
+    expect(existsSync(victim) && existsSync(link)).toBe(true);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "refuses a frame file another user owns, and leaves it in place (needs root to chown)",
+    async () => {
+      const path = tmpFile(JSON.stringify({ jsonrpc: "2.0", id: 9, result: "theirs" }));
+      chownSync(path, 65534, 65534);
+      const { messages, dropped, feed } = harness();
+      await feed(JSON.stringify({ jsonrpc: "2.0", id: 9, __file_transport: path }));
+      expect(messages).toEqual([]);
+      expect(dropped).toEqual([
+        {
+          reason: "file_transport_failed",
+          path,
+          error: "file is owned by uid 65534, not by this user (0)",
+          idHint: 9,
+        },
+      ]);
+      expect(existsSync(path)).toBe(true);
+    },
+  );
 
   it("reports a file that does not hold a JSON object, and leaves it in place", async () => {
     const { dropped, feed } = harness();
