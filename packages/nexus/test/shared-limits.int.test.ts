@@ -93,6 +93,8 @@ describe("sign-up mail from a real server", () => {
     expect(p.stderr()).toContain('"store":"memory","mail":"console"');
     await post(url, "/api/v1/auth/signup", { email: "c@example.com", password: "the password" });
     const [, token] = await p.waitFor(/verify-email\?token=(\S+)/);
+    // The JSON log is buffered (a flush every 25 ms); the console mail is not.
+    await p.waitFor(/"msg":"verification mail sent"/);
     const jsonLines = p
       .stderr()
       .split("\n")

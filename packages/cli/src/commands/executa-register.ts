@@ -7,10 +7,11 @@ import { EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, ExitError, usageError } from "../cli
 import type { CliIo } from "../cli/io.js";
 import { NexusRequestError } from "../account/nexus-error.js";
 import { ACCOUNT_FLAG, accountFlag, selectAccount } from "../account/select-account.js";
+import { EXECUTA_REGISTER_PATH } from "../real-storage/dev-storage-tokens.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "executa register";
-const PATH = "/api/v1/anna-apps/dev/executas/register";
+const PATH = EXECUTA_REGISTER_PATH;
 
 const spec: CommandSpec = {
   name: NAME,

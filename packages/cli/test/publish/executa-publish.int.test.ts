@@ -334,7 +334,7 @@ describe("anna-app executa publish", SLOW, () => {
     expect(local.plan[2]!.body).toMatchObject({ distribution_type: "local" });
   });
 
-  it("register uses the saved credentials and says when the server has no dev registration", async () => {
+  it("register uses the saved credentials and prints the dev app the server registered", async () => {
     const dev = await developer("reg");
     const dir = path.join(dev.home, ".config", "anna");
     await mkdir(dir, { recursive: true });
@@ -355,8 +355,15 @@ describe("anna-app executa publish", SLOW, () => {
         },
       }),
     );
-    const r = await dev.cli(["executa", "register", "--tool-id", "tool-reg-x-abcdef"], dev.home);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("does not expose POST /api/v1/anna-apps/dev/executas/register");
+    const r = await dev.cli(
+      ["executa", "register", "--tool-id", "tool-reg-x-abcdef", "--json"],
+      dev.home,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      host: nexus.url,
+      slug: "executa-tool-reg-x-abcdef",
+      tool_id: "tool-reg-x-abcdef",
+    });
   });
 });

@@ -5,16 +5,16 @@ import * as m0001 from "./migrations/0001-accounts.js";
 import * as m0002 from "./migrations/0002-signing_keys.js";
 import * as m0003 from "./migrations/0003-storage.js";
 import * as m0004 from "./migrations/0004-runtime.js";
-import * as m0006 from "./migrations/0006-executas.js";
 import * as m0005 from "./migrations/0005-accounts-abuse.js";
+import * as m0006 from "./migrations/0006-executas.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
   "0002-signing_keys": m0002,
   "0003-storage": m0003,
   "0004-runtime": m0004,
-  "0006-executas": m0006,
   "0005-accounts-abuse": m0005,
+  "0006-executas": m0006,
 };
 
 export class MigrationError extends Error {
