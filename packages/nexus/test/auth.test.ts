@@ -169,6 +169,19 @@ describe.each(DIALECTS)("accounts on $name", (d) => {
     });
     expect(big.status).toBe(413);
     expect(await detail(big)).toMatchObject({ code: "payload_too_large" });
+    // A declared length is refused from the header, before a byte of the body is read.
+    const declared = await h.req("POST", "/api/v1/auth/signup", {
+      headers: { "content-length": "1025" },
+      body: { email: "h@example.com", password: "x" },
+    });
+    expect(declared.status).toBe(413);
+    // Within the cap, the body is read as usual (a wrong password, not a 413).
+    const small = JSON.stringify({ email: "h@example.com", password: "nope-nope" });
+    const signin = await h.req("POST", "/api/v1/auth/signin", {
+      headers: { "content-length": String(Buffer.byteLength(small)) },
+      body: small,
+    });
+    expect(signin.status).toBe(401);
     expect((await h.req("GET", "/api/v1/me")).status).toBe(401);
     expect((await h.req("GET", "/nope")).status).toBe(404);
   });

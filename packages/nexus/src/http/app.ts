@@ -43,18 +43,29 @@ export function createApp(input: AppDeps): Hono<Env> {
     });
   });
   app.use(hostGuard(deps.config));
-  const jsonBodyLimit = bodyLimit({
-    maxSize: deps.config.maxBodyBytes,
-    onError: () => {
-      throw new NexusError(
-        "payload_too_large",
-        `request body over ${deps.config.maxBodyBytes} bytes`,
-      );
-    },
-  });
+  const tooLarge = (): never => {
+    throw new NexusError(
+      "payload_too_large",
+      `request body over ${deps.config.maxBodyBytes} bytes`,
+    );
+  };
+  const jsonBodyLimit = bodyLimit({ maxSize: deps.config.maxBodyBytes, onError: tooLarge });
   // A presigned blob PUT streams up to the object cap under its own signed limit, and its
   // signature is its only credential (no cookie), so neither the JSON cap nor CSRF applies.
-  app.use((c, next) => (isBlobRoute(c.req.path) ? next() : jsonBodyLimit(c, next)));
+  app.use((c, next) => {
+    if (isBlobRoute(c.req.path)) return next();
+    // A declared length is checked from the header alone, as bodyLimit would, so the body stays
+    // unread until a route reads it: Hono's bodyLimit touches `c.req.raw.body`, which makes
+    // @hono/node-server build a web Request and stream for every request, GET included — about
+    // a tenth of a KV write's server CPU (bench/README.md). Without a length (chunked), bodyLimit
+    // counts the bytes as they arrive.
+    const length = c.req.header("content-length");
+    if (length !== undefined && c.req.header("transfer-encoding") === undefined) {
+      return Number.parseInt(length, 10) > deps.config.maxBodyBytes ? tooLarge() : next();
+    }
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    return jsonBodyLimit(c, next);
+  });
   const csrf = csrfGuard();
   app.use((c, next) => (isBlobRoute(c.req.path) ? next() : csrf(c, next)));
 
