@@ -1,10 +1,10 @@
 // `anna-app executa status <ref>` (R172; E3, E4, E7): one executa's server state.
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
-import { EXIT_OK, usageError } from "../cli/exit-error.js";
+import { EXIT_OK } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
-import { ACCOUNT_FLAG, accountFlag, selectAccount } from "../account/select-account.js";
+import { ACCOUNT_FLAG } from "../account/select-account.js";
 import { fetchVersions } from "../publish/executa-versions.js";
-import { listExecutas, resolveRef } from "../publish/executa-refs.js";
+import { findOwnExecuta, refArgument } from "../publish/executa-refs.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "executa status";
@@ -26,14 +26,8 @@ const spec: CommandSpec = {
 export const command: CommandModule = {
   spec,
   run: async (args: ParsedArgs, io: CliIo): Promise<number> => {
-    const [ref, extra] = args.positionals;
-    if (ref === undefined) throw usageError("give the executa's slug or tool_id", NAME);
-    if (extra !== undefined) throw usageError(`unexpected argument '${extra}'`, NAME);
-    const { client, host } = await selectAccount(io.env, {
-      command: NAME,
-      account: accountFlag(args.flags),
-    });
-    const row = resolveRef(await listExecutas(client), ref, "read", host);
+    const ref = refArgument(args, NAME);
+    const { client, host, row } = await findOwnExecuta(args, io, NAME, ref, "read");
     const kind = row.executa_type === "skill" ? "skills" : "tools";
     const detail = (
       await client.get<Record<string, unknown>>(`/api/v1/executas/my/${kind}/${row.id}/detail`, {

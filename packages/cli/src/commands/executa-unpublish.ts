@@ -1,10 +1,10 @@
 // `anna-app executa unpublish <ref> --yes --confirm <ref>` (R172; E3, E10): visibility → private.
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
-import { EXIT_OK, usageError } from "../cli/exit-error.js";
+import { EXIT_OK } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
-import { ACCOUNT_FLAG, accountFlag, selectAccount } from "../account/select-account.js";
+import { ACCOUNT_FLAG } from "../account/select-account.js";
 import { DESTRUCTIVE_FLAGS, requireConfirmation } from "../publish/confirm.js";
-import { listExecutas, resolveRef } from "../publish/executa-refs.js";
+import { findOwnExecuta, refArgument } from "../publish/executa-refs.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "executa unpublish";
@@ -28,15 +28,9 @@ const spec: CommandSpec = {
 export const command: CommandModule = {
   spec,
   run: async (args: ParsedArgs, io: CliIo): Promise<number> => {
-    const [ref, extra] = args.positionals;
-    if (ref === undefined) throw usageError("give the executa's slug or tool_id", NAME);
-    if (extra !== undefined) throw usageError(`unexpected argument '${extra}'`, NAME);
+    const ref = refArgument(args, NAME);
     requireConfirmation(args.flags, io.env, NAME, ref);
-    const { client, host } = await selectAccount(io.env, {
-      command: NAME,
-      account: accountFlag(args.flags),
-    });
-    const row = resolveRef(await listExecutas(client), ref, "destructive", host);
+    const { client, host, row } = await findOwnExecuta(args, io, NAME, ref, "destructive");
     requireConfirmation(args.flags, io.env, NAME, ref, [row.tool_id]);
     const res = await client.post<{ visibility?: string }>(
       `/api/v1/executas/my/tools/${row.id}/unpublish`,

@@ -1,10 +1,10 @@
 // `anna-app executa versions <ref>` (R172; E3, E7): the immutable snapshots, newest first.
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
-import { EXIT_OK, usageError } from "../cli/exit-error.js";
+import { EXIT_OK } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
-import { ACCOUNT_FLAG, accountFlag, selectAccount } from "../account/select-account.js";
+import { ACCOUNT_FLAG } from "../account/select-account.js";
 import { fetchVersions } from "../publish/executa-versions.js";
-import { listExecutas, resolveRef } from "../publish/executa-refs.js";
+import { findOwnExecuta, refArgument } from "../publish/executa-refs.js";
 import { table } from "../publish/table.js";
 import type { CommandModule } from "./registry.js";
 
@@ -27,14 +27,8 @@ const spec: CommandSpec = {
 export const command: CommandModule = {
   spec,
   run: async (args: ParsedArgs, io: CliIo): Promise<number> => {
-    const [ref, extra] = args.positionals;
-    if (ref === undefined) throw usageError("give the executa's slug or tool_id", NAME);
-    if (extra !== undefined) throw usageError(`unexpected argument '${extra}'`, NAME);
-    const { client, host } = await selectAccount(io.env, {
-      command: NAME,
-      account: accountFlag(args.flags),
-    });
-    const row = resolveRef(await listExecutas(client), ref, "read", host);
+    const ref = refArgument(args, NAME);
+    const { client, host, row } = await findOwnExecuta(args, io, NAME, ref, "read");
     const versions = await fetchVersions(client, row.id, ref);
     if (args.flags.json === true) {
       io.stdout.write(JSON.stringify({ host, tool_id: row.tool_id, versions }) + "\n");

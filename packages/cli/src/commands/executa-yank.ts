@@ -3,9 +3,9 @@
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import { EXIT_OK, EXIT_REQUEST_FAILED, ExitError, usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
-import { ACCOUNT_FLAG, accountFlag, selectAccount } from "../account/select-account.js";
+import { ACCOUNT_FLAG } from "../account/select-account.js";
 import { DESTRUCTIVE_FLAGS, requireConfirmation } from "../publish/confirm.js";
-import { listExecutas, resolveRef } from "../publish/executa-refs.js";
+import { findOwnExecuta } from "../publish/executa-refs.js";
 import { fetchVersions } from "../publish/executa-versions.js";
 import type { CommandModule } from "./registry.js";
 
@@ -41,11 +41,7 @@ export const command: CommandModule = {
     const ref = target.slice(0, at);
     const version = target.slice(at + 1);
     requireConfirmation(args.flags, io.env, NAME, ref);
-    const { client, host } = await selectAccount(io.env, {
-      command: NAME,
-      account: accountFlag(args.flags),
-    });
-    const row = resolveRef(await listExecutas(client), ref, "destructive", host);
+    const { client, host, row } = await findOwnExecuta(args, io, NAME, ref, "destructive");
     requireConfirmation(args.flags, io.env, NAME, ref, [row.tool_id]);
     const versions = await fetchVersions(client, row.id, ref);
     const v = versions.find((x) => x.version === version);

@@ -2,8 +2,11 @@
 // list E3 is fetched and the ref matched against it. Read-only commands take an exact tool_id,
 // else an exact slug, else the first tool_id with the ref as one `-` segment; destructive ones
 // take an exact tool_id, else an exact slug, else a substring, and refuse an ambiguous match.
-import { EXIT_REQUEST_FAILED, ExitError } from "../cli/exit-error.js";
+import type { ParsedArgs } from "../cli/args.js";
+import { EXIT_REQUEST_FAILED, ExitError, usageError } from "../cli/exit-error.js";
+import type { CliIo } from "../cli/io.js";
 import type { NexusClient } from "../account/nexus-client.js";
+import { accountFlag, selectAccount } from "../account/select-account.js";
 
 export interface ExecutaRow {
   id: number;
@@ -13,6 +16,29 @@ export interface ExecutaRow {
   visibility?: string;
   executa_type?: string;
   [k: string]: unknown;
+}
+
+/** The one `<ref>` argument of an executa command: its slug or tool_id. */
+export function refArgument(args: ParsedArgs, command: string): string {
+  const [ref, extra] = args.positionals;
+  if (ref === undefined) throw usageError("give the executa's slug or tool_id", command);
+  if (extra !== undefined) throw usageError(`unexpected argument '${extra}'`, command);
+  return ref;
+}
+
+/** Signs in with the saved account (`--account` picks one) and finds `ref` among your executas. */
+export async function findOwnExecuta(
+  args: ParsedArgs,
+  io: CliIo,
+  command: string,
+  ref: string,
+  mode: "read" | "destructive",
+): Promise<{ client: NexusClient; host: string; row: ExecutaRow }> {
+  const { client, host } = await selectAccount(io.env, {
+    command,
+    account: accountFlag(args.flags),
+  });
+  return { client, host, row: resolveRef(await listExecutas(client), ref, mode, host) };
 }
 
 export async function listExecutas(client: NexusClient): Promise<ExecutaRow[]> {
