@@ -106,9 +106,11 @@ export function createRestStorage(options: RestStorageOptions): {
     let res;
     try {
       res = await send(route, params, await options.tokens.token(ctx));
-      // An expired or revoked token is renewed once; a second refusal is the answer.
-      const code = res.status === 401 ? readErrorDetail(res.body).code : undefined;
-      if (code === "token_expired" || code === "token_revoked") {
+      // An expired or revoked token is renewed once, and so is one whose call budget is spent
+      // (`max_calls`, counted by the server per token): a dev session is not one invoke, and a
+      // developer clicking through an app passes 200 calls within a token's 600 s. A second
+      // refusal is the answer.
+      if (needsNewToken(res)) {
         options.tokens.invalidate(ctx);
         res = await send(route, params, await options.tokens.token(ctx));
       }
@@ -153,4 +155,15 @@ function errorOf(status: number, body: unknown, what: string, host: string) {
       : `${host} answered ${what} with ${status}${typeof code === "string" ? ` ${code}` : ""}: ${message}`,
     { ...data, http_status: status },
   );
+}
+
+/** A refusal a fresh token answers: expired or revoked, or this token's `max_calls` spent. */
+function needsNewToken(res: { status: number; body: unknown }): boolean {
+  if (res.status === 401) {
+    const code = readErrorDetail(res.body).code;
+    return code === "token_expired" || code === "token_revoked";
+  }
+  if (res.status !== 429) return false;
+  const detail = (res.body as { detail?: { max_calls?: unknown } } | null)?.detail;
+  return typeof detail?.max_calls === "number";
 }

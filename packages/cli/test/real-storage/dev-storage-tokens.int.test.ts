@@ -82,6 +82,22 @@ describe("storage tokens against a real Nexus", () => {
     expect(new Set(seen).size).toBe(2);
   });
 
+  it("takes a new token when the server says this one's call budget (max_calls) is spent", async () => {
+    const n = await nexus();
+    const { pat } = await n.developer("dev@example.com");
+    const tokens = devStorageTokens({
+      client: new NexusClient({ host: n.url, pat }),
+      appSlug: "executa-notes",
+      toolId: "notes",
+    });
+    const { storage } = createRestStorage({ host: n.url, tokens });
+    await storage.set({ key: "a", value: 1, scope: "tool" }, CTX);
+    // The server counts 200 calls per token; a dev session goes on past them.
+    for (let i = 0; i < 200; i++) await storage.get({ key: "a", scope: "tool" }, CTX);
+    expect(tokens.minted).toBe(2);
+    expect((await storage.get({ key: "a", scope: "tool" }, CTX)).value).toBe(1);
+  }, 60_000);
+
   it("turns a revoked PAT into one storage error that says what to do", async () => {
     const n = await nexus();
     const dev = await n.developer("dev@example.com");
