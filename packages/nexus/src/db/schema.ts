@@ -4,6 +4,7 @@
 import type { Generated } from "kysely";
 import type { RuntimeTables } from "./schema-runtime.js";
 import type { HubTables } from "./schema-hub.js";
+import type { AppTables } from "./schema-apps.js";
 import type { AccountTables } from "./schema-accounts.js";
 import type { TokenTables } from "./schema-tokens.js";
 
@@ -132,7 +133,7 @@ export interface StorageUploadsTable {
   expires_at: number;
 }
 
-export interface Database extends TokenTables, RuntimeTables, HubTables, AccountTables {
+export interface Database extends TokenTables, RuntimeTables, HubTables, AccountTables, AppTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

@@ -26,8 +26,18 @@ export async function putAppVersion(
   return db.transaction().execute(async (trx) => {
     const app = await trx
       .insertInto("apps")
-      .values({ slug: input.slug, handle: input.handle ?? null, created_at: now })
-      .onConflict((oc) => oc.column("slug").doUpdateSet({ handle: input.handle ?? null }))
+      .values({
+        slug: input.slug,
+        handle: input.handle ?? null,
+        name: input.name,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc
+          .column("slug")
+          .doUpdateSet({ handle: input.handle ?? null, name: input.name, updated_at: now }),
+      )
       .returning("id")
       .executeTakeFirstOrThrow();
     const values = {
