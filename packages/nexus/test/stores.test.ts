@@ -56,7 +56,7 @@ describe.each(STORE_IMPLS)("store contract on $name", (impl) => {
     const u = await s.users.create({ email: "s@x.io", passwordHash: "h" }, T0);
     await s.sessions.create(u.id, "hash-1", T0, T0 + 1000);
     await s.sessions.create(u.id, "hash-2", T0, T0 + 1000);
-    expect(await s.sessions.findUser("hash-1", T0 + 999)).toBe(u.id);
+    expect((await s.sessions.findUser("hash-1", T0 + 999))?.id).toBe(u.id);
     expect(await s.sessions.findUser("hash-1", T0 + 1000)).toBeUndefined();
     await s.sessions.revoke("hash-1", T0);
     expect(await s.sessions.findUser("hash-1", T0)).toBeUndefined();
@@ -100,6 +100,11 @@ describe.each(STORE_IMPLS)("store contract on $name", (impl) => {
       expect(await s.tokens.list(a.id, true)).toHaveLength(2);
       await s.tokens.touch(t2.id, T0 + 7);
       expect((await s.tokens.findByHash("th2"))?.lastUsedAt).toBe(T0 + 7);
+      // The one look-up authentication makes: the token as findByHash sees it, and its user.
+      const both = await s.tokens.findWithUser("th1");
+      expect(both?.token).toEqual(await s.tokens.findByHash("th1"));
+      expect(both?.user).toEqual(await s.users.findById(a.id));
+      expect(await s.tokens.findWithUser("th-unknown")).toBeUndefined();
     },
   );
 

@@ -108,8 +108,7 @@ export async function authenticate(c: Ctx, deps: AppDeps): Promise<Principal | u
     const cookie = getCookie(c, SESSION_COOKIE);
     if (cookie) {
       const sessionHash = hashSecret(cookie);
-      const userId = await deps.stores.sessions.findUser(sessionHash, now);
-      const user = userId === undefined ? undefined : await deps.stores.users.findById(userId);
+      const user = await deps.stores.sessions.findUser(sessionHash, now);
       if (user) principal = { via: "session", user, sessionHash };
     }
   }
@@ -119,14 +118,13 @@ export async function authenticate(c: Ctx, deps: AppDeps): Promise<Principal | u
 
 /** The principal for a PAT (Bearer header or the dev endpoints' `pat` field). */
 export async function patPrincipal(pat: string, deps: AppDeps, now: number): Promise<Principal> {
-  const token = pat.startsWith(PAT_PREFIX)
-    ? await deps.stores.tokens.findByHash(hashSecret(pat))
+  const found = pat.startsWith(PAT_PREFIX)
+    ? await deps.stores.tokens.findWithUser(hashSecret(pat))
     : undefined;
-  if (!token) throw new NexusError("unauthenticated", "unknown token");
+  if (!found) throw new NexusError("unauthenticated", "unknown token");
+  const { token, user } = found;
   if (token.revokedAt !== null) throw new NexusError("token_revoked", "this token was revoked");
   if (token.expiresAt <= now) throw new NexusError("token_expired", "this token has expired");
-  const user = await deps.stores.users.findById(token.userId);
-  if (!user) throw new NexusError("unauthenticated", "unknown token");
   if (token.lastUsedAt === null || now - token.lastUsedAt >= TOUCH_INTERVAL_MS) {
     await deps.stores.tokens.touch(token.id, now);
     token.lastUsedAt = now;

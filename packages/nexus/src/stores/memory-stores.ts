@@ -114,7 +114,8 @@ export function memoryStores(): Stores {
       },
       async findUser(tokenHash, now) {
         const s = sessions.get(tokenHash);
-        return s && s.revokedAt === null && s.expiresAt > now ? s.userId : undefined;
+        const r = s && s.revokedAt === null && s.expiresAt > now ? users.get(s.userId) : undefined;
+        return r && copy(r.user);
       },
       async revoke(tokenHash, now) {
         const s = sessions.get(tokenHash);
@@ -145,6 +146,11 @@ export function memoryStores(): Stores {
       async findByHash(hash) {
         const t = [...tokens.values()].find((x) => x.tokenHash === hash);
         return t && publicToken(t);
+      },
+      async findWithUser(hash) {
+        const t = [...tokens.values()].find((x) => x.tokenHash === hash);
+        const u = t && users.get(t.userId);
+        return t && u && { token: publicToken(t), user: copy(u.user) };
       },
       async touch(id, now) {
         const t = tokens.get(id);

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import { NexusError } from "../core/errors.js";
 import { HANDLE_FREEZE_MS, handleFrozenError } from "../auth/handle-rules.js";
+import { precompiled } from "../db/precompiled.js";
 import { sqlDevSessionStore } from "./dev-session-store.js";
 import { sqlEmailVerificationStore } from "./email-verification-store.js";
 import { sqlSigningKeyStore } from "./signing-key-store.js";
@@ -209,6 +210,17 @@ function sqlUserStore(db: Kysely<Database>): UserStore {
 }
 
 function sqlSessionStore(db: Kysely<Database>): SessionStore {
+  // Every cookie-authenticated request asks this: one join, compiled once.
+  const findSessionUser = precompiled(db, 2, (tokenHash: string, now: number) =>
+    db
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .selectAll("users")
+      .where("sessions.token_hash", "=", tokenHash)
+      .where("sessions.revoked_at", "is", null)
+      .where("sessions.expires_at", ">", now)
+      .limit(1),
+  );
   return {
     async create(userId, tokenHash, now, expiresAt) {
       await db
@@ -223,14 +235,8 @@ function sqlSessionStore(db: Kysely<Database>): SessionStore {
         .execute();
     },
     async findUser(tokenHash, now) {
-      const r = await db
-        .selectFrom("sessions")
-        .select("user_id")
-        .where("token_hash", "=", tokenHash)
-        .where("revoked_at", "is", null)
-        .where("expires_at", ">", now)
-        .executeTakeFirst();
-      return r?.user_id;
+      const [r] = await findSessionUser(tokenHash, now);
+      return r && toUser(r);
     },
     async revoke(tokenHash, now) {
       await db
@@ -252,6 +258,27 @@ function sqlSessionStore(db: Kysely<Database>): SessionStore {
 }
 
 function sqlTokenStore(db: Kysely<Database>): TokenStore {
+  // Every PAT-authenticated request asks this: one join, compiled once.
+  const findTokenUser = precompiled(db, 1, (tokenHash: string) =>
+    db
+      .selectFrom("dev_tokens as t")
+      .innerJoin("users", "users.id", "t.user_id")
+      .selectAll("users")
+      .select([
+        "t.id as t_id",
+        "t.user_id as t_user_id",
+        "t.token_hash as t_token_hash",
+        "t.jti as t_jti",
+        "t.label as t_label",
+        "t.scopes as t_scopes",
+        "t.created_at as t_created_at",
+        "t.expires_at as t_expires_at",
+        "t.last_used_at as t_last_used_at",
+        "t.revoked_at as t_revoked_at",
+      ])
+      .where("t.token_hash", "=", tokenHash)
+      .limit(1),
+  );
   return {
     async create(t, now) {
       const row = await db
@@ -278,6 +305,23 @@ function sqlTokenStore(db: Kysely<Database>): TokenStore {
         .where("token_hash", "=", tokenHash)
         .executeTakeFirst();
       return r && toToken(r);
+    },
+    async findWithUser(tokenHash) {
+      const [r] = await findTokenUser(tokenHash);
+      if (!r) return undefined;
+      const token: Selectable<DevTokensTable> = {
+        id: r.t_id,
+        user_id: r.t_user_id,
+        token_hash: r.t_token_hash,
+        jti: r.t_jti,
+        label: r.t_label,
+        scopes: r.t_scopes,
+        created_at: r.t_created_at,
+        expires_at: r.t_expires_at,
+        last_used_at: r.t_last_used_at,
+        revoked_at: r.t_revoked_at,
+      };
+      return { token: toToken(token), user: toUser(r) };
     },
     async touch(id, now) {
       await db.updateTable("dev_tokens").set({ last_used_at: now }).where("id", "=", id).execute();

@@ -53,7 +53,7 @@ export interface UserStore {
 export interface SessionStore {
   create(userId: number, tokenHash: string, now: number, expiresAt: number): Promise<void>;
   /** The user of an unexpired, unrevoked session. */
-  findUser(tokenHash: string, now: number): Promise<number | undefined>;
+  findUser(tokenHash: string, now: number): Promise<User | undefined>;
   revoke(tokenHash: string, now: number): Promise<void>;
   revokeAllForUser(userId: number, now: number): Promise<void>;
 }
@@ -82,6 +82,8 @@ export interface NewDevToken {
 export interface TokenStore {
   create(token: NewDevToken, now: number): Promise<DevToken>;
   findByHash(tokenHash: string): Promise<DevToken | undefined>;
+  /** The token and its user in one look-up (every PAT-authenticated request). */
+  findWithUser(tokenHash: string): Promise<{ token: DevToken; user: User } | undefined>;
   touch(id: number, now: number): Promise<void>;
   /** Most recent first. */
   list(userId: number, includeRevoked: boolean): Promise<DevToken[]>;
