@@ -35,7 +35,8 @@ export function checkExecutableName(name: string, where: string): string {
 }
 
 export function parseMode(raw: unknown, where: string): number {
-  const text = typeof raw === "number" ? raw.toString(8) : typeof raw === "string" ? raw.trim() : "";
+  const text =
+    typeof raw === "number" ? raw.toString(8) : typeof raw === "string" ? raw.trim() : "";
   const m = /^(?:0o|0)?([0-7]{3,4})$/i.exec(text);
   if (!m) throw bad(`${where} must be an octal mode such as "0o755"`);
   // No setuid/setgid/sticky from an archive.
@@ -57,12 +58,14 @@ export async function readArchiveManifest(root: string): Promise<ArchiveManifest
       cause: err,
     });
   }
-  if (json === null || typeof json !== "object" || Array.isArray(json)) throw bad("must be a JSON object");
+  if (json === null || typeof json !== "object" || Array.isArray(json))
+    throw bad("must be a JSON object");
   const m = json as Record<string, unknown>;
   const name = m.name === undefined ? undefined : m.name;
   if (name !== undefined && typeof name !== "string") throw bad('"name" must be a string');
   if (name !== undefined) checkExecutableName(name, ARCHIVE_MANIFEST);
-  if (m.version !== undefined && typeof m.version !== "string") throw bad('"version" must be a string');
+  if (m.version !== undefined && typeof m.version !== "string")
+    throw bad('"version" must be a string');
   const runtime = m.runtime as Record<string, unknown> | undefined;
   const binary = (runtime?.binary ?? undefined) as Record<string, unknown> | undefined;
   if (binary !== undefined && (binary === null || typeof binary !== "object"))

@@ -1,7 +1,12 @@
 // `install_plugins_batch_streaming` (R80): at most 3 installs at once, and one failure never
 // aborts the others; each outcome is reported as soon as it is known and returned in order.
 import { InstallError } from "./install-error.js";
-import { type InstallOptions, type InstallRequest, type InstallResult, installExecuta } from "./install.js";
+import {
+  type InstallOptions,
+  type InstallRequest,
+  type InstallResult,
+  installExecuta,
+} from "./install.js";
 
 export const DEFAULT_BATCH_CONCURRENCY = 3;
 

@@ -110,7 +110,8 @@ export async function collectOldVersions(paths: ToolPaths, keep: number): Promis
   const leftovers = entries.filter(
     (e) => e.isDirectory() && (e.name.startsWith(".staging-") || e.name.startsWith(".old-")),
   );
-  for (const e of leftovers) await rm(path.join(paths.toolDir, e.name), { recursive: true, force: true });
+  for (const e of leftovers)
+    await rm(path.join(paths.toolDir, e.name), { recursive: true, force: true });
   const versions: { name: string; at: string }[] = [];
   for (const e of entries) {
     if (!e.isDirectory() || !e.name.startsWith("v") || e.name === current) continue;
@@ -119,6 +120,7 @@ export async function collectOldVersions(paths: ToolPaths, keep: number): Promis
   }
   versions.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.name < b.name ? 1 : -1));
   const removed = versions.slice(keep).map((v) => v.name);
-  for (const name of removed) await rm(path.join(paths.toolDir, name), { recursive: true, force: true });
+  for (const name of removed)
+    await rm(path.join(paths.toolDir, name), { recursive: true, force: true });
   return removed;
 }

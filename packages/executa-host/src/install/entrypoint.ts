@@ -50,7 +50,9 @@ export async function resolveEntrypoint(
       ? { from: "the asset's entrypoint", path: o.assetEntrypoint }
       : (() => {
           const m = entrypointFor(o.manifest?.entrypoint, o.platform);
-          return m === undefined ? undefined : { from: "manifest.json runtime.binary.entrypoint", path: m };
+          return m === undefined
+            ? undefined
+            : { from: "manifest.json runtime.binary.entrypoint", path: m };
         })();
   if (declared !== undefined) {
     const dest = safeMemberPath(root, o.label, declared.path);

@@ -25,7 +25,7 @@ export async function extractTarGz(
   label: string,
 ): Promise<void> {
   const budget = new ExtractBudget(limits, label);
-  let failure: unknown;
+  let failure: Error | undefined;
   let chain: Promise<void> = Promise.resolve();
   const parser = new Parser({
     strict: true,
@@ -38,7 +38,7 @@ export async function extractTarGz(
         try {
           await writeEntry(entry, root, budget, label);
         } catch (err) {
-          failure ??= err;
+          failure ??= err instanceof Error ? err : new Error(String(err));
           entry.resume();
         }
       });
@@ -57,6 +57,9 @@ export async function extractTarGz(
       parser.end();
       await ended;
     }
+  } catch (err) {
+    // `once` rejects with the parser's error; a read error of the file lands here too.
+    parseError ??= err;
   } finally {
     input.destroy();
   }
@@ -102,13 +105,20 @@ async function writeEntry(
           written += chunk.length;
           done(
             written > entry.size
-              ? new InstallError("CORRUPT_ARCHIVE", `${label}: ${entry.path} is longer than its header says`)
+              ? new InstallError(
+                  "CORRUPT_ARCHIVE",
+                  `${label}: ${entry.path} is longer than its header says`,
+                )
               : null,
             chunk,
           );
         },
       });
-      await pipeline(entry, count, createWriteStream(dest, { flags: "wx", mode: fileMode(entry.mode) }));
+      await pipeline(
+        entry,
+        count,
+        createWriteStream(dest, { flags: "wx", mode: fileMode(entry.mode) }),
+      );
       return;
     }
     case "SymbolicLink": {
@@ -143,4 +153,3 @@ async function writeEntry(
       );
   }
 }
-

@@ -126,7 +126,10 @@ async function writeEntry(
   }
   if (type === S_IFLNK) {
     if (entry.uncompressedSize > MAX_LINK_TARGET_BYTES)
-      throw new InstallError("UNSAFE_ARCHIVE", `${label}: link ${JSON.stringify(name)} is too long`);
+      throw new InstallError(
+        "UNSAFE_ARCHIVE",
+        `${label}: link ${JSON.stringify(name)} is too long`,
+      );
     const chunks: Buffer[] = [];
     for await (const chunk of await readStream(zip, entry)) chunks.push(chunk as Buffer);
     const target = Buffer.concat(chunks).toString("utf8");

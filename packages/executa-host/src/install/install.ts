@@ -126,7 +126,10 @@ function checkRequest(r: InstallRequest): void {
         "a local install needs executable_name (the bin/{name} shim), e.g. --executable-name my-tool",
       );
     if (r.local_path === undefined || r.local_path === "")
-      throw new InstallError("INVALID_REQUEST", "a local install needs local_path: the archive or folder to install");
+      throw new InstallError(
+        "INVALID_REQUEST",
+        "a local install needs local_path: the archive or folder to install",
+      );
   }
   if (r.executable_name !== undefined) checkExecutableName(r.executable_name, "executable_name");
 }
@@ -150,7 +153,9 @@ export function requestToolId(r: InstallRequest): string {
 
 function unquarantine(dir: string): Promise<void> {
   // Unsigned binaries on macOS: a failure (no xattr, no attribute) changes nothing.
-  return new Promise((resolve) => execFile("xattr", ["-dr", "com.apple.quarantine", dir], () => resolve()));
+  return new Promise((resolve) =>
+    execFile("xattr", ["-dr", "com.apple.quarantine", dir], () => resolve()),
+  );
 }
 
 /** Installs one executa; see the file comment for what is guaranteed on failure. */
@@ -203,7 +208,11 @@ export async function installExecuta(
         signal: options.signal,
         fetch: options.fetch,
         onProgress: (p) =>
-          progress({ phase: "download", bytes_downloaded: p.bytesDownloaded, bytes_total: p.bytesTotal }),
+          progress({
+            phase: "download",
+            bytes_downloaded: p.bytesDownloaded,
+            bytes_total: p.bytesTotal,
+          }),
       });
     }
     return await withToolLock(paths.toolDir, limits.lockTimeoutMs, async () => {
@@ -271,7 +280,14 @@ async function commitV2(
   await writeFile(path.join(staging, INSTALL_FILE), JSON.stringify(record, null, 2) + "\n");
   const versionDir = path.join(paths.toolDir, versionDirName(record.version));
   const windows = process.platform === "win32";
-  const committed = await commitVersion({ paths, staging, versionDir, name, entrypoint: entry, windows });
+  const committed = await commitVersion({
+    paths,
+    staging,
+    versionDir,
+    name,
+    entrypoint: entry,
+    windows,
+  });
   const removed = await collectOldVersions(paths, keep);
   return {
     tool_id: record.tool_id,

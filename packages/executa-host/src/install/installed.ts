@@ -25,10 +25,18 @@ export async function findInstalled(
   const paths = toolPaths(home, toolId);
   const v2 = await readInstallRecord(paths.current);
   if (v2 !== undefined)
-    return { record: v2, dir: paths.current, entrypoint: path.join(paths.current, ...v2.entrypoint.split("/")) };
+    return {
+      record: v2,
+      dir: paths.current,
+      entrypoint: path.join(paths.current, ...v2.entrypoint.split("/")),
+    };
   const legacy = await readInstallRecord(paths.toolDir);
   if (legacy !== undefined && legacy.layout === "legacy")
-    return { record: legacy, dir: paths.toolDir, entrypoint: path.join(home, ...legacy.entrypoint.split("/")) };
+    return {
+      record: legacy,
+      dir: paths.toolDir,
+      entrypoint: path.join(home, ...legacy.entrypoint.split("/")),
+    };
   return undefined;
 }
 

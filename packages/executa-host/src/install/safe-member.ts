@@ -35,8 +35,15 @@ export function safeMemberPath(root: string, archive: string, member: string): s
 }
 
 /** A symlink's target must stay inside `root` (relative, no escape). */
-export function checkLinkTarget(root: string, archive: string, member: string, dest: string, target: string): void {
-  if (target === "" || target.includes("\0")) throw unsafe(archive, member, "is a link with no target");
+export function checkLinkTarget(
+  root: string,
+  archive: string,
+  member: string,
+  dest: string,
+  target: string,
+): void {
+  if (target === "" || target.includes("\0"))
+    throw unsafe(archive, member, "is a link with no target");
   if (path.isAbsolute(target) || /^[A-Za-z]:|^[\\/]/.test(target))
     throw unsafe(archive, member, `is a link to the absolute path ${target}`);
   const resolved = path.resolve(path.dirname(dest), target.replace(/\\/g, "/"));

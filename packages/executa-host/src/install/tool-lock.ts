@@ -50,14 +50,16 @@ export async function withToolLock<T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   const prior = chains.get(toolDir) ?? Promise.resolve();
-  const run = prior.catch(() => undefined).then(async () => {
-    const release = await acquire(toolDir, timeoutMs);
-    try {
-      return await fn();
-    } finally {
-      await release();
-    }
-  });
+  const run = prior
+    .catch(() => undefined)
+    .then(async () => {
+      const release = await acquire(toolDir, timeoutMs);
+      try {
+        return await fn();
+      } finally {
+        await release();
+      }
+    });
   chains.set(toolDir, run);
   try {
     return await run;

@@ -1,7 +1,15 @@
 // The install pipeline against a real download server on 127.0.0.1 and a real install root:
 // layout, INSTALL.json, shims, GC, same-version rollback, the legacy layout and `local`.
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tarGz, zip } from "../../../../tests/support/archives.js";
@@ -12,7 +20,15 @@ import {
   installExecuta,
   listInstalled,
 } from "../../src/install/index.js";
-import { currentOf, fileServer, leftoverDownloads, sha256, shPlugin, tempHome, toolEntries } from "./helpers.js";
+import {
+  currentOf,
+  fileServer,
+  leftoverDownloads,
+  sha256,
+  shPlugin,
+  tempHome,
+  toolEntries,
+} from "./helpers.js";
 
 const TOOL = "tool-ada-sh-tool-a1b2c3";
 const PLATFORM = "linux-x86_64";
@@ -50,14 +66,23 @@ describe("installExecuta (binary)", () => {
     const events: InstallProgress[] = [];
     const binaryUrls = {
       "darwin-arm64": { url: server.url("/nope.tar.gz") },
-      "linux-x86_64": { url: server.url("/sh-tool-linux-x86_64.tar.gz"), sha256: sha256(body), size: body.length },
+      "linux-x86_64": {
+        url: server.url("/sh-tool-linux-x86_64.tar.gz"),
+        sha256: sha256(body),
+        size: body.length,
+      },
     };
     const result = await installExecuta(
       { distribution_type: "binary", tool_id: TOOL, version: "1.0.0", binary_urls: binaryUrls },
       { home, platform: PLATFORM, onProgress: (e) => events.push(e), env: {} },
     );
     const toolDir = join(home, "tools", TOOL);
-    expect(result).toMatchObject({ tool_id: TOOL, name: "sh-tool", version: "1.0.0", layout: "v2" });
+    expect(result).toMatchObject({
+      tool_id: TOOL,
+      name: "sh-tool",
+      version: "1.0.0",
+      layout: "v2",
+    });
     expect(toolEntries(home, TOOL)).toEqual(["current", "v1.0.0"]);
     expect(currentOf(home, TOOL)).toBe("v1.0.0");
     expect(result.entrypoint).toBe(join(toolDir, "current", "bin", "sh-tool"));
@@ -68,7 +93,9 @@ describe("installExecuta (binary)", () => {
     const shim = join(home, "bin", "sh-tool");
     expect(lstatSync(shim).isSymbolicLink()).toBe(true);
     expect(readlinkSync(shim)).toBe(join("..", "tools", TOOL, "current", "bin", "sh-tool"));
-    const record = JSON.parse(readFileSync(join(toolDir, "current", "INSTALL.json"), "utf8")) as Record<string, unknown>;
+    const record = JSON.parse(
+      readFileSync(join(toolDir, "current", "INSTALL.json"), "utf8"),
+    ) as Record<string, unknown>;
     expect(record).toMatchObject({
       tool_id: TOOL,
       name: "sh-tool",
@@ -96,7 +123,10 @@ describe("installExecuta (binary)", () => {
     });
     expect(leftoverDownloads(TOOL)).toEqual([]);
     // The shim runs the installed plugin.
-    const out = execFileSync(shim, { input: '{"jsonrpc":"2.0","id":1,"method":"describe"}\n', encoding: "utf8" });
+    const out = execFileSync(shim, {
+      input: '{"jsonrpc":"2.0","id":1,"method":"describe"}\n',
+      encoding: "utf8",
+    });
     expect(JSON.parse(out)).toMatchObject({ id: 1, result: { version: "1.0.0" } });
   });
 
@@ -106,28 +136,48 @@ describe("installExecuta (binary)", () => {
     for (const v of ["1.0.0", "1.1.0"]) server.serve(`/${v}.tar.gz`, bundle(v));
     const install = (v: string) =>
       installExecuta(
-        { distribution_type: "binary", tool_id: TOOL, version: v, binary_urls: { "*": server.url(`/${v}.tar.gz`) } },
+        {
+          distribution_type: "binary",
+          tool_id: TOOL,
+          version: v,
+          binary_urls: { "*": server.url(`/${v}.tar.gz`) },
+        },
         { home, platform: PLATFORM, env: {} },
       );
     await install("1.0.0");
     const host = new ExecutaHost({ env: { PATH: process.env.PATH ?? "" } });
     try {
       const spec = await installedLaunchSpec(TOOL, { home, env: { PATH: process.env.PATH ?? "" } });
-      expect(spec).toMatchObject({ toolId: TOOL, type: "binary", cwd: join(home, "tools", TOOL, "current") });
+      expect(spec).toMatchObject({
+        toolId: TOOL,
+        type: "binary",
+        cwd: join(home, "tools", TOOL, "current"),
+      });
       expect(spec.env.EXECUTA_HOME).toBe(join(home, "tools", TOOL, "current"));
       expect(spec.env.EXECUTA_DATA).toBe(join(home, "tools", TOOL, "current", "data"));
       const plugin = host.register(spec, { userId: "u1" });
       expect((await plugin.describe()).tools.map((t) => t.name)).toEqual(["which"]);
       const first = await host.invoke("u1", TOOL, "which", {});
-      expect(first).toMatchObject({ ok: true, data: { version: "1.0.0", home: join(home, "tools", TOOL, "current") } });
+      expect(first).toMatchObject({
+        ok: true,
+        data: { version: "1.0.0", home: join(home, "tools", TOOL, "current") },
+      });
       await host.unregister("u1", TOOL);
       await install("1.1.0");
-      host.register(await installedLaunchSpec(TOOL, { home, env: { PATH: process.env.PATH ?? "" } }), { userId: "u1" });
-      expect(await host.invoke("u1", TOOL, "which", {})).toMatchObject({ ok: true, data: { version: "1.1.0" } });
+      host.register(
+        await installedLaunchSpec(TOOL, { home, env: { PATH: process.env.PATH ?? "" } }),
+        { userId: "u1" },
+      );
+      expect(await host.invoke("u1", TOOL, "which", {})).toMatchObject({
+        ok: true,
+        data: { version: "1.1.0" },
+      });
     } finally {
       await host.close();
     }
-    expect((await listInstalled(home)).map((i) => [i.record.tool_id, i.record.version])).toEqual([[TOOL, "1.1.0"]]);
+    expect((await listInstalled(home)).map((i) => [i.record.tool_id, i.record.version])).toEqual([
+      [TOOL, "1.1.0"],
+    ]);
   });
 
   it("installs a zip whose manifest restores the execute bits zip dropped", async () => {
@@ -142,13 +192,19 @@ describe("installExecuta (binary)", () => {
         data: JSON.stringify({
           name: "sh-tool",
           version: "2.0.0",
-          runtime: { binary: { entrypoint: "bin/sh-tool", permissions: { "share/bin/helper": "755" } } },
+          runtime: {
+            binary: { entrypoint: "bin/sh-tool", permissions: { "share/bin/helper": "755" } },
+          },
         }),
       },
     ]);
     server.serve("/tool.zip", body);
     const result = await installExecuta(
-      { distribution_type: "binary", tool_id: TOOL, binary_urls: { linux: { url: server.url("/tool.zip"), sha256: sha256(body) } } },
+      {
+        distribution_type: "binary",
+        tool_id: TOOL,
+        binary_urls: { linux: { url: server.url("/tool.zip"), sha256: sha256(body) } },
+      },
       { home, platform: PLATFORM, env: {} },
     );
     // No version in the request: the manifest's names the folder.
@@ -172,7 +228,11 @@ describe("installExecuta (binary)", () => {
       },
       { home, platform: PLATFORM, env: {} },
     );
-    expect(result.record).toMatchObject({ format: "raw", entrypoint: "bin/shy", sha256: expect.any(String) });
+    expect(result.record).toMatchObject({
+      format: "raw",
+      entrypoint: "bin/shy",
+      sha256: expect.any(String),
+    });
     expect(statSync(join(home, "bin", "shy")).mode & 0o111).not.toBe(0);
   });
 
@@ -184,7 +244,12 @@ describe("installExecuta (binary)", () => {
     let t = Date.parse("2026-01-01T00:00:00Z");
     const install = (v: string, env: NodeJS.ProcessEnv) =>
       installExecuta(
-        { distribution_type: "binary", tool_id: TOOL, version: v, binary_urls: { "*": server.url(`/${v}.tar.gz`) } },
+        {
+          distribution_type: "binary",
+          tool_id: TOOL,
+          version: v,
+          binary_urls: { "*": server.url(`/${v}.tar.gz`) },
+        },
         { home, platform: PLATFORM, env, now: () => new Date((t += 60_000)) },
       );
     await install("1.0.0", {});
@@ -220,7 +285,12 @@ describe("installExecuta (binary)", () => {
     expect(readFileSync(entry, "utf8")).toContain('"version":"1.0.0"');
 
     // Same version, new bytes: replaced, and the folder moved aside is gone.
-    server.serve("/b.tar.gz", bundle("1.0.0-rebuilt", { manifest: { name: "sh-tool", runtime: { binary: { entrypoint: "bin/sh-tool" } } } }));
+    server.serve(
+      "/b.tar.gz",
+      bundle("1.0.0-rebuilt", {
+        manifest: { name: "sh-tool", runtime: { binary: { entrypoint: "bin/sh-tool" } } },
+      }),
+    );
     await installExecuta(request("/b.tar.gz"), { home, platform: PLATFORM, env: {} });
     expect(readFileSync(entry, "utf8")).toContain("1.0.0-rebuilt");
     expect(toolEntries(home, TOOL)).toEqual(["current", "v1.0.0"]);
@@ -230,13 +300,17 @@ describe("installExecuta (binary)", () => {
     const binDir = join(home, "bin");
     execFileSync("rm", ["-rf", binDir]);
     writeFileSync(binDir, "not a folder");
-    await expect(installExecuta(request("/a.tar.gz"), { home, platform: PLATFORM, env: {} })).rejects.toThrow();
+    await expect(
+      installExecuta(request("/a.tar.gz"), { home, platform: PLATFORM, env: {} }),
+    ).rejects.toThrow();
     expect(readFileSync(entry, "utf8")).toContain("1.0.0-rebuilt");
     expect(toolEntries(home, TOOL)).toEqual(["current", "v1.0.0"]);
     expect(currentOf(home, TOOL)).toBe("v1.0.0");
     // A new version failing the same way leaves no folder for it.
     server.serve("/c.tar.gz", bundle("2.0.0"));
-    await expect(installExecuta(request("/c.tar.gz", "2.0.0"), { home, platform: PLATFORM, env: {} })).rejects.toThrow();
+    await expect(
+      installExecuta(request("/c.tar.gz", "2.0.0"), { home, platform: PLATFORM, env: {} }),
+    ).rejects.toThrow();
     expect(toolEntries(home, TOOL)).toEqual(["current", "v1.0.0"]);
     expect(currentOf(home, TOOL)).toBe("v1.0.0");
   });
@@ -246,7 +320,12 @@ describe("installExecuta (binary)", () => {
     const server = await fileServer();
     server.serve("/a.tar.gz", bundle("1.0.0"));
     const result = await installExecuta(
-      { distribution_type: "binary", tool_id: TOOL, version: "1.0.0", binary_urls: { "*": server.url("/a.tar.gz") } },
+      {
+        distribution_type: "binary",
+        tool_id: TOOL,
+        version: "1.0.0",
+        binary_urls: { "*": server.url("/a.tar.gz") },
+      },
       { home, platform: PLATFORM, env: { EXECUTA_INSTALL_V2: "0" } },
     );
     expect(result.layout).toBe("legacy");
@@ -258,7 +337,12 @@ describe("installExecuta (binary)", () => {
     expect(spec.command).toEqual([file]);
     // Switching back to v2 moves the legacy file to legacy-backup/ and puts the shim there.
     const v2 = await installExecuta(
-      { distribution_type: "binary", tool_id: TOOL, version: "1.0.0", binary_urls: { "*": server.url("/a.tar.gz") } },
+      {
+        distribution_type: "binary",
+        tool_id: TOOL,
+        version: "1.0.0",
+        binary_urls: { "*": server.url("/a.tar.gz") },
+      },
       { home, platform: PLATFORM, env: {} },
     );
     expect(lstatSync(file).isSymbolicLink()).toBe(true);
@@ -279,10 +363,19 @@ describe("installExecuta (local)", () => {
       installExecuta({ distribution_type: "local", local_path: src }, { home, env: {} }),
     ).rejects.toThrow(/local install needs executable_name/);
     const result = await installExecuta(
-      { distribution_type: "local", local_path: src, executable_name: "dev-tool", tool_id: "tool-me-dev-tool-000001" },
+      {
+        distribution_type: "local",
+        local_path: src,
+        executable_name: "dev-tool",
+        tool_id: "tool-me-dev-tool-000001",
+      },
       { home, env: {} },
     );
-    expect(result).toMatchObject({ version: "dev", layout: "v2", record: { distribution_type: "local", sha256: null, source_path: src, format: "dir" } });
+    expect(result).toMatchObject({
+      version: "dev",
+      layout: "v2",
+      record: { distribution_type: "local", sha256: null, source_path: src, format: "dir" },
+    });
     expect(existsSync(join(result.dir, ".git"))).toBe(false);
     expect(readlinkSync(join(home, "bin", "dev-tool"))).toContain("tool-me-dev-tool-000001");
   });
@@ -295,7 +388,11 @@ describe("installExecuta (local)", () => {
       { distribution_type: "local", local_path: archive, executable_name: "sh-tool" },
       { home, env: {} },
     );
-    expect(result).toMatchObject({ tool_id: "sh-tool", version: "0.9.0", record: { format: "tar.gz" } });
+    expect(result).toMatchObject({
+      tool_id: "sh-tool",
+      version: "0.9.0",
+      record: { format: "tar.gz" },
+    });
     await expect(
       installExecuta({ distribution_type: "uv", package_name: "weather-tool" }, { home, env: {} }),
     ).rejects.toThrow(/installs through its package manager \(`uv tool install weather-tool`\)/);
