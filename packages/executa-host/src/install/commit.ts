@@ -5,8 +5,12 @@
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import { InstallError } from "./install-error.js";
 import { readInstallRecord } from "./install-record.js";
 import type { ToolPaths } from "./layout.js";
+
+/** `…/tools/{owner}/current/…`: which tool a shim starts. */
+const SHIM_OWNER_RE = /(?:^|[\\/])tools[\\/]([^\\/]+)[\\/]current(?:[\\/]|$)/;
 
 export const rand = (): string => randomBytes(6).toString("hex");
 
@@ -30,6 +34,8 @@ export interface CommitInput {
   name: string;
   entrypoint: string;
   windows: boolean;
+  /** Point bin/{name} at this tool even when it starts another tool now. */
+  force: boolean;
 }
 
 export interface Committed {
@@ -64,6 +70,7 @@ export async function commitVersion(c: CommitInput): Promise<Committed> {
     if (aside !== undefined) await rename(aside, c.versionDir).catch(() => undefined);
     if (previousCurrent !== undefined)
       await swapSymlink(previousCurrent, paths.current, c.windows).catch(() => undefined);
+    else await rm(paths.current, { force: true });
     throw err;
   }
   if (aside !== undefined) await rm(aside, { recursive: true, force: true });
@@ -90,10 +97,15 @@ async function refreshShim(c: CommitInput, warnings: string[]): Promise<string |
     backedUp = path.join(backupDir, `${c.name}-${Date.now()}`);
     await rename(shim, backedUp);
   } else if (st !== undefined) {
-    const old = await readlink(shim);
-    const owner = old.split(/[\\/]/)[old.split(/[\\/]/).indexOf("tools") + 1];
-    if (owner !== undefined && old.includes("tools") && owner !== paths.toolId) {
-      warnings.push(`bin/${c.name} pointed at ${owner}; it now starts ${paths.toolId}`);
+    const owner = SHIM_OWNER_RE.exec(await readlink(shim))?.[1];
+    if (owner !== undefined && owner !== paths.toolId) {
+      if (!c.force) {
+        throw new InstallError(
+          "INVALID_REQUEST",
+          `${shim} already starts ${owner}; choose another executable name, or pass --force to point it at ${paths.toolId}`,
+        );
+      }
+      warnings.push(`bin/${c.name} started ${owner}; it now starts ${paths.toolId}`);
     }
   }
   await swapSymlink(entry, shim, false);

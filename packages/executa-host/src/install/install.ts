@@ -83,6 +83,10 @@ export interface InstallOptions {
   signal?: AbortSignal | undefined;
   fetch?: typeof fetch | undefined;
   now?: (() => Date) | undefined;
+  /** Where the `bin/{name}` shims go; default `{home}/bin`. */
+  binDir?: string | undefined;
+  /** Take over a `bin/{name}` that starts another tool (default: refuse). */
+  force?: boolean | undefined;
 }
 
 export interface InstallResult {
@@ -174,7 +178,7 @@ export async function installExecuta(
   const progress = (p: Omit<InstallProgress, "tool_id">) =>
     options.onProgress?.({ tool_id: toolId, ...p });
   const local = request.distribution_type === "local";
-  const paths = toolPaths(home, toolId);
+  const paths = toolPaths(home, toolId, options.binDir);
   progress({ phase: "resolve" });
 
   const resolved = local ? undefined : resolveBinaryAsset(request.binary_urls, platform);
@@ -259,7 +263,15 @@ export async function installExecuta(
       progress({ phase: "commit" });
       const result = legacy
         ? await commitLegacy(paths, staging, entry.relative, name, record)
-        : await commitV2(paths, staging, entry.relative, name, record, keep);
+        : await commitV2(
+            paths,
+            staging,
+            entry.relative,
+            name,
+            record,
+            keep,
+            options.force === true,
+          );
       progress({ phase: "done" });
       return { ...result, warnings: [...entry.warnings, ...result.warnings] };
     });
@@ -276,6 +288,7 @@ async function commitV2(
   name: string,
   record: InstallRecord,
   keep: number,
+  force: boolean,
 ): Promise<InstallResult> {
   await writeFile(path.join(staging, INSTALL_FILE), JSON.stringify(record, null, 2) + "\n");
   const versionDir = path.join(paths.toolDir, versionDirName(record.version));
@@ -287,6 +300,7 @@ async function commitV2(
     name,
     entrypoint: entry,
     windows,
+    force,
   });
   const removed = await collectOldVersions(paths, keep);
   return {

@@ -73,7 +73,8 @@ export interface ToolPaths {
   bin: string;
 }
 
-export function toolPaths(home: string, toolId: string): ToolPaths {
+/** `binDir` replaces `{home}/bin` for the shims (the published CLI's `--bin-dir`). */
+export function toolPaths(home: string, toolId: string, binDir?: string): ToolPaths {
   const id = sanitizeToolId(toolId);
   const toolDir = path.join(home, "tools", id);
   return {
@@ -81,7 +82,7 @@ export function toolPaths(home: string, toolId: string): ToolPaths {
     toolId: id,
     toolDir,
     current: path.join(toolDir, CURRENT_LINK),
-    bin: path.join(home, "bin"),
+    bin: binDir === undefined ? path.join(home, "bin") : path.resolve(binDir),
   };
 }
 

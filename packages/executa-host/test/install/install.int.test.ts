@@ -397,4 +397,36 @@ describe("installExecuta (local)", () => {
       installExecuta({ distribution_type: "uv", package_name: "weather-tool" }, { home, env: {} }),
     ).rejects.toThrow(/installs through its package manager \(`uv tool install weather-tool`\)/);
   });
+
+  it("refuses to take over a bin/{name} that starts another tool unless forced", async () => {
+    const home = tempHome();
+    const archive = join(tempHome(), "plugin.tgz");
+    writeFileSync(archive, bundle("0.9.0"));
+    const req = (toolId: string) => ({
+      distribution_type: "local",
+      local_path: archive,
+      executable_name: "sh-tool",
+      tool_id: toolId,
+    });
+    await installExecuta(req("tool-a-one-000001"), { home, env: {} });
+    await expect(installExecuta(req("tool-b-two-000002"), { home, env: {} })).rejects.toThrow(
+      /bin\/sh-tool already starts tool-a-one-000001; choose another executable name, or pass --force/,
+    );
+    // The refused install left nothing of itself behind.
+    expect(toolEntries(home, "tool-b-two-000002")).toEqual([]);
+    const forced = await installExecuta(req("tool-b-two-000002"), { home, env: {}, force: true });
+    expect(forced.warnings).toContain(
+      "bin/sh-tool started tool-a-one-000001; it now starts tool-b-two-000002",
+    );
+    expect(readlinkSync(join(home, "bin", "sh-tool"))).toContain("tool-b-two-000002");
+    const bin = join(tempHome(), "shims");
+    const own = await installExecuta(req("tool-c-three-000003"), { home, env: {}, binDir: bin });
+    expect(own.shim).toBe(join(bin, "sh-tool"));
+    expect(
+      execFileSync(own.shim, {
+        input: '{"jsonrpc":"2.0","id":1,"method":"describe"}\n',
+        encoding: "utf8",
+      }),
+    ).toContain('"0.9.0"');
+  });
 });
