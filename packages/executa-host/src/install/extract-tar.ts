@@ -7,7 +7,9 @@ import { link, lstat, mkdir, symlink } from "node:fs/promises";
 import * as path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { Parser, type ReadEntry } from "tar";
+// The parser alone: `tar`'s main entry also loads its extractor and chownr, which we never use.
+import { Parser } from "tar/parse";
+import type { ReadEntry } from "tar/read-entry";
 import { InstallError } from "./install-error.js";
 import {
   checkFreshDestination,
