@@ -111,6 +111,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./executa-list.js")).command,
   },
   {
+    path: ["executa", "install"],
+    summary: "Install an executa: a published one from the Hub, or a local folder or archive",
+    load: async () => (await import("./executa-install.js")).command,
+  },
+  {
     path: ["executa", "status"],
     summary: "Show one executa's state on the server: visibility, latest version",
     load: async () => (await import("./executa-status.js")).command,

@@ -5,6 +5,7 @@ import { renderHelp } from "../../src/cli/args.js";
 import { COMMANDS } from "../../src/commands/registry.js";
 import { command as cacheClear } from "../../src/commands/executa-cache-clear.js";
 import { command as del } from "../../src/commands/executa-delete.js";
+import { command as install } from "../../src/commands/executa-install.js";
 import { command as list } from "../../src/commands/executa-list.js";
 import { command as executaPublish } from "../../src/commands/executa-publish.js";
 import { command as register } from "../../src/commands/executa-register.js";
@@ -26,6 +27,7 @@ const PUBLISH_COMMANDS: Readonly<Record<string, CommandModule>> = {
   "executa delete": del,
   "executa cache-clear": cacheClear,
   "executa register": register,
+  "executa install": install,
 };
 
 describe.each(Object.entries(PUBLISH_COMMANDS))("%s --help", (name, command) => {

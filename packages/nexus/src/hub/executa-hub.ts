@@ -17,6 +17,7 @@ import {
   type JsonObject,
   type Visibility,
 } from "./executa-store.js";
+import { installableVersion } from "./installable.js";
 import { snapshotHash, snapshotOf } from "./snapshot.js";
 import { mintToolId } from "./tool-id.js";
 
@@ -230,6 +231,10 @@ export function executaHub(deps: HubDeps) {
 
   return {
     owned,
+
+    /** `GET /executas/{tool_id}/install`: one frozen version's distribution (hub/installable.ts). */
+    installable: (user: User, toolId: string, version: string | undefined) =>
+      installableVersion(store, user, toolId, version),
 
     /** `POST /my/skills/import`: a skill straight from a payload (an `export`'s output). */
     async importSkill(

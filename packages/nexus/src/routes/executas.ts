@@ -20,6 +20,7 @@ import {
   VISIBILITIES,
 } from "../hub/executa-store.js";
 import { SLUG } from "./dev-sessions.js";
+import { executaInstallRoutes } from "./executa-install.js";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const HIT = "x-anna-idempotent";
@@ -186,6 +187,7 @@ export function executaRoutes(deps: AppDeps): Hono<Env> {
     });
   });
   app.route("/my/tools", executaKindRoutes(deps, undefined));
+  app.route("/", executaInstallRoutes(deps));
   app.route("/my/skills", executaKindRoutes(deps, "skill"));
 
   app.post("/my/drafts", async (c) => {
