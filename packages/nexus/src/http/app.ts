@@ -18,6 +18,7 @@ import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { storageRoutes } from "../routes/storage.js";
 import { healthRoutes } from "../routes/health.js";
 import { jwksRoutes } from "../routes/jwks.js";
+import { appBundleRoutes } from "../routes/app-bundles.js";
 import { runtimeRoutes } from "../routes/runtime.js";
 import { storageMintRoutes } from "../routes/storage-mint.js";
 import { tokenRoutes } from "../routes/tokens.js";
@@ -91,6 +92,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   }
 
   if (deps.runtime) app.route("/", runtimeRoutes(deps, deps.runtime));
+  if (deps.apps) app.route("/", appBundleRoutes(deps, deps.apps));
 
   app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));
   app.onError((err, c) => {

@@ -73,7 +73,7 @@ for (const dialect of DIALECTS) {
       const wid = opened.window.window_uuid;
       expect(opened).toMatchObject({ expires_in: 120, window: { status: "active" } });
       expect(opened.url).toBe(
-        `/anna-apps/${s.appId}/${s.version}/?wid=${wid}&t=${encodeURIComponent(opened.token)}`,
+        `/anna-apps/focus-flow/${s.version}/index.html?wid=${wid}&t=${encodeURIComponent(opened.token)}`,
       );
 
       const log = [{ id: "fs-1", task: "Write the report", minutes: 25 }];
