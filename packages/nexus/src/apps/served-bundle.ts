@@ -4,7 +4,12 @@
 // served only to its owner, an admin, and users who have that version installed, identified by
 // their session cookie or PAT.
 import type { Kysely, Selectable } from "kysely";
-import type { AppBundleFilesTable, AppBundlesTable, AppsTable, AppVersionsTable } from "../db/schema-apps.js";
+import type {
+  AppBundleFilesTable,
+  AppBundlesTable,
+  AppsTable,
+  AppVersionsTable,
+} from "../db/schema-apps.js";
 import type { Database } from "../db/schema.js";
 import type { User } from "../stores/types.js";
 

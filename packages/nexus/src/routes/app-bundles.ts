@@ -33,9 +33,11 @@ import { authenticate } from "../http/guards.js";
 export const BUNDLE_ROUTE_PREFIX = "/anna-apps/";
 const SLUG_SEGMENT = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /** SemVer `X.Y.Z[-pre][+build]` as the registry stores it, or `latest`. */
-const VERSION_SEGMENT = /^(?:latest|\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,64})?(?:\+[0-9A-Za-z.-]{1,64})?)$/;
+const VERSION_SEGMENT =
+  /^(?:latest|\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,64})?(?:\+[0-9A-Za-z.-]{1,64})?)$/;
 /** `type/subtype` with optional parameters; anything else is served as opaque bytes. */
-const CONTENT_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(?:\s*;\s*[a-z0-9_-]+=[a-z0-9_.-]+)*$/i;
+const CONTENT_TYPE =
+  /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(?:\s*;\s*[a-z0-9_-]+=[a-z0-9_.-]+)*$/i;
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 export interface BundleServingDeps {
@@ -90,7 +92,10 @@ async function serveBundle(c: Ctx, deps: AppDeps, serving: BundleServingDeps): P
     : "application/octet-stream";
   const fetchDest = c.req.header("sec-fetch-dest");
   const isHtml = /^text\/html\b/i.test(contentType);
-  if (mustBeIframed(rel, fetchDest) || (isHtml && fetchDest !== undefined && fetchDest !== "iframe")) {
+  if (
+    mustBeIframed(rel, fetchDest) ||
+    (isHtml && fetchDest !== undefined && fetchDest !== "iframe")
+  ) {
     throw new NexusError(
       "must_be_iframed",
       "bundle HTML is served only into an iframe: open the app from the dashboard",
@@ -103,7 +108,11 @@ async function serveBundle(c: Ctx, deps: AppDeps, serving: BundleServingDeps): P
     ETag: etag,
     // `latest` moves and a private version's access can end: both revalidate (the ETag makes it
     // a 304); a public exact version never changes after finalize.
-    "Cache-Control": !isPublic ? "private, no-cache" : version === LATEST ? "public, no-cache" : IMMUTABLE,
+    "Cache-Control": !isPublic
+      ? "private, no-cache"
+      : version === LATEST
+        ? "public, no-cache"
+        : IMMUTABLE,
   };
   if (matchesEtag(c.req.header("if-none-match"), file.sha256)) {
     return new Response(null, { status: 304, headers });

@@ -6,7 +6,13 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, useDialectCleanup } from "../helpers/dialects.js";
-import { registry, sha256Hex, tempBlobStore, uiManifest, type Registry } from "../helpers/app-bundles.js";
+import {
+  registry,
+  sha256Hex,
+  tempBlobStore,
+  uiManifest,
+  type Registry,
+} from "../helpers/app-bundles.js";
 import { harness, type Harness } from "../helpers/harness.js";
 
 useDialectCleanup();
@@ -39,7 +45,10 @@ function raw(
         resolve({
           status: res.statusCode ?? 0,
           headers: Object.fromEntries(
-            Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
+            Object.entries(res.headers).map(([k, v]) => [
+              k,
+              Array.isArray(v) ? v.join(", ") : (v ?? ""),
+            ]),
           ),
           body: Buffer.concat(chunks).toString("utf8"),
         }),
@@ -74,8 +83,15 @@ for (const dialect of DIALECTS) {
       const manifest = uiManifest(
         {},
         {
-          bundle: { format: "static-spa", entry: "index.html", external_origins: ["https://api.example.com"] },
-          csp_overrides: { "img-src": ["https://img.example.com"], "script-src": ["'sha256-abc='"] },
+          bundle: {
+            format: "static-spa",
+            entry: "index.html",
+            external_origins: ["https://api.example.com"],
+          },
+          csp_overrides: {
+            "img-src": ["https://img.example.com"],
+            "script-src": ["'sha256-abc='"],
+          },
         },
       );
       const v1 = await reg.version(live, { version: "1.0.0", manifest, published: true });
@@ -93,10 +109,18 @@ for (const dialect of DIALECTS) {
       });
       await reg.bundle(live, v2, { files: { "index.html": "<p>1.1.0</p>" } });
       await reg.setLatest(live, v1);
-      const draftApp = await reg.app({ slug: "draft-app", ownerId: owner.id, status: "PENDING_REVIEW" });
+      const draftApp = await reg.app({
+        slug: "draft-app",
+        ownerId: owner.id,
+        status: "PENDING_REVIEW",
+      });
       const d1 = await reg.version(draftApp, { version: "0.1.0" });
       await reg.bundle(draftApp, d1, { files: { "index.html": "<p>draft</p>" } });
-      const staging = await reg.app({ slug: "staging-app", ownerId: owner.id, status: "PUBLISHED" });
+      const staging = await reg.app({
+        slug: "staging-app",
+        ownerId: owner.id,
+        status: "PUBLISHED",
+      });
       const s1 = await reg.version(staging, { version: "1.0.0", published: true });
       await reg.bundle(staging, s1, { files: { "index.html": "x" }, status: "staging" });
       await reg.setLatest(staging, s1);
@@ -129,7 +153,9 @@ for (const dialect of DIALECTS) {
       expect(csp).toContain("default-src 'none'");
       expect(csp).toContain(`script-src 'self' ${s.url} 'sha256-abc='`);
       expect(csp).toContain("connect-src 'self' https://api.example.com");
-      expect(csp).toContain("img-src 'self' data: blob: https://api.example.com https://img.example.com");
+      expect(csp).toContain(
+        "img-src 'self' data: blob: https://api.example.com https://img.example.com",
+      );
       expect(csp).toContain("sandbox allow-scripts");
       expect(csp).not.toContain("allow-same-origin");
     });
@@ -148,11 +174,15 @@ for (const dialect of DIALECTS) {
 
     it("answers 304 to a matching If-None-Match and HEAD without a body", async () => {
       const etag = `"${sha256Hex(Buffer.from(APP_JS))}"`;
-      const again = await raw(s.url, "/anna-apps/live-app/1.0.0/app.js", { "if-none-match": `W/"x", ${etag}` });
+      const again = await raw(s.url, "/anna-apps/live-app/1.0.0/app.js", {
+        "if-none-match": `W/"x", ${etag}`,
+      });
       expect(again.status).toBe(304);
       expect(again.body).toBe("");
       expect(again.headers["etag"]).toBe(etag);
-      const other = await raw(s.url, "/anna-apps/live-app/1.0.0/app.js", { "if-none-match": '"nope"' });
+      const other = await raw(s.url, "/anna-apps/live-app/1.0.0/app.js", {
+        "if-none-match": '"nope"',
+      });
       expect(other.status).toBe(200);
       const head = await raw(s.url, "/anna-apps/live-app/1.0.0/app.js", {}, "HEAD");
       expect(head.status).toBe(200);
@@ -170,10 +200,14 @@ for (const dialect of DIALECTS) {
     });
 
     it("refuses HTML outside a frame, and serves a recorded content type only when it is one", async () => {
-      const top = await raw(s.url, "/anna-apps/live-app/1.0.0/index.html", { "sec-fetch-dest": "document" });
+      const top = await raw(s.url, "/anna-apps/live-app/1.0.0/index.html", {
+        "sec-fetch-dest": "document",
+      });
       expect(top.status).toBe(403);
       expect(JSON.parse(top.body)).toMatchObject({ detail: { code: "must_be_iframed" } });
-      const framed = await raw(s.url, "/anna-apps/live-app/1.0.0/index.html", { "sec-fetch-dest": "iframe" });
+      const framed = await raw(s.url, "/anna-apps/live-app/1.0.0/index.html", {
+        "sec-fetch-dest": "iframe",
+      });
       expect(framed.status).toBe(200);
       const weird = await raw(s.url, "/anna-apps/live-app/1.0.0/weird.bin");
       expect(weird.headers["content-type"]).toBe("application/octet-stream");
@@ -205,10 +239,17 @@ for (const dialect of DIALECTS) {
       // 1.1.0 of the published app is not released yet: private too.
       expect((await raw(s.url, "/anna-apps/live-app/1.1.0/index.html")).status).toBe(404);
       expect(
-        (await raw(s.url, "/anna-apps/live-app/1.1.0/index.html", { cookie: s.owner.cookie })).status,
+        (await raw(s.url, "/anna-apps/live-app/1.1.0/index.html", { cookie: s.owner.cookie }))
+          .status,
       ).toBe(200);
 
-      const draftApp = (await s.reg.db.selectFrom("apps").select("id").where("slug", "=", "draft-app").executeTakeFirstOrThrow()).id;
+      const draftApp = (
+        await s.reg.db
+          .selectFrom("apps")
+          .select("id")
+          .where("slug", "=", "draft-app")
+          .executeTakeFirstOrThrow()
+      ).id;
       await s.reg.install(s.stranger.id, draftApp, "0.1.0");
       expect((await raw(s.url, path, { cookie: s.stranger.cookie })).status).toBe(200);
 

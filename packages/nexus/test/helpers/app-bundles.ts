@@ -7,7 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Kysely, Selectable } from "kysely";
 import { afterAll } from "vitest";
-import { runPreReviewChecks, type PreReviewCheck, type ReviewFinding } from "../../src/apps/pre-review.js";
+import {
+  runPreReviewChecks,
+  type PreReviewCheck,
+  type ReviewFinding,
+} from "../../src/apps/pre-review.js";
 import { FsBlobStore } from "../../src/blobs/fs-blob-store.js";
 import type { AppStatus } from "../../src/db/schema-apps.js";
 import type { Database } from "../../src/db/schema.js";
@@ -71,7 +75,11 @@ export interface Registry {
   ): Promise<number>;
   install(userId: number, appId: number, version: string): Promise<void>;
   /** The pre-review input of a version as the submit route builds it, and the checks' findings. */
-  runChecks(checks: readonly PreReviewCheck[], appId: number, versionId: number): Promise<ReviewFinding[]>;
+  runChecks(
+    checks: readonly PreReviewCheck[],
+    appId: number,
+    versionId: number,
+  ): Promise<ReviewFinding[]>;
 }
 
 export function uiManifest(extra: Record<string, unknown> = {}, ui: Record<string, unknown> = {}) {
@@ -117,7 +125,11 @@ export function registry(db: Kysely<Database>, blobs: FsBlobStore): Registry {
       return row.id;
     },
     async setLatest(appId, versionId) {
-      await db.updateTable("apps").set({ latest_version_id: versionId }).where("id", "=", appId).execute();
+      await db
+        .updateTable("apps")
+        .set({ latest_version_id: versionId })
+        .where("id", "=", appId)
+        .execute();
     },
     async bundle(appId, versionId, spec) {
       const files = Object.entries(spec.files).map(([path, f]) => {
@@ -201,7 +213,11 @@ export function registry(db: Kysely<Database>, blobs: FsBlobStore): Registry {
         .execute();
     },
     async runChecks(checks, appId, versionId) {
-      const app = await db.selectFrom("apps").selectAll().where("id", "=", appId).executeTakeFirstOrThrow();
+      const app = await db
+        .selectFrom("apps")
+        .selectAll()
+        .where("id", "=", appId)
+        .executeTakeFirstOrThrow();
       const version = await db
         .selectFrom("app_versions")
         .selectAll()
@@ -214,7 +230,11 @@ export function registry(db: Kysely<Database>, blobs: FsBlobStore): Registry {
         .orderBy("id", "desc")
         .executeTakeFirst();
       const files: Selectable<Database["app_bundle_files"]>[] = row
-        ? await db.selectFrom("app_bundle_files").selectAll().where("bundle_id", "=", row.id).execute()
+        ? await db
+            .selectFrom("app_bundle_files")
+            .selectAll()
+            .where("bundle_id", "=", row.id)
+            .execute()
         : [];
       return runPreReviewChecks(checks, {
         db,
