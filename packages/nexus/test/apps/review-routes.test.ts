@@ -3,6 +3,7 @@
 // API and permissions, bundle, findings), the author's page, and who may see which.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ReviewFinding } from "../../src/apps/pre-review.js";
+import type { reviewerView } from "../../src/apps/review-view.js";
 import { DIALECTS, useDialectCleanup } from "../helpers/dialects.js";
 import { registry, tempBlobStore, uiManifest, type Registry } from "../helpers/app-bundles.js";
 import { detail, harness, type Harness } from "../helpers/harness.js";
@@ -10,6 +11,8 @@ import { detail, harness, type Harness } from "../helpers/harness.js";
 useDialectCleanup();
 
 const QUEUE = "/api/v1/super-admin/apps/review-queue";
+
+type ReviewerView = NonNullable<Awaited<ReturnType<typeof reviewerView>>> & Record<string, unknown>;
 
 const LIVE = uiManifest(
   { permissions: ["chat.read"], required_executas: ["web_search"] },
@@ -159,7 +162,7 @@ for (const dialect of DIALECTS) {
         cookie: admin,
       });
       expect(res.status).toBe(200);
-      const view = (await res.json()) as Record<string, any>;
+      const view = (await res.json()) as ReviewerView;
       expect(view.app).toMatchObject({
         slug: "updated-app",
         status: "PENDING_REVIEW",
@@ -205,7 +208,7 @@ for (const dialect of DIALECTS) {
     it("diffs a first submission against nothing", async () => {
       const view = (await (
         await h.req("GET", `/api/v1/super-admin/apps/${apps.first}/review`, { cookie: admin })
-      ).json()) as Record<string, any>;
+      ).json()) as ReviewerView;
       expect(view.live).toBeNull();
       expect(view.manifest_diff.added.map((a: { path: string }) => a.path)).toEqual(
         expect.arrayContaining(["/permissions", "/ui", "/schema"]),
@@ -231,7 +234,7 @@ for (const dialect of DIALECTS) {
         await h.req("GET", `/api/v1/developer/apps/${apps.updated}/review`, {
           cookie: author.cookie,
         })
-      ).json()) as Record<string, any>;
+      ).json()) as { checks: { findings: unknown[] } };
       expect(pending.checks.findings).toEqual(FINDINGS);
       const theirs = await h.req("GET", `/api/v1/developer/apps/${apps.decided}/review`, {
         cookie: other.cookie,

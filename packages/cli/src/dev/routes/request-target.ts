@@ -1,7 +1,7 @@
 // The harness's request-target guard on app-core's raw request target (the adapter hands Hono a
 // normalised URL; the bundle's path checks and the "not a path" refusal need the raw one).
 import type { HttpBindings } from "@hono/node-server";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { HttpError, rawPathOf, rawTargetOf } from "@anna-ai/app-core/http";
 
 /** The harness's Hono environment: served by @hono/node-server. */
