@@ -114,6 +114,29 @@ function firstMatch(
   return [finding(file, text, matches[0]!.index, severity, `${what}${more}`)];
 }
 
+/**
+ * One finding per absolute URL that `pattern` captures (group 1; `//host` as https) and the
+ * directive's sources do not allow, naming its origin only.
+ */
+function blockedLoads(
+  file: BundleFile,
+  text: string,
+  pattern: RegExp,
+  sources: readonly string[],
+  severity: ReviewFinding["severity"],
+  what: (origin: string) => string,
+): ReviewFinding[] {
+  const out: ReviewFinding[] = [];
+  for (const m of text.matchAll(pattern)) {
+    const url = m[1]!.startsWith("//") ? `https:${m[1]}` : m[1]!;
+    if (allowedBy(sources, url)) continue;
+    out.push(
+      finding(file, text, m.index, severity, what(URL.canParse(url) ? new URL(url).origin : url)),
+    );
+  }
+  return out;
+}
+
 function auditHtml(file: BundleFile, text: string, csp: Record<string, string[]>): ReviewFinding[] {
   const out: ReviewFinding[] = [];
   const scriptSrc = csp["script-src"] ?? [];
@@ -134,34 +157,26 @@ function auditHtml(file: BundleFile, text: string, csp: Record<string, string[]>
       );
     }
   }
-  for (const m of text.matchAll(SCRIPT_SRC)) {
-    const url = m[1]!.startsWith("//") ? `https:${m[1]}` : m[1]!;
-    if (!allowedBy(scriptSrc, url)) {
-      out.push(
-        finding(
-          file,
-          text,
-          m.index,
-          "error",
-          `a script from ${new URL(url).origin}, which the CSP blocks (script-src allows only the bundle and the SDK): bundle the library instead`,
-        ),
-      );
-    }
-  }
-  for (const m of text.matchAll(STYLESHEET)) {
-    const url = m[1]!.startsWith("//") ? `https:${m[1]}` : m[1]!;
-    if (!allowedBy(csp["style-src"] ?? [], url)) {
-      out.push(
-        finding(
-          file,
-          text,
-          m.index,
-          "warning",
-          `a stylesheet from ${new URL(url).origin}, which the CSP blocks: bundle it (style-src overrides may only be 'self', hashes or nonces)`,
-        ),
-      );
-    }
-  }
+  out.push(
+    ...blockedLoads(
+      file,
+      text,
+      SCRIPT_SRC,
+      scriptSrc,
+      "error",
+      (origin) =>
+        `a script from ${origin}, which the CSP blocks (script-src allows only the bundle and the SDK): bundle the library instead`,
+    ),
+    ...blockedLoads(
+      file,
+      text,
+      STYLESHEET,
+      csp["style-src"] ?? [],
+      "warning",
+      (origin) =>
+        `a stylesheet from ${origin}, which the CSP blocks: bundle it (style-src overrides may only be 'self', hashes or nonces)`,
+    ),
+  );
   for (const m of text.matchAll(META_CSP)) {
     const content = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(m[0]);
     const policy = content?.[1] ?? content?.[2] ?? "";
@@ -209,33 +224,25 @@ function auditScript(
       "eval / new Function / a string timer, which the CSP blocks (no 'unsafe-eval'): the call throws at run time",
     ),
   );
-  for (const m of text.matchAll(REMOTE_IMPORT)) {
-    const url = m[1]!.startsWith("//") ? `https:${m[1]}` : m[1]!;
-    if (!allowedBy(csp["script-src"] ?? [], url)) {
-      out.push(
-        finding(
-          file,
-          text,
-          m.index,
-          "error",
-          `an import from ${new URL(url).origin}, which the CSP blocks: bundle the module instead`,
-        ),
-      );
-    }
-  }
-  for (const m of text.matchAll(REMOTE_CONNECT)) {
-    if (!allowedBy(csp["connect-src"] ?? [], m[1]!)) {
-      out.push(
-        finding(
-          file,
-          text,
-          m.index,
-          "warning",
-          `a request to ${m[1]}, which connect-src blocks: add the origin to ui.bundle.external_origins (reviewers see it) or call it from an executa`,
-        ),
-      );
-    }
-  }
+  out.push(
+    ...blockedLoads(
+      file,
+      text,
+      REMOTE_IMPORT,
+      csp["script-src"] ?? [],
+      "error",
+      (origin) => `an import from ${origin}, which the CSP blocks: bundle the module instead`,
+    ),
+    ...blockedLoads(
+      file,
+      text,
+      REMOTE_CONNECT,
+      csp["connect-src"] ?? [],
+      "warning",
+      (origin) =>
+        `a request to ${origin}, which connect-src blocks: add the origin to ui.bundle.external_origins (reviewers see it) or call it from an executa`,
+    ),
+  );
   return out;
 }
 
