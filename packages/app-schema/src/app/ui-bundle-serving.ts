@@ -1,5 +1,5 @@
 // What every server of a UI bundle shares (the `anna-app dev` harness and Nexus): how a request
-// path becomes a bundle-relative path, the response headers of L5908–L5921, and the entry-HTML
+// path becomes a bundle-relative path, the response headers of L5908–L5923, and the entry-HTML
 // framing rule. Platform-neutral, so both servers answer the same way.
 import { bundlePathProblem } from "./ui-bundle.js";
 import { buildBundleCsp, serializeCsp } from "./ui-csp.js";
@@ -73,7 +73,7 @@ export function bundleSecurityHeaders(
 }
 
 /**
- * L5919: HTML is served only into a frame. A browser always sends `Sec-Fetch-Dest`; when it is
+ * L5922: HTML is served only into a frame. A browser always sends `Sec-Fetch-Dest`; when it is
  * there and not `iframe`, the request is a top-level navigation (or an embed) and is refused.
  * Without the header (curl, tests) the file is served. Applied to every `.html` file, not only
  * the entry, since any of them would run with the bundle's origin.

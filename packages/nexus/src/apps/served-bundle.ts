@@ -1,6 +1,6 @@
 // Which bundle file a `/anna-apps/{slug}/{version}/{path}` request names, and who may load it.
 // A released version of a published app is public, as the spec's URL carries no credential
-// (L5920). Anything else (a draft, a version under review, a rejected or archived app) is
+// (L5923). Anything else (a draft, a version under review, a rejected or archived app) is
 // served only to its owner, an admin, and users who have that version installed, identified by
 // their session cookie or PAT.
 import type { Kysely, Selectable } from "kysely";

@@ -1,4 +1,4 @@
-// A finalized UI bundle served at `/anna-apps/{slug}/{version}/{path}` (L5908–L5921), `GET` and
+// A finalized UI bundle served at `/anna-apps/{slug}/{version}/{path}` (L5908–L5923), `GET` and
 // `HEAD`: the file's recorded content type, the bundle's CSP and security headers (the ones the
 // dev harness sends, from app-schema), `ETag` = the file's sha256 with conditional GET, and
 // immutable caching for a public exact version. The path is checked on the raw request target
