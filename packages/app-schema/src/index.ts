@@ -535,6 +535,14 @@ export {
   UiBundleSchema,
 } from "./app/ui-bundle.js";
 export {
+  BUNDLE_FRAME_SANDBOX,
+  type BundleHeaderSource,
+  bundleEntryFile,
+  bundleSecurityHeaders,
+  decodeBundlePath,
+  mustBeIframed,
+} from "./app/ui-bundle-serving.js";
+export {
   BASE_CSP,
   buildBundleCsp,
   CSP_OVERRIDABLE_DIRECTIVES,

@@ -16,6 +16,7 @@ export { errorAnswer, notFoundAnswer } from "./on-error.js";
 export { isJsonObject, jsonFields, MAX_BODY_BYTES, readJsonBody } from "./read-json-body.js";
 export { JSON_MAX_DEPTH, jsonNestsDeeperThan } from "./json-depth.js";
 export { decodePathSegment } from "./path-segment.js";
+export { rawPathOf, rawTargetOf } from "./request-target.js";
 export {
   SSE_CLIENT_BUFFER_MAX_BYTES,
   nodeTransportOf,

@@ -138,7 +138,7 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
       }),
     );
     const wid = String(opened.window.window_uuid);
-    return jsonResponse(201, { ...opened, url: windowUrl(wid, opened.token) });
+    return jsonResponse(201, { ...opened, url: await windowUrl(wid, opened.token) });
   });
 
   app.get(`${RUNTIME_WINDOWS_ROUTE}/*`, async (c) => {

@@ -3,7 +3,8 @@
 // the caller's.
 import type { HostApiDispatcher } from "../index.js";
 
-export type WindowUrl = (windowUuid: string, token: string) => string;
+/** May look up where the version's bundle is (Nexus names it by the app's slug). */
+export type WindowUrl = (windowUuid: string, token: string) => string | Promise<string>;
 
 export interface WindowLink {
   window: Record<string, unknown>;
@@ -24,5 +25,5 @@ export async function liveWindowLink(
   if (win === undefined || win.status === "closed" || win.status === "crashed") return undefined;
   // Another user's window is not found either: the mint checks the owner.
   const { token, expires_in } = await dispatcher.mintToken(windowUuid, userId, appId);
-  return { window: win, token, expires_in, url: windowUrl(windowUuid, token) };
+  return { window: win, token, expires_in, url: await windowUrl(windowUuid, token) };
 }

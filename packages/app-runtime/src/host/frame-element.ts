@@ -3,10 +3,11 @@
 // the sandboxed iframe while the window is mounted. Class names are the host's stylesheet contract:
 // `.frame` (`.focused`, `.minimised`, `.crashed`, `.flash`), `.bar`, `.title`, `button.minimise`,
 // `button.close`, `.resize`, and `.chip` in the dock.
+import { BUNDLE_FRAME_SANDBOX } from "@anna-ai/app-schema";
 import type { Geometry } from "./runtime-client.js";
 
-/** Never allow-same-origin (A5): the app's origin stays opaque. */
-export const SANDBOX = "allow-scripts allow-forms allow-popups allow-downloads";
+/** Never allow-same-origin (A5): the app's origin stays opaque. The bundle's CSP repeats it. */
+export const SANDBOX = BUNDLE_FRAME_SANDBOX;
 
 /** One window on the desk: its box, and the iframe while it is mounted. */
 export interface FrameState {

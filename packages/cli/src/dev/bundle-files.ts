@@ -7,9 +7,10 @@ import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import {
-  buildBundleCsp,
-  bundlePathProblem,
-  serializeCsp,
+  bundleEntryFile,
+  bundleSecurityHeaders,
+  decodeBundlePath,
+  mustBeIframed,
   type AppManifest,
 } from "@anna-ai/app-schema";
 
@@ -57,36 +58,9 @@ export interface BundleRequest {
   fetchDest?: string | undefined;
 }
 
-/** The raw URL path → a bundle-relative path, or why it is refused. */
-export function decodeBundlePath(rawPath: string, entry: string): string | { problem: string } {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(rawPath);
-  } catch {
-    return { problem: "malformed percent-encoding" };
-  }
-  if (decoded === "" || decoded.endsWith("/")) decoded += entry;
-  if (decoded.includes("\0")) return { problem: "must not contain NUL" };
-  const problem = bundlePathProblem(decoded);
-  return problem === undefined ? decoded : { problem };
-}
-
 export function bundleHeaders(options: BundleServerOptions): Record<string, string> {
-  const ui = options.manifest.ui;
-  const csp = buildBundleCsp(
-    ui?.csp_overrides ?? undefined,
-    ui?.bundle.external_origins ?? [],
-    options.origin,
-  );
   return {
-    "Content-Security-Policy": serializeCsp(csp),
-    "X-Content-Type-Options": "nosniff",
-    // The iframe's origin is opaque (A5), so its module scripts are CORS requests and its
-    // stylesheets/images are cross-origin no-cors loads: `same-origin` would block the app's
-    // own files. See D-cli-dev-1.
-    "Cross-Origin-Resource-Policy": "cross-origin",
-    "Access-Control-Allow-Origin": "*",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+    ...bundleSecurityHeaders(options.manifest.ui, options.origin),
     // Live reload must see every save; production's immutable caching would pin stale files.
     "Cache-Control": "no-store",
   };
@@ -96,13 +70,11 @@ export async function serveBundleFile(
   options: BundleServerOptions,
   request: BundleRequest,
 ): Promise<BundleAnswer> {
-  const entry = options.manifest.ui?.bundle.entry.split(/[?#]/, 1)[0] ?? "index.html";
-  const rel = decodeBundlePath(request.rawPath, entry);
+  const rel = decodeBundlePath(request.rawPath, bundleEntryFile(options.manifest.ui?.bundle.entry));
   if (typeof rel !== "string") {
     return { status: 400, code: "invalid_path", message: `bundle path ${rel.problem}` };
   }
-  const isHtml = rel.endsWith(".html");
-  if (isHtml && request.fetchDest !== undefined && request.fetchDest !== "iframe") {
+  if (mustBeIframed(rel, request.fetchDest)) {
     return {
       status: 403,
       code: "must_be_iframed",

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUNDLE_FRAME_SANDBOX } from "@anna-ai/app-schema";
 import { describe, expect, it } from "vitest";
 import {
   DASHBOARD_DIR,
@@ -21,9 +22,10 @@ const hostSource = (name: string) => readFileSync(path.join(HOST_DIR, name), "ut
 
 describe("dashboard page", () => {
   it("sandboxes app iframes without allow-same-origin", () => {
-    const sandbox = /SANDBOX = "([^"]*)"/.exec(hostSource("frame-element.ts"))?.[1];
-    expect(sandbox?.split(" ")).toContain("allow-scripts");
-    expect(sandbox).not.toContain("allow-same-origin");
+    // The frame's sandbox is app-schema's, the one the bundle's CSP repeats.
+    expect(hostSource("frame-element.ts")).toContain("SANDBOX = BUNDLE_FRAME_SANDBOX");
+    expect(BUNDLE_FRAME_SANDBOX.split(" ")).toContain("allow-scripts");
+    expect(BUNDLE_FRAME_SANDBOX).not.toContain("allow-same-origin");
     expect(hostSource("frame-element.ts")).toContain('iframe.setAttribute("sandbox", SANDBOX)');
   });
 

@@ -43,6 +43,8 @@ export interface BlobStore {
    * memory store's). A store that does not keep it reads the object once to compute it.
    */
   sha256(key: string): Promise<string>;
+  /** The object's bytes as a stream, with its head; `undefined` when absent. */
+  read(key: string): Promise<{ head: BlobHead; stream: NodeJS.ReadableStream } | undefined>;
   /** Idempotent: deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Resolves when the store answers (readiness). */

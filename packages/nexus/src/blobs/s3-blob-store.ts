@@ -136,8 +136,7 @@ export class S3BlobStore implements BlobStore {
         etag: (out.ETag ?? "").replace(/"/g, ""),
       };
     } catch (err) {
-      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (status === 404 || (err as Error).name === "NotFound") return undefined;
+      if (isNotFound(err)) return undefined;
       throw err;
     }
   }
@@ -150,6 +149,24 @@ export class S3BlobStore implements BlobStore {
     const hash = createHash("sha256");
     for await (const chunk of out.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
     return hash.digest("hex");
+  }
+
+  async read(key: string): Promise<{ head: BlobHead; stream: NodeJS.ReadableStream } | undefined> {
+    try {
+      const out = await this.#client.send(
+        new GetObjectCommand({ Bucket: this.#bucket, Key: this.#prefix + key }),
+      );
+      const head: BlobHead = {
+        sizeBytes: out.ContentLength ?? 0,
+        contentType: out.ContentType ?? "application/octet-stream",
+        etag: (out.ETag ?? "").replace(/"/g, ""),
+      };
+      // In Node the SDK's body is the response's Readable.
+      return { head, stream: out.Body as NodeJS.ReadableStream };
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
   }
 
   async delete(key: string): Promise<void> {
@@ -166,4 +183,10 @@ export class S3BlobStore implements BlobStore {
     this.#client.destroy();
     return Promise.resolve();
   }
+}
+
+function isNotFound(err: unknown): boolean {
+  const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  const name = (err as Error).name;
+  return status === 404 || name === "NotFound" || name === "NoSuchKey";
 }

@@ -222,6 +222,7 @@ async function serveUntilStopped(
       blobs,
     },
     runtime,
+    apps: { db: handle.db, blobs },
   });
 
   let server: ReturnType<typeof serve>;

@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   DEVELOPER_REVOKED: 403,
   TOS_NOT_ACCEPTED: 400,
   TOS_VERSION_MISMATCH: 409,
+  // L5922: bundle HTML is served only into a frame.
+  must_be_iframed: 403,
   not_found: 404,
   email_taken: 409,
   handle_taken: 409,

@@ -18,6 +18,8 @@ import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { storageRoutes } from "../routes/storage.js";
 import { healthRoutes } from "../routes/health.js";
 import { jwksRoutes } from "../routes/jwks.js";
+import { appBundleRoutes } from "../routes/bundle-serving.js";
+import { developerReviewRoutes, superAdminReviewRoutes } from "../routes/app-review.js";
 import { runtimeRoutes } from "../routes/runtime.js";
 import { storageMintRoutes } from "../routes/storage-mint.js";
 import { tokenRoutes } from "../routes/tokens.js";
@@ -91,6 +93,11 @@ export function createApp(input: AppDeps): Hono<Env> {
   }
 
   if (deps.runtime) app.route("/", runtimeRoutes(deps, deps.runtime));
+  if (deps.apps) {
+    app.route("/", appBundleRoutes(deps, deps.apps));
+    app.route("/api/v1/super-admin", superAdminReviewRoutes(deps, deps.apps.db));
+    app.route("/api/v1/developer", developerReviewRoutes(deps, deps.apps.db));
+  }
 
   app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));
   app.onError((err, c) => {

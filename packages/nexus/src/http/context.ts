@@ -1,11 +1,13 @@
 // What every route handler can reach: the injected dependencies and the request's principal.
 import type { Context } from "hono";
+import type { Kysely } from "kysely";
 import type { Clock } from "../core/clock.js";
 import type { NexusConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import type { RateLimiter } from "../auth/rate-limit.js";
 import type { ScryptParams } from "../auth/password.js";
 import type { BlobStore } from "../blobs/blob-store.js";
+import type { Database } from "../db/schema.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
 import type { ExecutaHub } from "../hub/executa-hub.js";
 import type { MailSender } from "../mail/mail-sender.js";
@@ -37,6 +39,11 @@ export interface AppDeps {
   runtime?: NexusRuntime;
   /** The Executa Hub at /api/v1/executas/* (503 without it). */
   hub?: ExecutaHub;
+  /**
+   * The app registry's tables and the blob store bundle files live in: UI bundles served at
+   * /anna-apps/*, the review queue and review pages. Absent, those routes answer 404.
+   */
+  apps?: { db: Kysely<Database>; blobs: BlobStore };
 }
 
 export type Principal =

@@ -12,19 +12,10 @@ import {
   type RuntimeCaller,
 } from "@anna-ai/app-core/http";
 import { Hono, type Context } from "hono";
-import { decodeJwt } from "jose";
 import { requireScopes, requireUser } from "../http/guards.js";
 import type { AppDeps, Env, Principal } from "../http/context.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
 import { rowId } from "../runtime/sql-app-catalog.js";
-
-/** Where a window's frame loads its bundle: the app version's assets, with id and token. */
-export function windowUrl(windowUuid: string, token: string): string {
-  // The token was minted a moment ago by this server: its claims name the app and version.
-  const { app_id: appId, version_id: versionId } = decodeJwt(token);
-  const path = [appId, versionId].map((p) => encodeURIComponent(String(p))).join("/");
-  return `/anna-apps/${path}/?wid=${encodeURIComponent(windowUuid)}&t=${encodeURIComponent(token)}`;
-}
 
 function isRpc(c: Context): boolean {
   return new URL(c.req.url).pathname === RUNTIME_RPC_ROUTE;
@@ -61,7 +52,7 @@ export function runtimeRoutes(deps: AppDeps, runtime: NexusRuntime): Hono<Env> {
     createRuntimeApp({
       dispatcher: runtime.dispatcher,
       caller: callerOf,
-      windowUrl,
+      windowUrl: runtime.windowUrl,
       streams: runtime.streams,
     }),
   );

@@ -8,7 +8,7 @@ import {
   createMultiTenantDispatcher,
   type MultiTenantDispatcher,
 } from "@anna-ai/app-core";
-import { SseStreams } from "@anna-ai/app-core/http";
+import { SseStreams, type WindowUrl } from "@anna-ai/app-core/http";
 import type { StorageService } from "@anna-ai/executa-host";
 import type { Logger as RuntimeLogger } from "@anna-ai/jsonrpc";
 import type { Kysely } from "kysely";
@@ -22,6 +22,7 @@ import { sqlDeckStore } from "./sql-deck-store.js";
 import { sqlToolJobStore } from "./sql-tool-job-store.js";
 import { sqlWindowStore } from "./sql-window-store.js";
 import { keyringWindowTokens } from "./window-token-service.js";
+import { bundleWindowUrl } from "./window-url.js";
 
 export interface NexusRuntimeOptions {
   db: Kysely<Database>;
@@ -35,6 +36,8 @@ export interface NexusRuntimeOptions {
 export interface NexusRuntime {
   dispatcher: MultiTenantDispatcher;
   catalog: SqlAppCatalog;
+  /** Where a window's frame loads its bundle (window-url.ts). */
+  windowUrl: WindowUrl;
   /** The open event streams of this process. */
   streams: SseStreams;
   /** Shutdown: ends the event streams (they would hold the server open) and cancels the jobs. */
@@ -88,6 +91,7 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
   return {
     dispatcher,
     catalog,
+    windowUrl: bundleWindowUrl(db),
     streams,
     close() {
       streams.endAll();

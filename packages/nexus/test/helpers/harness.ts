@@ -44,6 +44,7 @@ export function harness(
     runtime?: (keyring: SigningKeyring) => NonNullable<AppDeps["runtime"]>;
     rateLimiter?: AppDeps["rateLimiter"];
     mail?: AppDeps["mail"];
+    apps?: AppDeps["apps"];
   } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
@@ -67,6 +68,7 @@ export function harness(
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
     ...(extra.rateLimiter ? { rateLimiter: extra.rateLimiter } : {}),
     ...(extra.mail ? { mail: extra.mail } : {}),
+    ...(extra.apps ? { apps: extra.apps } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };

@@ -11,7 +11,7 @@ import { installApp, putAppVersion } from "../../src/runtime/app-catalog-writes.
 import { readAppFolder } from "../../src/runtime/load-app-folder.js";
 import { createNexusRuntime, type NexusRuntime } from "../../src/runtime/nexus-runtime.js";
 import { type Harness, harness, sessionCookie } from "./harness.js";
-import { sqlStorage } from "./storage.js";
+import { type SqlStorageFixture, sqlStorage } from "./storage.js";
 import { manualClock } from "../../src/core/clock.js";
 
 export const FOCUS_FLOW = fileURLToPath(
@@ -28,6 +28,9 @@ export interface RuntimeServer extends Harness {
   runtime: NexusRuntime;
   /** Another node on the same database and keys: a runtime of its own. */
   secondNode(): NexusRuntime;
+  /** The registry's database and the blob store bundles are served from. */
+  db: DatabaseHandle["db"];
+  blobs: SqlStorageFixture["blobs"];
   /** The numeric app id focus-flow got. */
   appId: string;
   version: string;
@@ -61,6 +64,7 @@ export async function runtimeServer(h: DatabaseHandle): Promise<RuntimeServer> {
     {
       clock,
       storage: { kv: fixture.kv, files: fixture.files, blobs: fixture.blobs },
+      apps: { db: h.db, blobs: fixture.blobs },
       runtime: (keyring) =>
         (runtime = createNexusRuntime({
           db: h.db,
@@ -101,6 +105,8 @@ export async function runtimeServer(h: DatabaseHandle): Promise<RuntimeServer> {
         logger: nullLogger,
         storage: fixture.kv,
       }),
+    db: h.db,
+    blobs: fixture.blobs,
     appId: String(appId),
     version: loaded.version,
     http,

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Scope } from "../../src/auth/scopes.js";
 import { mintPat } from "../../src/routes/tokens.js";
 import { FAMILY_AUDIENCES } from "../../src/tokens/audiences.js";
+import { registry } from "../helpers/app-bundles.js";
 import { DIALECTS, useDialectCleanup } from "../helpers/dialects.js";
 import { runtimeServer, type RuntimeServer } from "../helpers/runtime.js";
 
@@ -73,7 +74,7 @@ for (const dialect of DIALECTS) {
       const wid = opened.window.window_uuid;
       expect(opened).toMatchObject({ expires_in: 120, window: { status: "active" } });
       expect(opened.url).toBe(
-        `/anna-apps/${s.appId}/${s.version}/?wid=${wid}&t=${encodeURIComponent(opened.token)}`,
+        `/anna-apps/focus-flow/${s.version}/index.html?wid=${wid}&t=${encodeURIComponent(opened.token)}`,
       );
 
       const log = [{ id: "fs-1", task: "Write the report", minutes: 25 }];
@@ -114,6 +115,32 @@ for (const dialect of DIALECTS) {
       expect(
         await other.call(fresh, "storage", "get", { key: "focus-flow/log" }, { windowUuid: wid }),
       ).toMatchObject({ ok: true, result: { value: log } });
+    });
+
+    it("gives a window the URL of its version's bundle, which loads for the installed user", async () => {
+      const s = await runtimeServer(await dialect.open());
+      const alice = await s.user("alice@example.com");
+      const bob = await s.user("bob@example.com");
+      await s.install(alice.id);
+      const version = await s.db
+        .selectFrom("app_versions")
+        .select("id")
+        .where("app_id", "=", Number(s.appId))
+        .where("version", "=", s.version)
+        .executeTakeFirstOrThrow();
+      await registry(s.db, s.blobs).bundle(Number(s.appId), version.id, {
+        files: { "index.html": "<p>focus</p>" },
+      });
+      const opened = await open(s, alice.cookie);
+      const frame = await s.http("GET", opened.url, {
+        cookie: alice.cookie,
+        headers: { "sec-fetch-dest": "iframe" },
+      });
+      expect(frame.status).toBe(200);
+      expect(await frame.text()).toBe("<p>focus</p>");
+      expect(frame.headers.get("content-security-policy")).toContain("default-src 'none'");
+      // The app is not published: someone without it installed does not see it.
+      expect((await s.http("GET", opened.url, { cookie: bob.cookie })).status).toBe(404);
     });
 
     it("refuses a second user on every route, by session and by window token", async () => {

@@ -102,6 +102,23 @@ describe("S3 blob store on s3rver", () => {
     await s.delete("obj/1");
   });
 
+  it("reads an object back as a stream with its head, and nothing for a missing key", async () => {
+    const s = store();
+    const put = await s.presignPut("obj/read", {
+      contentType: "application/javascript",
+      maxBytes: 100,
+      ttlSeconds: 60,
+    });
+    await fetch(put.url, { method: "PUT", body: "console.log(1)", headers: put.headers });
+    const read = await s.read("obj/read");
+    expect(read?.head).toMatchObject({ sizeBytes: 14, contentType: "application/javascript" });
+    const chunks: Buffer[] = [];
+    for await (const chunk of read!.stream as AsyncIterable<Buffer>) chunks.push(chunk);
+    expect(Buffer.concat(chunks).toString()).toBe("console.log(1)");
+    expect(await s.read("obj/none")).toBeUndefined();
+    await s.delete("obj/read");
+  });
+
   it("carries the SQL files service end to end", async () => {
     const h = openDatabase({ dataDir: join(dir, "db") });
     await migrateToLatest(h.db);

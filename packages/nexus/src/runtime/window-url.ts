@@ -1,0 +1,50 @@
+// Where a window's frame loads its bundle: `/anna-apps/{slug}/{version}/{entry}?wid=…&t=…`
+// (L5501), the route app-bundles.ts serves. The token was minted a moment ago by this server, so
+// its claims name the app (numeric id) and the version; the slug and the entry come from the
+// registry. Relative, because the origin a browser uses is the request's.
+import type { WindowUrl } from "@anna-ai/app-core/http";
+import { bundleEntryFile } from "@anna-ai/app-schema";
+import { decodeJwt } from "jose";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.js";
+import { rowId } from "./sql-app-catalog.js";
+
+export function bundleWindowUrl(db: Kysely<Database>): WindowUrl {
+  return async (windowUuid, token) => {
+    const { app_id: appClaim, version_id: versionClaim } = decodeJwt(token);
+    const appId = rowId(String(appClaim));
+    const version = String(versionClaim);
+    const row =
+      appId === undefined
+        ? undefined
+        : await db
+            .selectFrom("apps")
+            .innerJoin("app_versions", "app_versions.app_id", "apps.id")
+            .leftJoin("app_bundles", (join) =>
+              join
+                .onRef("app_bundles.version_id", "=", "app_versions.id")
+                .on("app_bundles.status", "=", "ready"),
+            )
+            .select(["apps.slug", "app_versions.manifest", "app_bundles.entry_path"])
+            .where("apps.id", "=", appId)
+            .where("app_versions.version", "=", version)
+            .orderBy("app_bundles.id", "desc")
+            .executeTakeFirst();
+    // A window only opens for an app version that exists; the id stays a usable fallback.
+    const slug = row?.slug ?? String(appClaim);
+    const entry = row ? bundleEntryFile(row.entry_path ?? manifestEntry(row.manifest)) : "";
+    const path = [slug, version].map((p) => encodeURIComponent(p)).join("/");
+    const query = `wid=${encodeURIComponent(windowUuid)}&t=${encodeURIComponent(token)}`;
+    return `/anna-apps/${path}/${entry.split("/").map(encodeURIComponent).join("/")}?${query}`;
+  };
+}
+
+function manifestEntry(manifest: string): string | undefined {
+  try {
+    const entry = (JSON.parse(manifest) as { ui?: { bundle?: { entry?: unknown } } }).ui?.bundle
+      ?.entry;
+    return typeof entry === "string" ? entry : undefined;
+  } catch {
+    return undefined;
+  }
+}
