@@ -262,6 +262,7 @@ export {
   EMBEDDING_ALIASES,
   OFFLINE_EMBEDDING_PROVIDER,
   SYNTHETIC_EMBEDDING_BACKEND,
+  checkEmbeddingInputs,
   createOfflineEmbeddingsService,
 } from "./services/offline/embeddings-offline.js";
 export type {
