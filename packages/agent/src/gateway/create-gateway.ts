@@ -15,6 +15,7 @@ import type { ChatBackend, EmbedBackend, ImageBackend } from "./backend.js";
 import { GatewayError, toGatewayError } from "./gateway-error.js";
 import type { FetchFunction } from "./providers.js";
 import type { RetryPolicy, Sleep } from "./retry.js";
+import { routeSdkWarnings } from "./sdk-warnings.js";
 import { DEFAULT_RETRY_POLICY, realSleep, retryDelayMs } from "./retry.js";
 import type { QuotaPolicy, UsageSink } from "./usage.js";
 import type {
@@ -42,6 +43,8 @@ export interface LlmGatewayOptions {
   sleep?: Sleep;
   retry?: Partial<Omit<RetryPolicy, "maxRetries">>;
   clock?: () => number;
+  /** The provider packages' warnings (an unsupported setting was dropped); never printed. */
+  onWarning?: (message: string) => void;
 }
 
 type Endpoints = Pick<LlmConfig, "chat" | "sampling" | "embeddings" | "images">;
@@ -53,6 +56,7 @@ function endpointFor(config: Endpoints, purpose: CallPurpose): ModelEndpoint {
 
 export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
   const { config } = options;
+  routeSdkWarnings(options.onWarning);
   const clock = options.clock ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const policy: RetryPolicy = {
