@@ -150,26 +150,31 @@ function endpoint(
   const name = (key: string) => names([...prefix, key]);
   const baseUrl = pick("baseUrl");
   const apiKey = pick("apiKey");
-  let model = pick("model");
+  // The base model is a chat model: sampling may share it, embeddings and images never do.
+  let model = purpose === "embeddings" || purpose === "images" ? own.model : pick("model");
 
+  // An inherited field that is missing is the base endpoint's problem, reported once there.
+  const report = (issue: LlmConfigIssue) => {
+    if (!inherit) issues.push(issue);
+  };
   if (provider === "offline") {
     model = OFFLINE_MODEL_ID;
   } else {
     if (provider === "openai-compatible" && baseUrl === undefined) {
-      issues.push({
+      report({
         setting: name("baseUrl"),
         message: `is required when ${name("provider")} is openai-compatible (e.g. http://127.0.0.1:11434/v1 for Ollama, http://127.0.0.1:8000/v1 for vLLM, http://127.0.0.1:8080/v1 for llama.cpp)`,
       });
     }
     if ((provider === "openai" || provider === "anthropic") && apiKey === undefined) {
-      issues.push({
+      report({
         setting: name("apiKey"),
         message: `is required when ${name("provider")} is ${provider}`,
       });
     }
     model ??= defaultModel(purpose, provider);
     if (model === undefined && (purpose === "chat" || purpose === "sampling")) {
-      issues.push({
+      report({
         setting: name("model"),
         message: `is required when ${name("provider")} is ${provider} (the provider's model id, e.g. ${exampleModel(provider)})`,
       });

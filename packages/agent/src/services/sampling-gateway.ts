@@ -76,6 +76,13 @@ export function createGatewaySamplingService(options: GatewaySamplingOptions): S
           signal: AbortSignal.any([ctx.signal, budget]),
         });
       } catch (error) {
+        if (budget.aborted && !ctx.signal.aborted) {
+          throw catalogError(
+            SAMPLING_ERRORS.TIMEOUT,
+            `${model.provider} model ${model.model} did not answer within ${Math.round(budgetMs)} ms (the invoke's deadline or the ${timeoutS(request)} s sampling budget)`,
+            { reason: "timeout", provider: model.provider, budgetMs: Math.round(budgetMs) },
+          );
+        }
         throw familyError(error, SAMPLING_ERRORS);
       }
       return toSamplingResult(result, format);

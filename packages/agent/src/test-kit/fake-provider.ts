@@ -72,7 +72,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    const route = ROUTES[path];
+    let route: Route | "stall" | undefined = ROUTES[path];
     const raw = await readBody(req);
     if (raw === undefined) {
       res.writeHead(413, { "content-type": "application/json" });
@@ -109,7 +109,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
     const json = (body ?? {}) as Record<string, unknown>;
     let finished = true;
+    // A stalled non-streaming answer is a request the provider never answers.
+    if (reply.stall === true && json["stream"] !== true) route = "stall";
     switch (route) {
+      case "stall":
+        finished = false;
+        break;
       case "chat":
         finished = renderChatCompletion(reply, json, res, seq);
         break;

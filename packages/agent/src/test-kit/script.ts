@@ -32,7 +32,8 @@ export interface ScriptedReply {
   error?: ScriptedError;
   /**
    * Stream the text (and only the text), then send nothing more and keep the connection open
-   * until the client goes away: a model that hangs mid-answer.
+   * until the client goes away: a model that hangs mid-answer. A non-streaming request with
+   * `stall` gets no answer at all.
    */
   stall?: boolean;
   /** Vectors for an embeddings request; default: deterministic ones of the asked dimensions. */
