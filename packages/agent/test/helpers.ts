@@ -24,14 +24,15 @@ export interface Harness {
 
 /** A gateway on `input` pointed at a fresh fake provider, with recorded sleeps. */
 export async function harness(
-  input: LlmConfigInput,
+  input: LlmConfigInput | ((baseUrl: string) => LlmConfigInput),
   options: Partial<LlmGatewayOptions> = {},
 ): Promise<Harness> {
   const fake = await fakeProvider();
+  const settings = typeof input === "function" ? input(fake.baseUrl) : input;
   const ledger = new MemoryUsageLedger();
   const sleeps: number[] = [];
   const gateway = createLlmGateway({
-    config: parseLlmConfig({ apiKey: TEST_KEY, baseUrl: fake.baseUrl, ...input }),
+    config: parseLlmConfig({ apiKey: TEST_KEY, baseUrl: fake.baseUrl, ...settings }),
     usage: ledger,
     quota: ledger,
     sleep: (ms) => {

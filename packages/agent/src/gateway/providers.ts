@@ -33,6 +33,9 @@ export function languageModel(endpoint: ModelEndpoint, fetch?: FetchFunction): L
 }
 
 export function embeddingModel(endpoint: ModelEndpoint, fetch?: FetchFunction): EmbeddingModel {
+  if (endpoint.provider !== "openai" && endpoint.provider !== "openai-compatible") {
+    throw notSupported(endpoint, "embeddings");
+  }
   const model = requireModel(endpoint, "model");
   switch (endpoint.provider) {
     case "openai":
@@ -43,12 +46,13 @@ export function embeddingModel(endpoint: ModelEndpoint, fetch?: FetchFunction): 
       }).embedding(model);
     case "openai-compatible":
       return compatible(endpoint, fetch).embeddingModel(model);
-    default:
-      throw notSupported(endpoint, "embeddings");
   }
 }
 
 export function imageModel(endpoint: ModelEndpoint, fetch?: FetchFunction): ImageModel {
+  if (endpoint.provider !== "openai" && endpoint.provider !== "openai-compatible") {
+    throw notSupported(endpoint, "images");
+  }
   const model = requireModel(endpoint, "model");
   switch (endpoint.provider) {
     case "openai":
@@ -59,8 +63,6 @@ export function imageModel(endpoint: ModelEndpoint, fetch?: FetchFunction): Imag
       }).image(model);
     case "openai-compatible":
       return compatible(endpoint, fetch).imageModel(model);
-    default:
-      throw notSupported(endpoint, "images");
   }
 }
 
