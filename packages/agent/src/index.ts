@@ -27,6 +27,8 @@ export { REDACTED, Secret, redactSecrets } from "./config/secret.js";
 
 // The gateway (src/gateway): the API, errors, retries, usage and quotas.
 export { createLlmGateway } from "./gateway/create-gateway.js";
+export { openLlmGateway } from "./gateway/open-gateway.js";
+export { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./gateway/bounded-fetch.js";
 export type { LlmGatewayOptions } from "./gateway/create-gateway.js";
 export type {
   CallAccount,

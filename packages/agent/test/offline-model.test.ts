@@ -1,12 +1,16 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MockFixture } from "@anna-ai/executa-host";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   GatewayError,
   MemoryUsageLedger,
   OFFLINE_FALLBACK_TEXT,
   createLlmGateway,
   llmConfigFromEnv,
+  openLlmGateway,
 } from "../src/index.js";
 import type { LlmGateway } from "../src/index.js";
 import { ACCOUNT, collect, textOf } from "./helpers.js";
@@ -44,6 +48,20 @@ describe("the offline model", () => {
     for (const purpose of ["chat", "agent", "sampling", "embeddings", "images"] as const) {
       expect(gateway.modelFor(purpose)).toMatchObject({ provider: "offline", model: "offline" });
     }
+  });
+
+  it("loads the fixture the configuration names, and reports a broken line with its number", async () => {
+    const gateway = await openLlmGateway({ config: llmConfigFromEnv({ ANNA_LLM_OFFLINE_FIXTURE: FIXTURE_FILE }) });
+    expect((await gateway.complete({ messages: [{ role: "user", content: "stream me" }] }, CALL)).text).toBe(
+      "one two three",
+    );
+    const dir = mkdtempSync(join(tmpdir(), "agent-offline-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const broken = join(dir, "broken.jsonl");
+    writeFileSync(broken, '{"ns":"llm","method":"complete","result":"fine"}\n{not json\n');
+    await expect(
+      openLlmGateway({ config: llmConfigFromEnv({ ANNA_LLM_OFFLINE_FIXTURE: broken }) }),
+    ).rejects.toThrow(/broken\.jsonl:2:2: not valid JSON/);
   });
 
   it("answers deterministically", async () => {

@@ -12,6 +12,7 @@ import {
 } from "../offline/offline-backend.js";
 import { aiSdkChatBackend, aiSdkEmbedBackend, aiSdkImageBackend } from "./ai-sdk-backend.js";
 import type { ChatBackend, EmbedBackend, ImageBackend } from "./backend.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, boundedFetch } from "./bounded-fetch.js";
 import { GatewayError, toGatewayError } from "./gateway-error.js";
 import type { FetchFunction } from "./providers.js";
 import type { RetryPolicy, Sleep } from "./retry.js";
@@ -45,6 +46,8 @@ export interface LlmGatewayOptions {
   clock?: () => number;
   /** The provider packages' warnings (an unsupported setting was dropped); never printed. */
   onWarning?: (message: string) => void;
+  /** Bytes of one provider answer the gateway reads at most (default 32 MiB). */
+  maxResponseBytes?: number;
 }
 
 type Endpoints = Pick<LlmConfig, "chat" | "sampling" | "embeddings" | "images">;
@@ -57,6 +60,10 @@ function endpointFor(config: Endpoints, purpose: CallPurpose): ModelEndpoint {
 export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
   const { config } = options;
   routeSdkWarnings(options.onWarning);
+  const fetch = boundedFetch(
+    options.fetch ?? globalThis.fetch,
+    options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+  );
   const clock = options.clock ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const policy: RetryPolicy = {
@@ -81,7 +88,7 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
       backend =
         endpoint.provider === "offline"
           ? offlineChatBackend(offline)
-          : aiSdkChatBackend(endpoint, options.fetch);
+          : aiSdkChatBackend(endpoint, fetch);
       chatBackends.set(endpoint, backend);
     }
     return backend;
@@ -90,12 +97,12 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
     (embedBackend ??=
       config.embeddings.provider === "offline"
         ? offlineEmbedBackend(offline)
-        : aiSdkEmbedBackend(config.embeddings, options.fetch));
+        : aiSdkEmbedBackend(config.embeddings, fetch));
   const images = (): ImageBackend =>
     (imageBackend ??=
       config.images.provider === "offline"
         ? offlineImageBackend()
-        : aiSdkImageBackend(config.images, options.fetch));
+        : aiSdkImageBackend(config.images, fetch));
 
   async function admit(call: CallOptions, provider: string): Promise<void> {
     const decision = await options.quota?.check(call.account, call.purpose);

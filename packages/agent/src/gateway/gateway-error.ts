@@ -3,6 +3,7 @@
 // went wrong and what to do, and pass through `redactSecrets` so a key never leaves in one.
 import { APICallError } from "ai";
 import type { Secret } from "../config/secret.js";
+import { ResponseTooLargeError } from "./bounded-fetch.js";
 import { redactSecrets } from "../config/secret.js";
 
 export type GatewayErrorCode =
@@ -89,6 +90,13 @@ export function toGatewayError(
   }
   const clean = (text: string) =>
     redactSecrets(text, secrets).slice(0, PROVIDER_MESSAGE_MAX_CHARS);
+  const tooLarge = causeChain(error).find((e) => e instanceof ResponseTooLargeError);
+  if (tooLarge !== undefined) {
+    return new GatewayError("provider_error", `${provider}: ${clean(tooLarge.message)}`, {
+      provider,
+      attempts: extra.attempts,
+    });
+  }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const retryAfterMs = retryAfterFromHeaders(error.responseHeaders);
@@ -100,9 +108,11 @@ export function toGatewayError(
       );
     }
     const what = status === 401 || status === 403 ? " (check the API key)" : "";
+    // A 2xx the SDK could not read: the reason is in the cause (e.g. a body that is not JSON).
+    const why = status < 300 && error.cause instanceof Error ? `: ${error.cause.message}` : "";
     return new GatewayError(
       status === 429 ? "rate_limited" : "provider_error",
-      `${provider} answered HTTP ${status}${what}: ${clean(error.message)}`,
+      `${provider} answered HTTP ${status}${what}: ${clean(error.message + why)}`,
       {
         provider,
         status,
@@ -123,6 +133,17 @@ export function toGatewayError(
     provider,
     attempts: extra.attempts,
   });
+}
+
+/** The error and its causes, outermost first (bounded: cause chains can be cycles). */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current = error;
+  while (current !== undefined && current !== null && chain.length < 8) {
+    chain.push(current);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return chain;
 }
 
 function isAbortError(error: unknown): boolean {

@@ -62,6 +62,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   let disconnects = 0;
   const disconnectWaiters: (() => void)[] = [];
   let seq = 0;
+  let closing: Promise<void> | undefined;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -167,12 +168,15 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
         });
       });
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: () => {
+      // Idempotent: a test may close the fake early to simulate a provider that went away.
+      closing ??= new Promise<void>((resolve, reject) => {
         for (const res of stalled) res.destroy();
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      });
+      return closing;
+    },
   };
 }
 
