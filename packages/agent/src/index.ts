@@ -52,11 +52,7 @@ export type {
   ToolChoice,
   Usage,
 } from "./gateway/types.js";
-export {
-  GatewayError,
-  isRetryableStatus,
-  retryAfterFromHeaders,
-} from "./gateway/gateway-error.js";
+export { GatewayError, isRetryableStatus, retryAfterFromHeaders } from "./gateway/gateway-error.js";
 export type { GatewayErrorCode } from "./gateway/gateway-error.js";
 export { DEFAULT_RETRY_POLICY, realSleep, retryDelayMs } from "./gateway/retry.js";
 export type { RetryPolicy, Sleep } from "./gateway/retry.js";

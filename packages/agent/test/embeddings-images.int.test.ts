@@ -29,20 +29,35 @@ describe("embeddings through the gateway", () => {
       embeddings: { dimensions: 16 },
     });
     const result = await gateway.embed({ values: ["alpha", "beta"] }, EMBED);
-    expect(result).toMatchObject({ provider: "openai", model: "text-embedding-3-small", dimensions: 16 });
+    expect(result).toMatchObject({
+      provider: "openai",
+      model: "text-embedding-3-small",
+      dimensions: 16,
+    });
     expect(result.vectors).toHaveLength(2);
     const request = fake.requests[0];
     expect(request?.path).toBe("/v1/embeddings");
     expect(request?.headers["authorization"]).toBe(`Bearer ${TEST_KEY}`);
-    expect(request?.body).toMatchObject({ model: "text-embedding-3-small", input: ["alpha", "beta"], dimensions: 16 });
-    expect(ledger.list({ purpose: "embeddings" })).toEqual([expect.objectContaining({ inputTokens: 12, outputTokens: 0 })]);
+    expect(request?.body).toMatchObject({
+      model: "text-embedding-3-small",
+      input: ["alpha", "beta"],
+      dimensions: 16,
+    });
+    expect(ledger.list({ purpose: "embeddings" })).toEqual([
+      expect.objectContaining({ inputTokens: 12, outputTokens: 0 }),
+    ]);
   });
 
   it("serves a local embeddings server under its own provider, without the chat key", async () => {
     const { fake, gateway } = await harness((baseUrl) => ({
       provider: "anthropic",
       model: "claude-sonnet-4-5",
-      embeddings: { provider: "openai-compatible", baseUrl, model: "nomic-embed-text", dimensions: 8 },
+      embeddings: {
+        provider: "openai-compatible",
+        baseUrl,
+        model: "nomic-embed-text",
+        dimensions: 8,
+      },
     }));
     // The fake wants the key; an embeddings endpoint of another provider inherits none, so 401.
     const error = await gateway.embed({ values: ["x"] }, EMBED).catch((e: unknown) => e);
@@ -72,7 +87,11 @@ describe("embeddings through the gateway", () => {
 
 describe("the gateway-backed embeddings service", () => {
   it("answers the embeddings/create result under the alias, with the backend model in _meta", async () => {
-    const { gateway } = await harness({ provider: "openai", model: "gpt-test", embeddings: { dimensions: 8 } });
+    const { gateway } = await harness({
+      provider: "openai",
+      model: "gpt-test",
+      embeddings: { dimensions: 8 },
+    });
     const service = createGatewayEmbeddingsService({ gateway, dimensions: 8 });
     const result = await service.create({ input: ["one", "two"] }, ctx());
     expect(result).toMatchObject({
@@ -83,7 +102,12 @@ describe("the gateway-backed embeddings service", () => {
         { object: "embedding", index: 1, embedding: expect.any(Array) },
       ],
       usage: { prompt_tokens: 12, total_tokens: 12 },
-      _meta: { alias: "anna-managed-v1", dimensions: 8, backendModel: "text-embedding-3-small", provider: "openai" },
+      _meta: {
+        alias: "anna-managed-v1",
+        dimensions: 8,
+        backendModel: "text-embedding-3-small",
+        provider: "openai",
+      },
     });
   });
 
@@ -99,7 +123,9 @@ describe("the gateway-backed embeddings service", () => {
       code: -32504,
       message: "input[1] is empty",
     });
-    await expect(service.create({ input: ["x"], model: "text-embedding-ada-002" }, ctx())).rejects.toMatchObject({
+    await expect(
+      service.create({ input: ["x"], model: "text-embedding-ada-002" }, ctx()),
+    ).rejects.toMatchObject({
       code: -32504,
       data: { errorCode: "EMBED_INVALID_REQUEST", aliases: ["anna-managed-v1"] },
     });
@@ -121,7 +147,12 @@ describe("the gateway-backed embeddings service", () => {
   });
 
   it("maps provider failures onto the embeddings codes", async () => {
-    const { gateway, fake } = await harness({ provider: "openai", model: "gpt-test", maxRetries: 0, embeddings: { dimensions: 8 } });
+    const { gateway, fake } = await harness({
+      provider: "openai",
+      model: "gpt-test",
+      maxRetries: 0,
+      embeddings: { dimensions: 8 },
+    });
     fake.enqueue({ error: { status: 500, message: "embedding backend down" } });
     const service = createGatewayEmbeddingsService({ gateway, dimensions: 8 });
     await expect(service.create({ input: ["x"] }, ctx())).rejects.toMatchObject({
@@ -134,22 +165,34 @@ describe("the gateway-backed embeddings service", () => {
 describe("images through the gateway", () => {
   it("generates images with OpenAI and counts them against the user", async () => {
     const { fake, gateway, ledger } = await harness({ provider: "openai", model: "gpt-test" });
-    const result = await gateway.generateImage({ prompt: "a lighthouse", n: 2, size: "1024x1024" }, IMAGES);
+    const result = await gateway.generateImage(
+      { prompt: "a lighthouse", n: 2, size: "1024x1024" },
+      IMAGES,
+    );
     expect(result).toMatchObject({ provider: "openai", model: "gpt-image-1" });
     expect(result.images).toHaveLength(2);
-    expect(Buffer.from(result.images[0]?.base64 ?? "", "base64").subarray(1, 4).toString("latin1")).toBe("PNG");
+    expect(
+      Buffer.from(result.images[0]?.base64 ?? "", "base64")
+        .subarray(1, 4)
+        .toString("latin1"),
+    ).toBe("PNG");
     expect(fake.requests[0]).toMatchObject({
       path: "/v1/images/generations",
       body: { model: "gpt-image-1", prompt: "a lighthouse", n: 2, size: "1024x1024" },
     });
-    expect(ledger.totals({ userId: "u_alice", purpose: "images" })).toMatchObject({ images: 2, calls: 1 });
+    expect(ledger.totals({ userId: "u_alice", purpose: "images" })).toMatchObject({
+      images: 2,
+      calls: 1,
+    });
   });
 
   it("says images are not supported by anthropic", async () => {
     const { gateway } = await harness({ provider: "anthropic", model: "claude-sonnet-4-5" });
     await expect(gateway.generateImage({ prompt: "x", n: 1 }, IMAGES)).rejects.toMatchObject({
       code: "not_supported",
-      message: expect.stringContaining("images are not supported by anthropic; set ANNA_IMAGES_PROVIDER"),
+      message: expect.stringContaining(
+        "images are not supported by anthropic; set ANNA_IMAGES_PROVIDER",
+      ),
     });
   });
 });

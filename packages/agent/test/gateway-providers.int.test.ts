@@ -5,13 +5,21 @@ import type { ChatRequest, LlmConfigInput } from "../src/index.js";
 import { ACCOUNT, TEST_KEY, collect, harness, textOf } from "./helpers.js";
 
 const PROVIDERS: readonly { name: string; input: LlmConfigInput; path: string }[] = [
-  { name: "openai (responses)", input: { provider: "openai", model: "gpt-test" }, path: "/v1/responses" },
+  {
+    name: "openai (responses)",
+    input: { provider: "openai", model: "gpt-test" },
+    path: "/v1/responses",
+  },
   {
     name: "openai (chat completions)",
     input: { provider: "openai", model: "gpt-test", openaiApi: "chat" },
     path: "/v1/chat/completions",
   },
-  { name: "anthropic", input: { provider: "anthropic", model: "claude-sonnet-4-5" }, path: "/v1/messages" },
+  {
+    name: "anthropic",
+    input: { provider: "anthropic", model: "claude-sonnet-4-5" },
+    path: "/v1/messages",
+  },
   {
     name: "openai-compatible",
     input: { provider: "openai-compatible", model: "llama-test" },
@@ -49,11 +57,9 @@ describe.each(PROVIDERS)("the $name adapter", ({ name, input, path }) => {
         CALL,
       ),
     );
-    expect(events.filter((e) => e.type === "text-delta").map((e) => e.type === "text-delta" && e.text)).toEqual([
-      "Hel",
-      "lo, ",
-      "Alice",
-    ]);
+    expect(
+      events.filter((e) => e.type === "text-delta").map((e) => e.type === "text-delta" && e.text),
+    ).toEqual(["Hel", "lo, ", "Alice"]);
     const finish = events.at(-1);
     expect(finish).toMatchObject({
       type: "finish",
@@ -70,7 +76,12 @@ describe.each(PROVIDERS)("the $name adapter", ({ name, input, path }) => {
     expect(sent).toContain("Be brief.");
     expect((request?.body as { stream?: boolean }).stream).toBe(true);
     expect(ledger.list()).toEqual([
-      expect.objectContaining({ userId: "u_alice", appId: "app_notes", purpose: "chat", totalTokens: 24 }),
+      expect.objectContaining({
+        userId: "u_alice",
+        appId: "app_notes",
+        purpose: "chat",
+        totalTokens: 24,
+      }),
     ]);
   });
 
@@ -85,7 +96,10 @@ describe.each(PROVIDERS)("the $name adapter", ({ name, input, path }) => {
     });
     const events = await collect(
       gateway.streamChat(
-        { messages: [{ role: "user", content: "Weather and time in Paris?" }], tools: WEATHER_TOOLS },
+        {
+          messages: [{ role: "user", content: "Weather and time in Paris?" }],
+          tools: WEATHER_TOOLS,
+        },
         CALL,
       ),
     );
@@ -146,8 +160,13 @@ describe.each(PROVIDERS)("the $name adapter", ({ name, input, path }) => {
 
   it("retries a 429 after the retry-after the provider sent", async () => {
     const { fake, gateway, sleeps } = await harness(input);
-    fake.enqueue({ error: { status: 429, headers: { "retry-after": "2" } } }, { text: "after the wait" });
-    const events = await collect(gateway.streamChat({ messages: [{ role: "user", content: "hi" }] }, CALL));
+    fake.enqueue(
+      { error: { status: 429, headers: { "retry-after": "2" } } },
+      { text: "after the wait" },
+    );
+    const events = await collect(
+      gateway.streamChat({ messages: [{ role: "user", content: "hi" }] }, CALL),
+    );
     expect(textOf(events)).toBe("after the wait");
     expect(sleeps).toEqual([2000]);
     expect(fake.requests).toHaveLength(2);
@@ -157,7 +176,9 @@ describe.each(PROVIDERS)("the $name adapter", ({ name, input, path }) => {
     const { fake, gateway, sleeps } = await harness({ ...input, maxRetries: 2 });
     const boom = { error: { status: 503, message: "overloaded right now" } };
     fake.enqueue(boom, boom, boom, { text: "never reached" });
-    const error = await gateway.complete({ messages: [{ role: "user", content: "hi" }] }, CALL).catch((e: unknown) => e);
+    const error = await gateway
+      .complete({ messages: [{ role: "user", content: "hi" }] }, CALL)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect(error).toMatchObject({ code: "provider_error", status: 503, attempts: 3 });
     expect((error as Error).message).toContain("HTTP 503");
@@ -167,9 +188,9 @@ describe.each(PROVIDERS)("the $name adapter", ({ name, input, path }) => {
 
   it("does not retry a 401 and never puts the key in the message", async () => {
     const { fake, gateway } = await harness({ ...input, apiKey: "sk-wrong-key-9876543210" });
-    const error = await collect(gateway.streamChat({ messages: [{ role: "user", content: "hi" }] }, CALL)).catch(
-      (e: unknown) => e,
-    );
+    const error = await collect(
+      gateway.streamChat({ messages: [{ role: "user", content: "hi" }] }, CALL),
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "provider_error", status: 401, attempts: 1 });
     expect((error as Error).message).toContain("check the API key");
     expect((error as Error).message).not.toContain("sk-wrong-key-9876543210");
@@ -201,7 +222,10 @@ describe.each(PROVIDERS)("the $name adapter", ({ name, input, path }) => {
   it("closes the provider connection when the consumer stops reading", async () => {
     const { fake, gateway } = await harness(input);
     fake.enqueue({ text: ["one", " two"], stall: true });
-    for await (const event of gateway.streamChat({ messages: [{ role: "user", content: "talk" }] }, CALL)) {
+    for await (const event of gateway.streamChat(
+      { messages: [{ role: "user", content: "talk" }] },
+      CALL,
+    )) {
       if (event.type === "text-delta") break;
     }
     await fake.waitForStalledDisconnect();

@@ -40,7 +40,11 @@ describe("the LLM configuration from the environment", () => {
       ANNA_SAMPLING_MODEL: "gpt-4.1-mini",
       ANNA_LLM_MAX_RETRIES: "4",
     });
-    expect(config.chat).toMatchObject({ provider: "openai", model: "gpt-4.1", baseUrl: "https://proxy.example.com/v1" });
+    expect(config.chat).toMatchObject({
+      provider: "openai",
+      model: "gpt-4.1",
+      baseUrl: "https://proxy.example.com/v1",
+    });
     expect(config.sampling).toMatchObject({ provider: "openai", model: "gpt-4.1-mini" });
     expect(config.sampling.apiKey?.reveal()).toBe(KEY);
     expect(config.embeddings.model).toBe("text-embedding-3-small");
@@ -80,7 +84,9 @@ describe("the LLM configuration from the environment", () => {
     const compatible = configError(() =>
       llmConfigFromEnv({ ANNA_LLM_PROVIDER: "openai-compatible", ANNA_LLM_MODEL: "llama3.1" }),
     );
-    expect(compatible.message).toContain("ANNA_LLM_BASE_URL is required when ANNA_LLM_PROVIDER is openai-compatible");
+    expect(compatible.message).toContain(
+      "ANNA_LLM_BASE_URL is required when ANNA_LLM_PROVIDER is openai-compatible",
+    );
     expect(compatible.message).toContain("11434");
   });
 
@@ -93,7 +99,9 @@ describe("the LLM configuration from the environment", () => {
     );
     expect(error.message).toContain("ANNA_LLM_MAX_RETRIES must be an integer");
     expect(error.message).toContain("ANNA_SAMPLING_STRUCTURED_OUTPUT must be true or false");
-    const url = configError(() => llmConfigFromEnv({ ANNA_LLM_BASE_URL: "ftp://user:hunter22@host/" }));
+    const url = configError(() =>
+      llmConfigFromEnv({ ANNA_LLM_BASE_URL: "ftp://user:hunter22@host/" }),
+    );
     expect(url.message).toContain("ANNA_LLM_BASE_URL must be an http:// or https:// URL");
     expect(url.message).not.toContain("hunter22");
     const api = configError(() => llmConfigFromEnv({ ANNA_LLM_OPENAI_API: "assistants" }));
@@ -118,8 +126,14 @@ describe("the LLM configuration object (a file, the admin settings)", () => {
       model: "Qwen/Qwen2.5-7B-Instruct",
       embeddings: { model: "BAAI/bge-m3", dimensions: 1024 },
     });
-    expect(config.embeddings).toMatchObject({ provider: "openai-compatible", baseUrl: "http://127.0.0.1:8000/v1", dimensions: 1024 });
-    const error = configError(() => parseLlmConfig({ provider: "openai", images: { provider: "dalle" }, extra: 1 }));
+    expect(config.embeddings).toMatchObject({
+      provider: "openai-compatible",
+      baseUrl: "http://127.0.0.1:8000/v1",
+      dimensions: 1024,
+    });
+    const error = configError(() =>
+      parseLlmConfig({ provider: "openai", images: { provider: "dalle" }, extra: 1 }),
+    );
     expect(error.message).toContain("images.provider must be one of");
     expect(error.message).toContain("has unknown settings extra");
   });
@@ -127,7 +141,11 @@ describe("the LLM configuration object (a file, the admin settings)", () => {
 
 describe("API keys", () => {
   it("are redacted in toString, JSON, inspect and template literals", () => {
-    const config = llmConfigFromEnv({ ANNA_LLM_PROVIDER: "anthropic", ANNA_LLM_API_KEY: KEY, ANNA_LLM_MODEL: "claude-sonnet-4-5" });
+    const config = llmConfigFromEnv({
+      ANNA_LLM_PROVIDER: "anthropic",
+      ANNA_LLM_API_KEY: KEY,
+      ANNA_LLM_MODEL: "claude-sonnet-4-5",
+    });
     const secret = config.chat.apiKey as Secret;
     expect(`${secret}`).toBe("[redacted]");
     expect(JSON.stringify(config)).not.toContain(KEY);

@@ -33,14 +33,26 @@ async function offlineGateway(withFixture: boolean, sleeps: number[] = []): Prom
 describe("the offline model", () => {
   it("says plainly that no model is configured and how to configure one", async () => {
     const gateway = await offlineGateway(false);
-    const events = await collect(gateway.streamChat({ messages: [{ role: "user", content: "hello?" }] }, CALL));
+    const events = await collect(
+      gateway.streamChat({ messages: [{ role: "user", content: "hello?" }] }, CALL),
+    );
     expect(textOf(events)).toBe(OFFLINE_FALLBACK_TEXT);
     expect(OFFLINE_FALLBACK_TEXT).toMatch(/No language model is configured/);
-    for (const name of ["ANNA_LLM_PROVIDER", "ANNA_LLM_MODEL", "ANNA_LLM_API_KEY", "ANNA_LLM_BASE_URL"]) {
+    for (const name of [
+      "ANNA_LLM_PROVIDER",
+      "ANNA_LLM_MODEL",
+      "ANNA_LLM_API_KEY",
+      "ANNA_LLM_BASE_URL",
+    ]) {
       expect(OFFLINE_FALLBACK_TEXT).toContain(name);
     }
     expect(events.filter((e) => e.type === "text-delta").length).toBeGreaterThan(5);
-    expect(events.at(-1)).toMatchObject({ type: "finish", provider: "offline", model: "offline", finishReason: "stop" });
+    expect(events.at(-1)).toMatchObject({
+      type: "finish",
+      provider: "offline",
+      model: "offline",
+      finishReason: "stop",
+    });
   });
 
   it("is never presented as a real model", async () => {
@@ -51,10 +63,12 @@ describe("the offline model", () => {
   });
 
   it("loads the fixture the configuration names, and reports a broken line with its number", async () => {
-    const gateway = await openLlmGateway({ config: llmConfigFromEnv({ ANNA_LLM_OFFLINE_FIXTURE: FIXTURE_FILE }) });
-    expect((await gateway.complete({ messages: [{ role: "user", content: "stream me" }] }, CALL)).text).toBe(
-      "one two three",
-    );
+    const gateway = await openLlmGateway({
+      config: llmConfigFromEnv({ ANNA_LLM_OFFLINE_FIXTURE: FIXTURE_FILE }),
+    });
+    expect(
+      (await gateway.complete({ messages: [{ role: "user", content: "stream me" }] }, CALL)).text,
+    ).toBe("one two three");
     const dir = mkdtempSync(join(tmpdir(), "agent-offline-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const broken = join(dir, "broken.jsonl");
@@ -66,7 +80,8 @@ describe("the offline model", () => {
 
   it("answers deterministically", async () => {
     const gateway = await offlineGateway(false);
-    const ask = () => gateway.complete({ messages: [{ role: "user", content: "same question" }] }, CALL);
+    const ask = () =>
+      gateway.complete({ messages: [{ role: "user", content: "same question" }] }, CALL);
     expect(await ask()).toMatchObject({ text: (await ask()).text, usage: (await ask()).usage });
   });
 
@@ -85,12 +100,12 @@ describe("the offline model", () => {
 
   it("streams an events line one delta per event, and matches on the system prompt", async () => {
     const gateway = await offlineGateway(true);
-    const events = await collect(gateway.streamChat({ messages: [{ role: "user", content: "stream me" }] }, CALL));
-    expect(events.filter((e) => e.type === "text-delta").map((e) => e.type === "text-delta" && e.text)).toEqual([
-      "one ",
-      "two ",
-      "three",
-    ]);
+    const events = await collect(
+      gateway.streamChat({ messages: [{ role: "user", content: "stream me" }] }, CALL),
+    );
+    expect(
+      events.filter((e) => e.type === "text-delta").map((e) => e.type === "text-delta" && e.text),
+    ).toEqual(["one ", "two ", "three"]);
     const french = await gateway.complete(
       { system: "Answer in French.", messages: [{ role: "user", content: "hi" }] },
       CALL,
@@ -121,21 +136,33 @@ describe("the offline model", () => {
       { messages: [{ role: "user", content: "x" }], responseFormat: { type: "json", schema } },
       CALL,
     );
-    expect(JSON.parse(json.text)).toMatchObject({ title: expect.any(String), tags: expect.any(Array) });
-    const cut = await gateway.complete({ messages: [{ role: "user", content: "x" }], maxTokens: 3 }, CALL);
+    expect(JSON.parse(json.text)).toMatchObject({
+      title: expect.any(String),
+      tags: expect.any(Array),
+    });
+    const cut = await gateway.complete(
+      { messages: [{ role: "user", content: "x" }], maxTokens: 3 },
+      CALL,
+    );
     expect(cut).toMatchObject({ finishReason: "length" });
     expect(cut.text).toHaveLength(12);
   });
 
   it("makes deterministic unit vectors of the alias's size, and solid PNG images", async () => {
     const gateway = await offlineGateway(false);
-    const a = await gateway.embed({ values: ["alpha", "beta", "alpha"] }, { account: ACCOUNT, purpose: "embeddings" });
+    const a = await gateway.embed(
+      { values: ["alpha", "beta", "alpha"] },
+      { account: ACCOUNT, purpose: "embeddings" },
+    );
     expect(a).toMatchObject({ provider: "offline", model: "offline", dimensions: 1536 });
     expect(a.vectors[0]).toEqual(a.vectors[2]);
     expect(a.vectors[0]).not.toEqual(a.vectors[1]);
     const norm = Math.hypot(...(a.vectors[0] ?? []));
     expect(norm).toBeCloseTo(1, 6);
-    const images = await gateway.generateImage({ prompt: "a cat", n: 2 }, { account: ACCOUNT, purpose: "images" });
+    const images = await gateway.generateImage(
+      { prompt: "a cat", n: 2 },
+      { account: ACCOUNT, purpose: "images" },
+    );
     expect(images.images).toHaveLength(2);
     const png = Buffer.from(images.images[0]?.base64 ?? "", "base64");
     expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY_POLICY, GatewayError, retryAfterFromHeaders, retryDelayMs } from "../src/index.js";
+import {
+  DEFAULT_RETRY_POLICY,
+  GatewayError,
+  retryAfterFromHeaders,
+  retryDelayMs,
+} from "../src/index.js";
 
 const POLICY = { ...DEFAULT_RETRY_POLICY, maxRetries: 3 };
 const error = (status: number, retryAfterMs?: number) =>
@@ -14,7 +19,9 @@ describe("retry-after", () => {
     expect(retryAfterFromHeaders({ "retry-after-ms": "250" })).toBe(250);
     expect(retryAfterFromHeaders({ "Retry-After": "3" })).toBe(3000);
     const now = Date.parse("2026-01-01T00:00:00Z");
-    expect(retryAfterFromHeaders({ "retry-after": "Thu, 01 Jan 2026 00:00:05 GMT" }, now)).toBe(5000);
+    expect(retryAfterFromHeaders({ "retry-after": "Thu, 01 Jan 2026 00:00:05 GMT" }, now)).toBe(
+      5000,
+    );
     expect(retryAfterFromHeaders({ "retry-after": "soon" })).toBeUndefined();
     expect(retryAfterFromHeaders(undefined)).toBeUndefined();
   });
@@ -26,7 +33,9 @@ describe("the retry policy", () => {
     expect(retryDelayMs(error(502), 0, POLICY)).toBeGreaterThan(0);
     expect(retryDelayMs(error(400), 0, POLICY)).toBeUndefined();
     expect(retryDelayMs(error(401), 0, POLICY)).toBeUndefined();
-    expect(retryDelayMs(new GatewayError("quota_exceeded", "x", { provider: "p" }), 0, POLICY)).toBeUndefined();
+    expect(
+      retryDelayMs(new GatewayError("quota_exceeded", "x", { provider: "p" }), 0, POLICY),
+    ).toBeUndefined();
   });
 
   it("backs off exponentially with jitter, capped", () => {

@@ -14,12 +14,18 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { createGatewaySamplingService } from "../src/index.js";
 import { harness } from "./helpers.js";
 
-const PLUGIN_DIR = fileURLToPath(new URL("../../../examples/executas/ts-kitchen-sink", import.meta.url));
+const PLUGIN_DIR = fileURLToPath(
+  new URL("../../../examples/executas/ts-kitchen-sink", import.meta.url),
+);
 const USER = "u_alice";
 
 describe("gateway-backed sampling under ExecutaHost", () => {
   it("answers a plugin's json_schema sampling call with the provider's structured output", async () => {
-    const { fake, gateway, ledger } = await harness({ provider: "openai", model: "gpt-test", openaiApi: "chat" });
+    const { fake, gateway, ledger } = await harness({
+      provider: "openai",
+      model: "gpt-test",
+      openaiApi: "chat",
+    });
     const router = new ReverseRpcRouter({
       services: { sampling: createGatewaySamplingService({ gateway }) },
       grants: createAllowAllGrantPolicy(),
@@ -31,7 +37,9 @@ describe("gateway-backed sampling under ExecutaHost", () => {
 
     const answer = { summary: "The host works.", keywords: ["host"], sentiment: "positive" };
     fake.enqueue({ text: JSON.stringify(answer), usage: { inputTokens: 50, outputTokens: 20 } });
-    const result = await host.invoke(USER, plugin.toolId, "structured_summary", { text: "The host works." });
+    const result = await host.invoke(USER, plugin.toolId, "structured_summary", {
+      text: "The host works.",
+    });
 
     expect(result).toMatchObject({
       ok: true,
@@ -39,7 +47,12 @@ describe("gateway-backed sampling under ExecutaHost", () => {
         parsed: answer,
         meta: {
           provider: "openai",
-          responseFormat: { requested: "json_schema", applied: "json_schema", structuredValid: true, downgraded: false },
+          responseFormat: {
+            requested: "json_schema",
+            applied: "json_schema",
+            structuredValid: true,
+            downgraded: false,
+          },
         },
       },
     });
@@ -51,7 +64,12 @@ describe("gateway-backed sampling under ExecutaHost", () => {
     });
     expect(JSON.stringify(fake.requests[0]?.body)).toContain("The host works.");
     expect(ledger.list()).toEqual([
-      expect.objectContaining({ userId: USER, toolId: plugin.toolId, purpose: "sampling", totalTokens: 70 }),
+      expect.objectContaining({
+        userId: USER,
+        toolId: plugin.toolId,
+        purpose: "sampling",
+        totalTokens: 70,
+      }),
     ]);
   });
 });

@@ -23,23 +23,26 @@ const ENDPOINT_FIELDS: Readonly<Record<string, readonly [string, FieldKind]>> = 
   structuredOutput: ["STRUCTURED_OUTPUT", "boolean"],
 };
 
-const SECTION_FIELDS: Readonly<Record<string, Readonly<Record<string, readonly [string, FieldKind]>>>> =
-  {
-    "": {
-      ...ENDPOINT_FIELDS,
-      maxRetries: ["MAX_RETRIES", "integer"],
-      timeoutMs: ["TIMEOUT_MS", "integer"],
-      offlineFixture: ["OFFLINE_FIXTURE", "string"],
-    },
-    sampling: ENDPOINT_FIELDS,
-    embeddings: { ...ENDPOINT_FIELDS, dimensions: ["DIMENSIONS", "integer"] },
-    images: ENDPOINT_FIELDS,
-  };
+const SECTION_FIELDS: Readonly<
+  Record<string, Readonly<Record<string, readonly [string, FieldKind]>>>
+> = {
+  "": {
+    ...ENDPOINT_FIELDS,
+    maxRetries: ["MAX_RETRIES", "integer"],
+    timeoutMs: ["TIMEOUT_MS", "integer"],
+    offlineFixture: ["OFFLINE_FIXTURE", "string"],
+  },
+  sampling: ENDPOINT_FIELDS,
+  embeddings: { ...ENDPOINT_FIELDS, dimensions: ["DIMENSIONS", "integer"] },
+  images: ENDPOINT_FIELDS,
+};
 
 /** Every variable the gateway reads, for docs and `--help`. */
 export const LLM_ENV_VARS: readonly string[] = Object.entries(SECTION_FIELDS).flatMap(
   ([section, fields]) =>
-    Object.values(fields).map(([suffix]) => `${SECTIONS[section as keyof typeof SECTIONS]}${suffix}`),
+    Object.values(fields).map(
+      ([suffix]) => `${SECTIONS[section as keyof typeof SECTIONS]}${suffix}`,
+    ),
 );
 
 /** The env var behind a path of the configuration object. */

@@ -144,7 +144,8 @@ function endpoint(
   const prefix = purpose === "chat" ? [] : [purpose];
   const provider = own.provider ?? base?.provider ?? "offline";
   // Inherit only from the same vendor: a key or URL meant for one provider never reaches another.
-  const inherit = base !== undefined && (own.provider === undefined || own.provider === base.provider);
+  const inherit =
+    base !== undefined && (own.provider === undefined || own.provider === base.provider);
   const pick = <K extends keyof RawEndpoint>(key: K): RawEndpoint[K] =>
     own[key] ?? (inherit ? base[key] : undefined);
   const name = (key: string) => names([...prefix, key]);

@@ -42,7 +42,12 @@ export function aiSdkChatBackend(endpoint: ModelEndpoint, fetch?: FetchFunction)
             if (part.text !== "") yield { type: "text-delta", text: part.text };
             break;
           case "tool-call":
-            yield { type: "tool-call", id: part.toolCallId, name: part.toolName, input: part.input };
+            yield {
+              type: "tool-call",
+              id: part.toolCallId,
+              name: part.toolName,
+              input: part.input,
+            };
             break;
           case "finish":
             yield {
@@ -69,7 +74,11 @@ export function aiSdkChatBackend(endpoint: ModelEndpoint, fetch?: FetchFunction)
       return {
         ...info,
         text: result.text,
-        toolCalls: result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, input: c.input })),
+        toolCalls: result.toolCalls.map((c) => ({
+          id: c.toolCallId,
+          name: c.toolName,
+          input: c.input,
+        })),
         finishReason: finishReason(result.finishReason),
         rawFinishReason: result.rawFinishReason,
         usage: toUsage(result.totalUsage),
@@ -97,7 +106,10 @@ function withResponseFormat(model: LanguageModelV3, request: ChatRequest): Langu
   return wrapLanguageModel({ model, middleware });
 }
 
-export function aiSdkEmbedBackend(endpoint: ModelEndpoint & { dimensions: number }, fetch?: FetchFunction): EmbedBackend {
+export function aiSdkEmbedBackend(
+  endpoint: ModelEndpoint & { dimensions: number },
+  fetch?: FetchFunction,
+): EmbedBackend {
   const model = embeddingModel(endpoint, fetch);
   return {
     provider: endpoint.provider,

@@ -8,7 +8,9 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export class ResponseTooLargeError extends Error {
   constructor(maxBytes: number, url: string) {
-    super(`the answer from ${url} passed ${maxBytes} bytes; the gateway reads at most that much of one response`);
+    super(
+      `the answer from ${url} passed ${maxBytes} bytes; the gateway reads at most that much of one response`,
+    );
     this.name = "ResponseTooLargeError";
   }
 }
@@ -22,7 +24,8 @@ export function boundedFetch(fetch: FetchFunction, maxBytes: number): FetchFunct
     const counter = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         seen += chunk.byteLength;
-        if (seen > maxBytes) controller.error(new ResponseTooLargeError(maxBytes, new URL(url).origin));
+        if (seen > maxBytes)
+          controller.error(new ResponseTooLargeError(maxBytes, new URL(url).origin));
         else controller.enqueue(chunk);
       },
     });

@@ -133,7 +133,10 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
     return {
       signal: AbortSignal.any(signals),
       timedOut: () => timeout.aborted && call.signal?.aborted !== true,
-      abort: () => local.abort(new GatewayError("aborted", "the caller stopped reading", { provider: "gateway" })),
+      abort: () =>
+        local.abort(
+          new GatewayError("aborted", "the caller stopped reading", { provider: "gateway" }),
+        ),
     };
   }
 
@@ -176,16 +179,11 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
       // An attempt is retried only while nothing of it reached the caller: the retries wrap
       // the wait for the first event, never a stream already being read.
       try {
-        const iterator = await withRetries(
-          backend.provider,
-          call,
-          bounds,
-          async () => {
-            const it = backend.stream(request, bounds.signal)[Symbol.asyncIterator]();
-            const first = await it.next();
-            return { it, first };
-          },
-        );
+        const iterator = await withRetries(backend.provider, call, bounds, async () => {
+          const it = backend.stream(request, bounds.signal)[Symbol.asyncIterator]();
+          const first = await it.next();
+          return { it, first };
+        });
         let next = iterator.first;
         while (next.done !== true) {
           const event = next.value;
@@ -230,7 +228,11 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
         const result = await withRetries(backend.provider, call, bounds, () =>
           backend.embed(request.values, bounds.signal),
         );
-        const usage = { inputTokens: result.usage.inputTokens, outputTokens: 0, totalTokens: result.usage.inputTokens };
+        const usage = {
+          inputTokens: result.usage.inputTokens,
+          outputTokens: 0,
+          totalTokens: result.usage.inputTokens,
+        };
         await record(call, backend, usage);
         return {
           provider: backend.provider,
@@ -252,7 +254,12 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
         const made = await withRetries(backend.provider, call, bounds, () =>
           backend.generate(request, bounds.signal),
         );
-        await record(call, backend, { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, made.length);
+        await record(
+          call,
+          backend,
+          { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+          made.length,
+        );
         return { provider: backend.provider, model: backend.model, images: made };
       } finally {
         bounds.abort();

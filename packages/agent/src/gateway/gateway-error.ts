@@ -88,8 +88,7 @@ export function toGatewayError(
       attempts: extra.attempts,
     });
   }
-  const clean = (text: string) =>
-    redactSecrets(text, secrets).slice(0, PROVIDER_MESSAGE_MAX_CHARS);
+  const clean = (text: string) => redactSecrets(text, secrets).slice(0, PROVIDER_MESSAGE_MAX_CHARS);
   const tooLarge = causeChain(error).find((e) => e instanceof ResponseTooLargeError);
   if (tooLarge !== undefined) {
     return new GatewayError("provider_error", `${provider}: ${clean(tooLarge.message)}`, {

@@ -46,7 +46,9 @@ export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[
 
 function toolOutput(output: unknown, isError: boolean) {
   if (typeof output === "string") {
-    return isError ? { type: "error-text" as const, value: output } : { type: "text" as const, value: output };
+    return isError
+      ? { type: "error-text" as const, value: output }
+      : { type: "text" as const, value: output };
   }
   const value = (output ?? null) as JSONValue;
   return isError ? { type: "error-json" as const, value } : { type: "json" as const, value };
@@ -84,5 +86,9 @@ export function finishReason(reason: string): FinishReason {
 export function toUsage(usage: LanguageModelUsage | undefined): Usage {
   const inputTokens = usage?.inputTokens ?? 0;
   const outputTokens = usage?.outputTokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: usage?.totalTokens ?? inputTokens + outputTokens };
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: usage?.totalTokens ?? inputTokens + outputTokens,
+  };
 }

@@ -11,5 +11,8 @@ export async function openLlmGateway(
 ): Promise<LlmGateway> {
   const file = options.config.offlineFixture;
   const offlineFixture = file === undefined ? undefined : await MockFixture.load(file);
-  return createLlmGateway({ ...options, ...(offlineFixture !== undefined ? { offlineFixture } : {}) });
+  return createLlmGateway({
+    ...options,
+    ...(offlineFixture !== undefined ? { offlineFixture } : {}),
+  });
 }

@@ -52,8 +52,7 @@ export function retryDelayMs(
 ): number | undefined {
   if (retry >= policy.maxRetries) return undefined;
   const retryable =
-    error.code === "unreachable" ||
-    (error.status !== undefined && isRetryableStatus(error.status));
+    error.code === "unreachable" || (error.status !== undefined && isRetryableStatus(error.status));
   if (!retryable) return undefined;
   if (error.retryAfterMs !== undefined) {
     return error.retryAfterMs <= policy.maxRetryAfterMs ? error.retryAfterMs : undefined;

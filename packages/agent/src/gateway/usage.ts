@@ -92,7 +92,13 @@ export class MemoryUsageLedger implements UsageSink, QuotaPolicy {
   /** Sums per (user, app, purpose) filter. */
   totals(
     filter: { userId?: string; appId?: string; purpose?: CallPurpose; sinceMs?: number } = {},
-  ): { inputTokens: number; outputTokens: number; totalTokens: number; images: number; calls: number } {
+  ): {
+    inputTokens: number;
+    outputTokens: number;
+    totalTokens: number;
+    images: number;
+    calls: number;
+  } {
     const sum = { inputTokens: 0, outputTokens: 0, totalTokens: 0, images: 0, calls: 0 };
     for (const r of this.list(filter)) {
       if (filter.sinceMs !== undefined && r.atMs < filter.sinceMs) continue;

@@ -20,7 +20,13 @@ import type { MockEntry, MockFixture } from "@anna-ai/executa-host";
 import { OFFLINE_MODEL_ID } from "../config/llm-config.js";
 import type { ChatBackend, EmbedBackend, ImageBackend } from "../gateway/backend.js";
 import { GatewayError } from "../gateway/gateway-error.js";
-import type { ChatEvent, ChatRequest, ChatResult, FinishReason, ToolCall } from "../gateway/types.js";
+import type {
+  ChatEvent,
+  ChatRequest,
+  ChatResult,
+  FinishReason,
+  ToolCall,
+} from "../gateway/types.js";
 
 export const OFFLINE_PROVIDER = "offline";
 
@@ -43,7 +49,6 @@ const INFO = { provider: OFFLINE_PROVIDER, model: OFFLINE_MODEL_ID };
 export function offlineChatBackend(options: OfflineBackendOptions): ChatBackend {
   return {
     ...INFO,
-    // eslint-disable-next-line @typescript-eslint/require-await -- an async source like the real ones
     async *stream(request, signal): AsyncIterable<ChatEvent> {
       const answer = answerFor(request, options.fixture);
       for (const text of answer.chunks) {
@@ -91,11 +96,15 @@ export function offlineImageBackend(): ImageBackend {
     ...INFO,
     generate(request) {
       const images = Array.from({ length: request.n }, (_, i) => {
-        const [r = 0, g = 0, b = 0] = syntheticEmbedding(`${request.prompt}#${i}`, "offline-image", 3).map(
-          (c) => Math.round((c + 1) * 127.5),
-        );
+        const [r = 0, g = 0, b = 0] = syntheticEmbedding(
+          `${request.prompt}#${i}`,
+          "offline-image",
+          3,
+        ).map((c) => Math.round((c + 1) * 127.5));
         return {
-          base64: solidPng(OFFLINE_IMAGE_SIDE_PX, OFFLINE_IMAGE_SIDE_PX, { r, g, b }).toString("base64"),
+          base64: solidPng(OFFLINE_IMAGE_SIDE_PX, OFFLINE_IMAGE_SIDE_PX, { r, g, b }).toString(
+            "base64",
+          ),
           mediaType: "image/png",
         };
       });
@@ -123,7 +132,10 @@ function answerFor(request: ChatRequest, fixture: MockFixture | undefined): Answ
   if (entry?.events !== undefined) {
     chunks = entry.events.map((e) => eventsText([e])).filter((t) => t !== "");
   } else if (entry?.result !== undefined) {
-    scripted = typeof entry.result === "object" && entry.result !== null ? (entry.result as Record<string, unknown>) : {};
+    scripted =
+      typeof entry.result === "object" && entry.result !== null
+        ? (entry.result as Record<string, unknown>)
+        : {};
     const text = typeof entry.result === "string" ? entry.result : resultText(scripted);
     chunks = words(text);
     toolCalls = readToolCalls(scripted["toolCalls"], entry.line);
@@ -162,9 +174,14 @@ function finish(
       reason = "length";
     }
   }
-  if (typeof scripted["finishReason"] === "string") reason = scripted["finishReason"] as FinishReason;
-  const prompt = [request.system ?? "", ...request.messages.map((m) => ("content" in m ? m.content : JSON.stringify(m.output)))].join("\n");
-  const usage = scripted["usage"] as Partial<Record<"inputTokens" | "outputTokens", number>> | undefined;
+  if (typeof scripted["finishReason"] === "string")
+    reason = scripted["finishReason"] as FinishReason;
+  const prompt = [
+    request.system ?? "",
+    ...request.messages.map((m) => ("content" in m ? m.content : JSON.stringify(m.output))),
+  ].join("\n");
+  const usage = scripted["usage"] as
+    Partial<Record<"inputTokens" | "outputTokens", number>> | undefined;
   const inputTokens = usage?.inputTokens ?? approxTokens(prompt);
   const outputTokens = usage?.outputTokens ?? approxTokens(text);
   return {
@@ -195,7 +212,11 @@ function resultText(result: Record<string, unknown>): string {
   if (typeof result["text"] === "string") return result["text"];
   const content = result["content"];
   if (typeof content === "string") return content;
-  if (content !== null && typeof content === "object" && typeof (content as { text?: unknown }).text === "string") {
+  if (
+    content !== null &&
+    typeof content === "object" &&
+    typeof (content as { text?: unknown }).text === "string"
+  ) {
     return (content as { text: string }).text;
   }
   return "";
@@ -204,16 +225,24 @@ function resultText(result: Record<string, unknown>): string {
 function readToolCalls(value: unknown, line: number): ToolCall[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
-    throw new GatewayError("invalid_request", `offline fixture line ${line}: "toolCalls" must be a list of {name, args}`, {
-      provider: OFFLINE_PROVIDER,
-    });
+    throw new GatewayError(
+      "invalid_request",
+      `offline fixture line ${line}: "toolCalls" must be a list of {name, args}`,
+      {
+        provider: OFFLINE_PROVIDER,
+      },
+    );
   }
   return value.map((raw: unknown, index) => {
     const call = (raw ?? {}) as Record<string, unknown>;
     if (typeof call["name"] !== "string") {
-      throw new GatewayError("invalid_request", `offline fixture line ${line}: toolCalls[${index}].name must be a string`, {
-        provider: OFFLINE_PROVIDER,
-      });
+      throw new GatewayError(
+        "invalid_request",
+        `offline fixture line ${line}: toolCalls[${index}].name must be a string`,
+        {
+          provider: OFFLINE_PROVIDER,
+        },
+      );
     }
     return {
       id: typeof call["id"] === "string" ? call["id"] : `offline_call_${line}_${index}`,
@@ -231,6 +260,10 @@ function scriptedError(entry: MockEntry, file: string): GatewayError {
   return new GatewayError(
     status === 429 ? "rate_limited" : "provider_error",
     `offline model (${file}:${entry.line}): ${error.message}`,
-    { provider: OFFLINE_PROVIDER, ...(status !== undefined ? { status } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+    {
+      provider: OFFLINE_PROVIDER,
+      ...(status !== undefined ? { status } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    },
   );
 }

@@ -12,12 +12,7 @@ import {
   messageText,
   responseFormatMeta,
 } from "@anna-ai/executa-host";
-import type {
-  AppliedResponseFormat,
-  SamplingGrant,
-  SamplingService,
-  ServiceContext,
-} from "@anna-ai/executa-host";
+import type { AppliedResponseFormat, SamplingService } from "@anna-ai/executa-host";
 import type { ChatMessage, ChatRequest, ChatResult, LlmGateway } from "../gateway/types.js";
 import { familyError } from "./family-error.js";
 
@@ -34,8 +29,6 @@ export interface GatewaySamplingOptions {
   clock?: () => number;
 }
 
-type Ctx = ServiceContext<SamplingGrant>;
-
 export function createGatewaySamplingService(options: GatewaySamplingOptions): SamplingService {
   const { gateway } = options;
   const clock = options.clock ?? Date.now;
@@ -49,9 +42,13 @@ export function createGatewaySamplingService(options: GatewaySamplingOptions): S
       const now = clock();
       const hasDeadline = Number.isFinite(ctx.deadlineMs) && ctx.deadlineMs > 0;
       if (hasDeadline && now > ctx.deadlineMs) {
-        throw catalogError(SAMPLING_ERRORS.TIMEOUT, "the invoke's deadline passed before the call", {
-          deadlineMs: ctx.deadlineMs,
-        });
+        throw catalogError(
+          SAMPLING_ERRORS.TIMEOUT,
+          "the invoke's deadline passed before the call",
+          {
+            deadlineMs: ctx.deadlineMs,
+          },
+        );
       }
       const model = gateway.modelFor("sampling");
       checkResponseFormat(request.responseFormat);

@@ -59,7 +59,8 @@ export function renderAnthropicMessage(
     return true;
   }
 
-  const send = (type: string, data: Record<string, unknown>) => writeEvent(res, { type, ...data }, type);
+  const send = (type: string, data: Record<string, unknown>) =>
+    writeEvent(res, { type, ...data }, type);
   startSse(res);
   send("message_start", {
     message: {
@@ -86,7 +87,10 @@ export function renderAnthropicMessage(
   for (const call of calls) {
     send("content_block_start", { index, content_block: { ...call, input: {} } });
     for (const partial of splitArgs(call.input)) {
-      send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: partial } });
+      send("content_block_delta", {
+        index,
+        delta: { type: "input_json_delta", partial_json: partial },
+      });
     }
     send("content_block_stop", { index });
     index += 1;

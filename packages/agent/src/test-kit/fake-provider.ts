@@ -90,10 +90,15 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const anthropic = route === "anthropic";
     const fail = (status: number, message: string, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "application/json", ...headers });
-      res.end(JSON.stringify(anthropic ? anthropicError(status, message) : openAiError(status, message)));
+      res.end(
+        JSON.stringify(anthropic ? anthropicError(status, message) : openAiError(status, message)),
+      );
     };
     if (route === undefined || req.method !== "POST") {
-      fail(404, `no route ${req.method ?? ""} ${path}; the fake serves POST ${Object.keys(ROUTES).join(", ")}`);
+      fail(
+        404,
+        `no route ${req.method ?? ""} ${path}; the fake serves POST ${Object.keys(ROUTES).join(", ")}`,
+      );
       return;
     }
     if (options.apiKey !== undefined && presentedKey(req) !== options.apiKey) {
@@ -213,10 +218,17 @@ function presentedKey(req: IncomingMessage): string | undefined {
 /** A deterministic unit-ish vector per input, so tests can tell inputs apart. */
 function fakeVector(text: string, dimensions: number): number[] {
   const digest = createHash("sha256").update(text).digest();
-  return Array.from({ length: dimensions }, (_, i) => ((digest[i % digest.length] ?? 0) - 128) / 128);
+  return Array.from(
+    { length: dimensions },
+    (_, i) => ((digest[i % digest.length] ?? 0) - 128) / 128,
+  );
 }
 
-function renderEmbeddings(reply: ScriptedReply, body: Record<string, unknown>, res: ServerResponse) {
+function renderEmbeddings(
+  reply: ScriptedReply,
+  body: Record<string, unknown>,
+  res: ServerResponse,
+) {
   const input = Array.isArray(body["input"]) ? (body["input"] as unknown[]) : [body["input"]];
   const dimensions =
     typeof body["dimensions"] === "number" ? body["dimensions"] : FAKE_EMBEDDING_DIMENSIONS;
@@ -237,7 +249,11 @@ function renderImages(reply: ScriptedReply, body: Record<string, unknown>, res: 
   const n = typeof body["n"] === "number" ? body["n"] : 1;
   const images =
     reply.images ??
-    Array.from({ length: n }, (_, i) => solidPng(4, 4, { r: 40 * i, g: 120, b: 200 }).toString("base64"));
+    Array.from({ length: n }, (_, i) =>
+      solidPng(4, 4, { r: 40 * i, g: 120, b: 200 }).toString("base64"),
+    );
   res.writeHead(200, { "content-type": "application/json" });
-  res.end(JSON.stringify({ created: 1_700_000_000, data: images.map((b64_json) => ({ b64_json })) }));
+  res.end(
+    JSON.stringify({ created: 1_700_000_000, data: images.map((b64_json) => ({ b64_json })) }),
+  );
 }

@@ -7,9 +7,4 @@ export {
 } from "./fake-provider.js";
 export type { FakeProvider, FakeProviderOptions, RecordedRequest } from "./fake-provider.js";
 export { DEFAULT_USAGE } from "./script.js";
-export type {
-  ScriptedError,
-  ScriptedFinish,
-  ScriptedReply,
-  ScriptedToolCall,
-} from "./script.js";
+export type { ScriptedError, ScriptedFinish, ScriptedReply, ScriptedToolCall } from "./script.js";

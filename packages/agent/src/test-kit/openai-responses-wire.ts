@@ -50,7 +50,8 @@ export function renderResponses(
     created_at: CREATED_S,
     status,
     error: null,
-    incomplete_details: incomplete && status !== "in_progress" ? { reason: "max_output_tokens" } : null,
+    incomplete_details:
+      incomplete && status !== "in_progress" ? { reason: "max_output_tokens" } : null,
     model,
     output: withOutput ? output : [],
     parallel_tool_calls: true,
