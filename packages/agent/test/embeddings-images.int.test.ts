@@ -1,25 +1,14 @@
 // Embeddings and images through the gateway against the fake provider, and the gateway-backed
 // `embeddings/create` service with the offline service's input rules.
-import type { EmbeddingsGrant, ServiceContext } from "@anna-ai/executa-host";
+import type { EmbeddingsGrant } from "@anna-ai/executa-host";
 import { describe, expect, it } from "vitest";
 import { GatewayError, createGatewayEmbeddingsService } from "../src/index.js";
-import { ACCOUNT, TEST_KEY, harness } from "./helpers.js";
+import { ACCOUNT, TEST_KEY, harness, serviceCtx } from "./helpers.js";
 
 const EMBED = { account: ACCOUNT, purpose: "embeddings" } as const;
 const IMAGES = { account: ACCOUNT, purpose: "images" } as const;
 
-function ctx(): ServiceContext<EmbeddingsGrant> {
-  return {
-    userId: "u_alice",
-    toolId: "tool_notes",
-    invokeId: "inv_1",
-    pluginName: "notes",
-    tool: "index",
-    deadlineMs: Date.now() + 60_000,
-    signal: new AbortController().signal,
-    grant: {} as EmbeddingsGrant,
-  };
-}
+const ctx = () => serviceCtx<EmbeddingsGrant>();
 
 describe("embeddings through the gateway", () => {
   it("asks OpenAI for the alias's dimensions with the default embeddings model", async () => {

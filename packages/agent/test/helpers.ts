@@ -1,3 +1,4 @@
+import type { Grant, ServiceContext } from "@anna-ai/executa-host";
 import { onTestFinished } from "vitest";
 import { createLlmGateway, MemoryUsageLedger, parseLlmConfig } from "../src/index.js";
 import type { ChatEvent, LlmConfigInput, LlmGateway, LlmGatewayOptions } from "../src/index.js";
@@ -52,4 +53,22 @@ export async function collect(events: AsyncIterable<ChatEvent>): Promise<ChatEve
 
 export function textOf(events: readonly ChatEvent[]): string {
   return events.map((e) => (e.type === "text-delta" ? e.text : "")).join("");
+}
+
+/** The context the router gives a host service, for Alice's invoke of the notes tool. */
+export function serviceCtx<G extends Grant>(
+  overrides: Partial<ServiceContext<G>> = {},
+): ServiceContext<G> {
+  return {
+    userId: ACCOUNT.userId,
+    toolId: ACCOUNT.toolId,
+    invokeId: "inv_1",
+    pluginName: "notes",
+    tool: "summarize",
+    deadlineMs: Date.now() + 60_000,
+    signal: new AbortController().signal,
+    grant: {} as G,
+    app: { appId: ACCOUNT.appId, appScopeGranted: false },
+    ...overrides,
+  };
 }

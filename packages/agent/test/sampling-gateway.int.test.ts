@@ -4,23 +4,13 @@ import type { SamplingGrant, ServiceContext } from "@anna-ai/executa-host";
 import { describe, expect, it } from "vitest";
 import { MemoryUsageLedger, createGatewaySamplingService } from "../src/index.js";
 import type { LlmConfigInput } from "../src/index.js";
-import { harness } from "./helpers.js";
+import { harness, serviceCtx } from "./helpers.js";
 
-function ctx(
-  overrides: Partial<ServiceContext<SamplingGrant>> = {},
-): ServiceContext<SamplingGrant> {
-  return {
-    userId: "u_alice",
-    toolId: "tool_notes",
-    invokeId: "inv_1",
-    pluginName: "notes",
-    tool: "summarize",
-    deadlineMs: Date.now() + 60_000,
-    signal: new AbortController().signal,
+function ctx(overrides: Partial<ServiceContext<SamplingGrant>> = {}) {
+  return serviceCtx<SamplingGrant>({
     grant: { maxCalls: 8, maxTokensTotal: 32_000 } as SamplingGrant,
-    app: { appId: "app_notes", appScopeGranted: false },
     ...overrides,
-  };
+  });
 }
 
 function request(overrides: Partial<SamplingRequest> = {}): SamplingRequest {

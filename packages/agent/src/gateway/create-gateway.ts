@@ -171,6 +171,21 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
     }
   }
 
+  /** One non-streaming call: quota, time budget, retries, then the local abort released. */
+  async function once<T>(
+    provider: string,
+    call: CallOptions,
+    attempt: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    await admit(call, provider);
+    const bounds = callSignal(call);
+    try {
+      return await withRetries(provider, call, bounds, () => attempt(bounds.signal));
+    } finally {
+      bounds.abort();
+    }
+  }
+
   return {
     async *streamChat(request: ChatRequest, call: CallOptions): AsyncIterable<ChatEvent> {
       const backend = chatBackend(call.purpose);
@@ -206,64 +221,38 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
 
     async complete(request, call): Promise<ChatResult> {
       const backend = chatBackend(call.purpose);
-      await admit(call, backend.provider);
-      const bounds = callSignal(call);
       const started = clock();
-      try {
-        const result = await withRetries(backend.provider, call, bounds, () =>
-          backend.generate(request, bounds.signal),
-        );
-        await record(call, result, result.usage);
-        return { ...result, latencyMs: clock() - started };
-      } finally {
-        bounds.abort();
-      }
+      const result = await once(backend.provider, call, (signal) =>
+        backend.generate(request, signal),
+      );
+      await record(call, result, result.usage);
+      return { ...result, latencyMs: clock() - started };
     },
 
     async embed(request, call): Promise<EmbedResult> {
       const backend = embeddings();
-      await admit(call, backend.provider);
-      const bounds = callSignal(call);
-      try {
-        const result = await withRetries(backend.provider, call, bounds, () =>
-          backend.embed(request.values, bounds.signal),
-        );
-        const usage = {
-          inputTokens: result.usage.inputTokens,
-          outputTokens: 0,
-          totalTokens: result.usage.inputTokens,
-        };
-        await record(call, backend, usage);
-        return {
-          provider: backend.provider,
-          model: backend.model,
-          vectors: result.vectors,
-          dimensions: result.vectors[0]?.length ?? 0,
-          usage: result.usage,
-        };
-      } finally {
-        bounds.abort();
-      }
+      const result = await once(backend.provider, call, (signal) =>
+        backend.embed(request.values, signal),
+      );
+      const tokens = result.usage.inputTokens;
+      await record(call, backend, { inputTokens: tokens, outputTokens: 0, totalTokens: tokens });
+      return {
+        provider: backend.provider,
+        model: backend.model,
+        vectors: result.vectors,
+        dimensions: result.vectors[0]?.length ?? 0,
+        usage: result.usage,
+      };
     },
 
     async generateImage(request, call): Promise<ImageGenerationResult> {
       const backend = images();
-      await admit(call, backend.provider);
-      const bounds = callSignal(call);
-      try {
-        const made = await withRetries(backend.provider, call, bounds, () =>
-          backend.generate(request, bounds.signal),
-        );
-        await record(
-          call,
-          backend,
-          { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-          made.length,
-        );
-        return { provider: backend.provider, model: backend.model, images: made };
-      } finally {
-        bounds.abort();
-      }
+      const made = await once(backend.provider, call, (signal) =>
+        backend.generate(request, signal),
+      );
+      const noTokens = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+      await record(call, backend, noTokens, made.length);
+      return { provider: backend.provider, model: backend.model, images: made };
     },
 
     modelFor(purpose) {

@@ -33,37 +33,39 @@ export function languageModel(endpoint: ModelEndpoint, fetch?: FetchFunction): L
 }
 
 export function embeddingModel(endpoint: ModelEndpoint, fetch?: FetchFunction): EmbeddingModel {
-  if (endpoint.provider !== "openai" && endpoint.provider !== "openai-compatible") {
-    throw notSupported(endpoint, "embeddings");
-  }
-  const model = requireModel(endpoint, "model");
-  switch (endpoint.provider) {
-    case "openai":
-      return createOpenAI({
-        apiKey: endpoint.apiKey?.reveal(),
-        baseURL: endpoint.baseUrl,
-        fetch,
-      }).embedding(model);
-    case "openai-compatible":
-      return compatible(endpoint, fetch).embeddingModel(model);
-  }
+  return mediaModel(endpoint, fetch, "embeddings", {
+    openai: (provider, id) => provider.embedding(id),
+    compatible: (provider, id) => provider.embeddingModel(id),
+  });
 }
 
 export function imageModel(endpoint: ModelEndpoint, fetch?: FetchFunction): ImageModel {
+  return mediaModel(endpoint, fetch, "images", {
+    openai: (provider, id) => provider.image(id),
+    compatible: (provider, id) => provider.imageModel(id),
+  });
+}
+
+/** Embeddings and images: only OpenAI and OpenAI-compatible servers have them. */
+function mediaModel<T>(
+  endpoint: ModelEndpoint,
+  fetch: FetchFunction | undefined,
+  what: "embeddings" | "images",
+  make: {
+    openai: (provider: ReturnType<typeof createOpenAI>, model: string) => T;
+    compatible: (provider: ReturnType<typeof compatible>, model: string) => T;
+  },
+): T {
   if (endpoint.provider !== "openai" && endpoint.provider !== "openai-compatible") {
-    throw notSupported(endpoint, "images");
+    throw notSupported(endpoint, what);
   }
   const model = requireModel(endpoint, "model");
-  switch (endpoint.provider) {
-    case "openai":
-      return createOpenAI({
-        apiKey: endpoint.apiKey?.reveal(),
-        baseURL: endpoint.baseUrl,
-        fetch,
-      }).image(model);
-    case "openai-compatible":
-      return compatible(endpoint, fetch).imageModel(model);
-  }
+  if (endpoint.provider === "openai-compatible")
+    return make.compatible(compatible(endpoint, fetch), model);
+  return make.openai(
+    createOpenAI({ apiKey: endpoint.apiKey?.reveal(), baseURL: endpoint.baseUrl, fetch }),
+    model,
+  );
 }
 
 function compatible(endpoint: ModelEndpoint, fetch?: FetchFunction) {
