@@ -83,3 +83,5 @@ export {
 export type { GatewaySamplingOptions } from "./services/sampling-gateway.js";
 export { createGatewayEmbeddingsService } from "./services/embeddings-gateway.js";
 export type { GatewayEmbeddingsOptions } from "./services/embeddings-gateway.js";
+export { createGatewayImageService } from "./services/image-gateway.js";
+export type { GatewayImageOptions, ImageStore } from "./services/image-gateway.js";

@@ -1,8 +1,13 @@
 // Embeddings and images through the gateway against the fake provider, and the gateway-backed
 // `embeddings/create` service with the offline service's input rules.
-import type { EmbeddingsGrant } from "@anna-ai/executa-host";
+import type { EmbeddingsGrant, ImageGrant } from "@anna-ai/executa-host";
 import { describe, expect, it } from "vitest";
-import { GatewayError, createGatewayEmbeddingsService } from "../src/index.js";
+import {
+  GatewayError,
+  MemoryUsageLedger,
+  createGatewayEmbeddingsService,
+  createGatewayImageService,
+} from "../src/index.js";
 import { ACCOUNT, TEST_KEY, harness, serviceCtx } from "./helpers.js";
 
 const EMBED = { account: ACCOUNT, purpose: "embeddings" } as const;
@@ -182,6 +187,69 @@ describe("images through the gateway", () => {
       message: expect.stringContaining(
         "images are not supported by anthropic; set ANNA_IMAGES_PROVIDER",
       ),
+    });
+  });
+});
+
+describe("the gateway-backed image service", () => {
+  const imageCtx = () => serviceCtx<ImageGrant>();
+
+  it("answers image/generate with data URLs, or the URLs its store gives", async () => {
+    const { gateway } = await harness({ provider: "openai", model: "gpt-test" });
+    const service = createGatewayImageService({ gateway });
+    const result = await service.generate(
+      { prompt: "a lighthouse", n: 2, size: "512x512" },
+      imageCtx(),
+    );
+    expect(result).toMatchObject({ model: "gpt-image-1" });
+    expect(result.images).toHaveLength(2);
+    expect(result.images[0]).toMatchObject({ mimeType: "image/png", width: 512, height: 512 });
+    expect(result.images[0]?.url).toMatch(/^data:image\/png;base64,iVBOR/);
+
+    const stored: string[] = [];
+    const withStore = createGatewayImageService({
+      gateway,
+      store: (image, index, ctx) => {
+        stored.push(image.base64);
+        return Promise.resolve(`https://blobs.example/${ctx.userId}/${index}.png`);
+      },
+    });
+    const urls = await withStore.generate({ prompt: "a cat", n: 1 }, imageCtx());
+    expect(urls.images.map((i) => i.url)).toEqual(["https://blobs.example/u_alice/0.png"]);
+    expect(stored).toHaveLength(1);
+  });
+
+  it("answers the image family's codes: quota, no model, invalid request, edit", async () => {
+    const ledger = new MemoryUsageLedger({ imagesPerUser: 1 });
+    const { gateway, fake } = await harness(
+      { provider: "openai", model: "gpt-test" },
+      { usage: ledger, quota: ledger },
+    );
+    const service = createGatewayImageService({ gateway });
+    await service.generate({ prompt: "one", n: 1 }, imageCtx());
+    await expect(service.generate({ prompt: "two", n: 1 }, imageCtx())).rejects.toMatchObject({
+      code: -32102,
+      data: { errorCode: "IMAGE_QUOTA_EXCEEDED" },
+    });
+    await expect(service.generate({ prompt: " ", n: 1 }, imageCtx())).rejects.toMatchObject({
+      code: -32104,
+    });
+    await expect(
+      service.edit({ prompt: "x", image_url: "https://x/y.png", n: 1 }, imageCtx()),
+    ).rejects.toMatchObject({
+      code: -32311,
+    });
+    expect(fake.requests).toHaveLength(1);
+
+    const anthropic = await harness({ provider: "anthropic", model: "claude-sonnet-4-5" });
+    await expect(
+      createGatewayImageService({ gateway: anthropic.gateway }).generate(
+        { prompt: "x", n: 1 },
+        imageCtx(),
+      ),
+    ).rejects.toMatchObject({
+      code: -32109,
+      message: expect.stringContaining("not supported by anthropic"),
     });
   });
 });

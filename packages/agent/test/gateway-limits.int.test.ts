@@ -75,4 +75,17 @@ describe("the gateway's limits", () => {
     expect((error as Error).message).toContain(new URL(baseUrl).host);
     expect(sleeps).toHaveLength(1);
   });
+
+  it("hands the provider packages' warnings to onWarning instead of printing them", async () => {
+    const warnings: string[] = [];
+    const { fake, gateway } = await harness(
+      { provider: "anthropic", model: "claude-unknown-test" },
+      { onWarning: (message) => warnings.push(message) },
+    );
+    fake.enqueue({ text: "ok" });
+    await gateway.complete({ messages: [{ role: "user", content: "a" }], temperature: 0.5 }, CALL);
+    expect(
+      warnings.some((w) => w.includes("temperature is not supported by claude-unknown-test")),
+    ).toBe(true);
+  });
 });
