@@ -36,6 +36,7 @@ export const SECTIONS = [
   ["skills", "skills"],
   ["core", "app-core"],
   ["runtime", "app-runtime"],
+  ["agent", "agent"],
   ["nexus", "nexus"],
   ["cli-xdev", "cli: `anna-app executa dev`"],
   ["cli-xinit", "cli: `anna-app executa init`"],

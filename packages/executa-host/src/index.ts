@@ -219,7 +219,9 @@ export {
   IMAGE_DEFAULT_SIZE,
   IMAGE_MAX_SIDE_PX,
   IMAGE_MIN_SIDE_PX,
+  checkImageParams,
 } from "./services/offline/image-validate.js";
+export type { CheckedImageParams } from "./services/offline/image-validate.js";
 export { createOfflineUploadService } from "./services/offline/upload-offline.js";
 export type { OfflineUploadOptions, UploadBlobStore } from "./services/offline/upload-offline.js";
 export { UPLOAD_DEFAULT_ENV, UPLOAD_KEY_PREFIX } from "./services/offline/upload-keys.js";
@@ -262,6 +264,7 @@ export {
   EMBEDDING_ALIASES,
   OFFLINE_EMBEDDING_PROVIDER,
   SYNTHETIC_EMBEDDING_BACKEND,
+  checkEmbeddingInputs,
   createOfflineEmbeddingsService,
 } from "./services/offline/embeddings-offline.js";
 export type {

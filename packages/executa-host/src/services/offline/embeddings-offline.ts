@@ -76,7 +76,7 @@ export function createOfflineEmbeddingsService(
   const fixture = options.mode === "mock" ? options.fixture : undefined;
 
   const create = (params: { input: unknown; model?: string | null }): EmbeddingsCreateResult => {
-    const input = checkInputs(params.input, maxInputs, maxChars);
+    const input = checkEmbeddingInputs(params.input, maxInputs, maxChars);
     const alias = params.model ?? DEFAULT_EMBED_MODEL;
     const spec = Object.hasOwn(aliases, alias) ? aliases[alias] : undefined;
     if (spec === undefined) {
@@ -126,8 +126,11 @@ export function createOfflineEmbeddingsService(
   };
 }
 
-/** Nexus's validation (R54, R121, L9324): reject the whole batch, never truncate. */
-function checkInputs(raw: unknown, maxInputs: number, maxChars: number): string[] {
+/**
+ * Nexus's validation (R54, R121, L9324): reject the whole batch, never truncate. Shared with the
+ * gateway-backed service in `@anna-ai/agent`, so both refuse the same inputs with the same codes.
+ */
+export function checkEmbeddingInputs(raw: unknown, maxInputs: number, maxChars: number): string[] {
   const input = typeof raw === "string" ? [raw] : raw;
   if (!Array.isArray(input)) invalid("'input' must be a string or a list of strings");
   if (input.length === 0) invalid("'input' must not be empty");
