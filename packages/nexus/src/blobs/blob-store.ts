@@ -31,6 +31,14 @@ export interface BlobHead {
   etag: string;
 }
 
+/** What a server-side write stored: the head plus the SHA-256 of the bytes it counted. */
+export interface WrittenBlob extends BlobHead {
+  sha256: string;
+}
+
+export type PutOutcome =
+  { ok: true; head: WrittenBlob } | { ok: false; status: 413; message: string };
+
 export interface BlobStore {
   /** `filesystem (<dir>)` or `s3 (<bucket> at <endpoint>)`, safe to log. */
   readonly description: string;
@@ -43,6 +51,20 @@ export interface BlobStore {
    * memory store's). A store that does not keep it reads the object once to compute it.
    */
   sha256(key: string): Promise<string>;
+  /**
+   * Streams `body` into `key` from the server itself (executa binaries), hashing as it goes and
+   * refusing past `capBytes`. `sizeBytes`, when the caller knows it, lets S3 take it in one PUT
+   * without buffering; otherwise at most `capBytes` are held in memory there.
+   */
+  put(
+    key: string,
+    contentType: string,
+    body: AsyncIterable<Uint8Array> | null,
+    capBytes: number,
+    sizeBytes?: number,
+  ): Promise<PutOutcome>;
+  /** The object's bytes as a stream, with its head; `undefined` when absent. */
+  read(key: string): Promise<{ head: BlobHead; stream: NodeJS.ReadableStream } | undefined>;
   /** Idempotent: deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Resolves when the store answers (readiness). */

@@ -3,6 +3,7 @@
 // parsed back to numbers by the pool), JSON as text.
 import type { Generated } from "kysely";
 import type { RuntimeTables } from "./schema-runtime.js";
+import type { BinaryTables } from "./schema-binaries.js";
 import type { HubTables } from "./schema-hub.js";
 import type { AccountTables } from "./schema-accounts.js";
 import type { TokenTables } from "./schema-tokens.js";
@@ -132,7 +133,8 @@ export interface StorageUploadsTable {
   expires_at: number;
 }
 
-export interface Database extends TokenTables, RuntimeTables, HubTables, AccountTables {
+export interface Database
+  extends TokenTables, RuntimeTables, HubTables, AccountTables, BinaryTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

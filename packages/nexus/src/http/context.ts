@@ -7,6 +7,7 @@ import type { RateLimiter } from "../auth/rate-limit.js";
 import type { ScryptParams } from "../auth/password.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
+import type { ExecutaBinaries } from "../hub/binaries/binary-uploads.js";
 import type { ExecutaHub } from "../hub/executa-hub.js";
 import type { MailSender } from "../mail/mail-sender.js";
 import type { StorageServices } from "../routes/storage.js";
@@ -37,6 +38,8 @@ export interface AppDeps {
   runtime?: NexusRuntime;
   /** The Executa Hub at /api/v1/executas/* (503 without it). */
   hub?: ExecutaHub;
+  /** Executa binary uploads, trusted publishers and downloads (503 without it). */
+  binaries?: ExecutaBinaries;
 }
 
 export type Principal =

@@ -88,6 +88,8 @@ export interface ExecutaStore {
   createExecuta(e: NewExecuta, now: number): Promise<Executa>;
   /** The owner's executa, archived ones included. */
   findExecuta(ownerId: number, id: number): Promise<Executa | undefined>;
+  /** Anyone's executa by its tool_id (binary uploads and downloads name it so). */
+  findByToolId(toolId: string): Promise<Executa | undefined>;
   /** Oldest first. */
   listExecutas(
     ownerId: number,
@@ -246,6 +248,14 @@ export function sqlExecutaStore(db: Kysely<Database>): ExecutaStore {
         .selectAll()
         .where("id", "=", id)
         .where("owner_id", "=", ownerId)
+        .executeTakeFirst();
+      return r && toExecuta(r);
+    },
+    async findByToolId(toolId) {
+      const r = await db
+        .selectFrom("executas")
+        .selectAll()
+        .where("tool_id", "=", toolId)
         .executeTakeFirst();
       return r && toExecuta(r);
     },
