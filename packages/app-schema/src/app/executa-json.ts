@@ -54,7 +54,11 @@ export const MAX_BINARY_PLATFORMS = 8;
 /** Each pushed artifact is 1 byte to 1 GiB (real-world-cli.md §B). */
 export const MAX_BINARY_ARTIFACT_BYTES = 1024 ** 3;
 /** The placeholders an artifact `path` may hold, expanded at upload time (L2527). */
-export const BINARY_ARTIFACT_PLACEHOLDERS = Object.freeze(["version", "platform", "tool_id"] as const);
+export const BINARY_ARTIFACT_PLACEHOLDERS = Object.freeze([
+  "version",
+  "platform",
+  "tool_id",
+] as const);
 export const BINARY_PLATFORM_WILDCARDS = Object.freeze(["*", "any", "universal"] as const);
 export const BINARY_ASSET_FORMATS = Object.freeze(["tar.gz", "tgz", "zip", "raw"] as const);
 /** Pushed artifacts must be archives: bare executables are rejected (T37). */
@@ -90,11 +94,7 @@ function platformKeyIssue(key: string, path: Path, out: AppIssue[]): void {
   );
 }
 
-function distributionRules(
-  distribution: Distribution,
-  path: Path,
-  out: AppIssue[],
-): void {
+function distributionRules(distribution: Distribution, path: Path, out: AppIssue[]): void {
   const kind = distribution.distribution_type ?? distribution.type;
   if (typeof kind === "string" && !(DISTRIBUTION_TYPES as readonly string[]).includes(kind)) {
     out.push(

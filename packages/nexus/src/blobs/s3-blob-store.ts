@@ -216,9 +216,7 @@ export class S3BlobStore implements BlobStore {
     };
   }
 
-  async read(
-    key: string,
-  ): Promise<{ head: BlobHead; stream: NodeJS.ReadableStream } | undefined> {
+  async read(key: string): Promise<{ head: BlobHead; stream: NodeJS.ReadableStream } | undefined> {
     try {
       const out = await this.#client.send(
         new GetObjectCommand({ Bucket: this.#bucket, Key: this.#prefix + key }),

@@ -22,7 +22,8 @@ export function binaryConfig(
   env: NodeJS.ProcessEnv,
 ): Partial<NexusConfig["binaries"]> {
   const out: Partial<NexusConfig["binaries"]> = {};
-  const issuers = (flags["oidc-issuer"] as string | undefined) ?? (env.ANNA_OIDC_ISSUERS || undefined);
+  const issuers =
+    (flags["oidc-issuer"] as string | undefined) ?? (env.ANNA_OIDC_ISSUERS || undefined);
   if (issuers !== undefined) {
     const list = issuers
       .split(",")
@@ -40,7 +41,10 @@ export function binaryConfig(
   if (max !== undefined) {
     const n = Number(max);
     if (!Number.isSafeInteger(n) || n < 1) {
-      throw usageError(`--binary-max-bytes must be a positive whole number (got '${max}')`, "start");
+      throw usageError(
+        `--binary-max-bytes must be a positive whole number (got '${max}')`,
+        "start",
+      );
     }
     out.maxArtifactBytes = n;
   }

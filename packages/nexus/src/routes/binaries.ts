@@ -41,7 +41,10 @@ const Asset = z.object({
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters")
     .transform((s) => s.toLowerCase()),
   byte_size: z.number().int().min(1, "must be at least 1 byte"),
-  format: z.enum(["tar.gz", "tgz", "zip"], "must be tar.gz, tgz or zip (bare executables are refused)"),
+  format: z.enum(
+    ["tar.gz", "tgz", "zip"],
+    "must be tar.gz, tgz or zip (bare executables are refused)",
+  ),
   entrypoint: z.string().min(1).max(500).nullish(),
 });
 const InitBody = z.object({

@@ -36,7 +36,9 @@ export function binaryDownloadRoutes(deps: AppDeps): Hono<Env> {
       "X-Content-Type-Options": "nosniff",
       // A version's binary never changes once written; only public ones may sit in shared caches.
       "Cache-Control":
-        executa.visibility === "public" ? "public, max-age=31536000, immutable" : "private, max-age=0",
+        executa.visibility === "public"
+          ? "public, max-age=31536000, immutable"
+          : "private, max-age=0",
     };
     if (c.req.method === "HEAD") {
       (stream as Readable).destroy();

@@ -501,7 +501,10 @@ export function executaBinaries(deps: BinaryDeps) {
           });
         }
         const replaced = await tx(async (bs, es) => {
-          if (assembled.length && (await es.listVersions(e.id)).some((v) => v.version === u.version)) {
+          if (
+            assembled.length &&
+            (await es.listVersions(e.id)).some((v) => v.version === u.version)
+          ) {
             throw frozenRefusal(e, u.version, assembled[0]!.platform);
           }
           const old: StoredBinary[] = [];
