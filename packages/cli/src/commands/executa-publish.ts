@@ -65,6 +65,7 @@ export async function runExecutaPublish(
   // Loaded here, not at the top: `--help` must not pay for the schema and hashing modules.
   const { loadExecutaProject } = await import("../publish/executa-project.js");
   const { publishExecuta } = await import("../publish/executa-publish.js");
+  const { progressPrinter } = await import("./executa-upload-binaries.js");
   const project = await loadExecutaProject(dir, {
     bump: args.flags.bump as Bump | undefined,
     profile: args.flags.profile as string | undefined,
@@ -80,6 +81,7 @@ export async function runExecutaPublish(
     publishPublic: args.flags.publish === true,
     dryRun: args.flags["dry-run"] === true,
     noWrite: args.flags["no-write"] === true,
+    ...(args.flags.json === true ? {} : { onProgress: progressPrinter(io) }),
   });
   io.stdout.write(args.flags.json === true ? JSON.stringify(result) + "\n" : render(result, io));
   return EXIT_OK;
@@ -103,8 +105,12 @@ function render(r: PublishResult, io: CliIo): string {
     : r.idempotent_hit
       ? "unchanged (this version was already frozen with this content)"
       : "updated";
+  const binaries = (r.binaries?.platforms ?? [])
+    .map((b) => `  binary      ${b.platform} ${b.status === "exists" ? "exists (skip)" : "uploaded"}\n`)
+    .join("");
   return (
     `${s.green("✓")} ${r.slug} ${r.version} ${what}\n` +
+    binaries +
     `  tool_id     ${r.tool_id}\n` +
     `  visibility  ${r.visibility}${r.published_public ? "" : " (add --publish to list it publicly)"}\n` +
     `  host        ${r.host}\n`
