@@ -106,7 +106,10 @@ function render(r: PublishResult, io: CliIo): string {
       ? "unchanged (this version was already frozen with this content)"
       : "updated";
   const binaries = (r.binaries?.platforms ?? [])
-    .map((b) => `  binary      ${b.platform} ${b.status === "exists" ? "exists (skip)" : "uploaded"}\n`)
+    .map(
+      (b) =>
+        `  binary      ${b.platform} ${b.status === "exists" ? "exists (skip)" : "uploaded"}\n`,
+    )
     .join("");
   return (
     `${s.green("✓")} ${r.slug} ${r.version} ${what}\n` +

@@ -11,7 +11,12 @@ import { toolIdFor } from "../publish/identity-cache.js";
 import { table } from "../publish/table.js";
 import type { CommandModule } from "./registry.js";
 
-const COMMON = [DIR_FLAG, TOOL_ID_FLAG, ACCOUNT_FLAG, { name: "json", type: "boolean" as const, description: "One JSON line with the server's answer" }];
+const COMMON = [
+  DIR_FLAG,
+  TOOL_ID_FLAG,
+  ACCOUNT_FLAG,
+  { name: "json", type: "boolean" as const, description: "One JSON line with the server's answer" },
+];
 const REPOSITORY = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
 interface Publisher {
@@ -26,8 +31,15 @@ const path = (toolId: string) =>
   `/api/v1/anna-apps/dev/executas/${encodeURIComponent(toolId)}/trusted-publishers`;
 
 async function target(args: ParsedArgs, io: CliIo, name: string) {
-  const { client, host } = await selectAccount(io.env, { command: name, account: accountFlag(args.flags) });
-  const toolId = await toolIdFor(dirOf(args.flags, io), host, args.flags["tool-id"] as string | undefined);
+  const { client, host } = await selectAccount(io.env, {
+    command: name,
+    account: accountFlag(args.flags),
+  });
+  const toolId = await toolIdFor(
+    dirOf(args.flags, io),
+    host,
+    args.flags["tool-id"] as string | undefined,
+  );
   return { client, host, toolId };
 }
 
@@ -35,9 +47,24 @@ const addSpec: CommandSpec = {
   name: "executa trusted-publisher add",
   summary: "Let a GitHub Actions workflow upload this tool's binaries without a PAT (OIDC)",
   flags: [
-    { name: "repository", type: "string", value: "<owner/repo>", description: "The GitHub repository (required)" },
-    { name: "workflow", type: "string", value: "<file>", description: "The workflow file under .github/workflows, e.g. publish.yml (required)" },
-    { name: "environment", type: "string", value: "<name>", description: "Also require this GitHub Environment (default: any)" },
+    {
+      name: "repository",
+      type: "string",
+      value: "<owner/repo>",
+      description: "The GitHub repository (required)",
+    },
+    {
+      name: "workflow",
+      type: "string",
+      value: "<file>",
+      description: "The workflow file under .github/workflows, e.g. publish.yml (required)",
+    },
+    {
+      name: "environment",
+      type: "string",
+      value: "<name>",
+      description: "Also require this GitHub Environment (default: any)",
+    },
     ...COMMON,
   ],
   examples: [
@@ -62,7 +89,9 @@ const listSpec: CommandSpec = {
 const removeSpec: CommandSpec = {
   name: "executa trusted-publisher remove",
   summary: "Remove a trusted publisher by its id (see trusted-publisher list)",
-  positionals: [{ name: "publisher-id", description: "The id from trusted-publisher list", required: true }],
+  positionals: [
+    { name: "publisher-id", description: "The id from trusted-publisher list", required: true },
+  ],
   flags: COMMON,
   examples: [
     "anna-app executa trusted-publisher remove 3",
@@ -78,20 +107,26 @@ export const addCommand: CommandModule = {
   spec: addSpec,
   run: async (args, io) => {
     const name = addSpec.name;
-    if (args.positionals.length > 0) throw usageError(`unexpected argument '${args.positionals[0]}'`, name);
+    if (args.positionals.length > 0)
+      throw usageError(`unexpected argument '${args.positionals[0]}'`, name);
     const repository = args.flags.repository;
     const workflow = args.flags.workflow;
     if (typeof repository !== "string" || !REPOSITORY.test(repository)) {
       throw usageError("--repository must be owner/repo, e.g. acme/grep", name);
     }
-    if (typeof workflow !== "string" || workflow === "") throw usageError("give --workflow <file>, e.g. publish.yml", name);
+    if (typeof workflow !== "string" || workflow === "")
+      throw usageError("give --workflow <file>, e.g. publish.yml", name);
     const environment = args.flags.environment as string | undefined;
     const { client, toolId } = await target(args, io, name);
     const res = await client.post<Publisher>(path(toolId), {
       body: { repository, workflow, environment },
       what: `adding a trusted publisher to ${toolId}`,
     });
-    io.stdout.write(args.flags.json === true ? JSON.stringify(res.body) + "\n" : `${io.style.green("✓")} trusted publisher added to ${toolId}\n  ${describe(res.body)}\n`);
+    io.stdout.write(
+      args.flags.json === true
+        ? JSON.stringify(res.body) + "\n"
+        : `${io.style.green("✓")} trusted publisher added to ${toolId}\n  ${describe(res.body)}\n`,
+    );
     return EXIT_OK;
   },
 };
@@ -100,20 +135,30 @@ export const listCommand: CommandModule = {
   spec: listSpec,
   run: async (args, io) => {
     const name = listSpec.name;
-    if (args.positionals.length > 0) throw usageError(`unexpected argument '${args.positionals[0]}'`, name);
+    if (args.positionals.length > 0)
+      throw usageError(`unexpected argument '${args.positionals[0]}'`, name);
     const { client, toolId } = await target(args, io, name);
     const res = await client.get<{ trusted_publishers: Publisher[] }>(path(toolId), {
       what: `listing the trusted publishers of ${toolId}`,
     });
     const rows = res.body.trusted_publishers;
     if (args.flags.json === true) io.stdout.write(JSON.stringify(res.body) + "\n");
-    else if (rows.length === 0) io.stdout.write(`no trusted publishers for ${toolId}; add one with \`anna-app executa trusted-publisher add\`\n`);
+    else if (rows.length === 0)
+      io.stdout.write(
+        `no trusted publishers for ${toolId}; add one with \`anna-app executa trusted-publisher add\`\n`,
+      );
     else
       io.stdout.write(
         table(
           io,
           ["ID", "REPOSITORY", "WORKFLOW", "ENVIRONMENT", "LAST USED"],
-          rows.map((p) => [String(p.id), p.repository, p.workflow, p.environment ?? "any", p.last_used_at ?? "never"]),
+          rows.map((p) => [
+            String(p.id),
+            p.repository,
+            p.workflow,
+            p.environment ?? "any",
+            p.last_used_at ?? "never",
+          ]),
         ),
       );
     return EXIT_OK;
@@ -129,8 +174,14 @@ export const removeCommand: CommandModule = {
       throw usageError(`the publisher id must be a positive integer (got '${raw ?? ""}')`, name);
     }
     const { client, toolId } = await target(args, io, name);
-    await client.delete(`${path(toolId)}/${raw}`, { what: `removing trusted publisher ${raw} of ${toolId}` });
-    io.stdout.write(args.flags.json === true ? JSON.stringify({ deleted: true, id: Number(raw), tool_id: toolId }) + "\n" : `${io.style.green("✓")} trusted publisher ${raw} removed from ${toolId}\n`);
+    await client.delete(`${path(toolId)}/${raw}`, {
+      what: `removing trusted publisher ${raw} of ${toolId}`,
+    });
+    io.stdout.write(
+      args.flags.json === true
+        ? JSON.stringify({ deleted: true, id: Number(raw), tool_id: toolId }) + "\n"
+        : `${io.style.green("✓")} trusted publisher ${raw} removed from ${toolId}\n`,
+    );
     return EXIT_OK;
   },
 };

@@ -26,9 +26,18 @@ const spec: CommandSpec = {
   flags: [
     DIR_FLAG,
     { name: "dry-run", type: "boolean", description: "Plan only: what would upload, what exists" },
-    { name: "oidc", type: "boolean", description: "Authenticate with the GitHub Actions OIDC token" },
+    {
+      name: "oidc",
+      type: "boolean",
+      description: "Authenticate with the GitHub Actions OIDC token",
+    },
     TOOL_ID_FLAG,
-    { name: "host", type: "string", value: "<url>", description: "The server (with --oidc: required unless ANNA_APP_HOST is set)" },
+    {
+      name: "host",
+      type: "string",
+      value: "<url>",
+      description: "The server (with --oidc: required unless ANNA_APP_HOST is set)",
+    },
     ACCOUNT_FLAG,
     { name: "json", type: "boolean", description: "One JSON line with the result" },
   ],
@@ -65,7 +74,9 @@ export function renderUpload(r: UploadResult, io: CliIo): string {
         : p.status === "upload"
           ? `would upload ${p.byte_size} bytes`
           : `uploaded ${p.byte_size} bytes`;
-    lines.push(`  ${p.platform.padEnd(15)} ${p.sha256.slice(0, 12)}  ${what}${p.url ? `  ${p.url}` : ""}`);
+    lines.push(
+      `  ${p.platform.padEnd(15)} ${p.sha256.slice(0, 12)}  ${what}${p.url ? `  ${p.url}` : ""}`,
+    );
   }
   return lines.join("\n") + "\n";
 }
@@ -96,7 +107,10 @@ export const command: CommandModule = {
       host = canonicalHost(raw, NAME);
       auth = { kind: "oidc", oidcToken: await githubOidcToken(io.env) };
     } else {
-      const selected = await selectAccount(io.env, { command: NAME, account: accountFlag(args.flags) });
+      const selected = await selectAccount(io.env, {
+        command: NAME,
+        account: accountFlag(args.flags),
+      });
       host = selected.host;
       auth = { kind: "pat", client: selected.client };
     }

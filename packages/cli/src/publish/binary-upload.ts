@@ -7,12 +7,7 @@
 import { open } from "node:fs/promises";
 import type { NexusClient } from "../account/nexus-client.js";
 import { NexusRequestError, readErrorDetail } from "../account/nexus-error.js";
-import {
-  EXIT_FORBIDDEN,
-  EXIT_REQUEST_FAILED,
-  EXIT_SERVER,
-  EXIT_USAGE,
-} from "../cli/exit-error.js";
+import { EXIT_FORBIDDEN, EXIT_REQUEST_FAILED, EXIT_SERVER, EXIT_USAGE } from "../cli/exit-error.js";
 import type { LocalArtifact } from "./binary-artifacts.js";
 
 export const DEV = "/api/v1/anna-apps/dev";
@@ -22,8 +17,7 @@ export const RETRY_STEP_MS = 500;
 const MAX_PART_BYTES = 256 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 120_000;
 
-export type UploadAuth =
-  { kind: "pat"; client: NexusClient } | { kind: "oidc"; oidcToken: string };
+export type UploadAuth = { kind: "pat"; client: NexusClient } | { kind: "oidc"; oidcToken: string };
 
 export interface UploadProgress {
   platform: string;
@@ -90,12 +84,24 @@ function uploadError(status: number, body: unknown, what: string): NexusRequestE
     );
   }
   if (status === 403) {
-    return new NexusRequestError(EXIT_FORBIDDEN, `binary upload forbidden (${tag}): ${d.message}`, opts);
+    return new NexusRequestError(
+      EXIT_FORBIDDEN,
+      `binary upload forbidden (${tag}): ${d.message}`,
+      opts,
+    );
   }
   if (status >= 500) {
-    return new NexusRequestError(EXIT_SERVER, `binary upload failed on the server (${tag}): ${d.message}`, opts);
+    return new NexusRequestError(
+      EXIT_SERVER,
+      `binary upload failed on the server (${tag}): ${d.message}`,
+      opts,
+    );
   }
-  return new NexusRequestError(EXIT_REQUEST_FAILED, `binary upload failed (${tag}): ${d.message}`, opts);
+  return new NexusRequestError(
+    EXIT_REQUEST_FAILED,
+    `binary upload failed (${tag}): ${d.message}`,
+    opts,
+  );
 }
 
 async function parsed(res: Response): Promise<unknown> {
@@ -110,7 +116,9 @@ async function parsed(res: Response): Promise<unknown> {
 
 function networkError(host: string, what: string, err: unknown): NexusRequestError {
   const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
-  return new NexusRequestError(EXIT_SERVER, `cannot reach ${host} (${what}): ${cause}`, { cause: err });
+  return new NexusRequestError(EXIT_SERVER, `cannot reach ${host} (${what}): ${cause}`, {
+    cause: err,
+  });
 }
 
 /** B2: a CI's OIDC id-token → an upload token. */
@@ -205,12 +213,18 @@ export async function uploadBinaries(o: UploadOptions): Promise<UploadResult> {
 
   let token: string;
   if (o.auth.kind === "pat") {
-    const minted = await o.auth.client.post<{ upload_token?: unknown }>(`${DEV}/upload-session/mint`, {
-      body: { tool_id: o.toolId },
-      what: `minting an upload token for ${o.toolId}`,
-    });
+    const minted = await o.auth.client.post<{ upload_token?: unknown }>(
+      `${DEV}/upload-session/mint`,
+      {
+        body: { tool_id: o.toolId },
+        what: `minting an upload token for ${o.toolId}`,
+      },
+    );
     if (typeof minted.body?.upload_token !== "string") {
-      throw new NexusRequestError(EXIT_SERVER, "the upload-session mint answered without an upload_token");
+      throw new NexusRequestError(
+        EXIT_SERVER,
+        "the upload-session mint answered without an upload_token",
+      );
     }
     token = minted.body.upload_token;
   } else {
@@ -281,14 +295,18 @@ export async function uploadBinaries(o: UploadOptions): Promise<UploadResult> {
     platforms: results,
   };
   if (o.dryRun) return result;
-  if (uploadId === null) throw new NexusRequestError(EXIT_SERVER, "the server plan has no upload_id");
+  if (uploadId === null)
+    throw new NexusRequestError(EXIT_SERVER, "the server plan has no upload_id");
 
   for (const [i, a] of o.artifacts.entries()) {
     const planned = plan.assets![a.platform]!;
     if (planned.status === "exists") continue;
     const partSize = planned.part_size ?? 0;
     const partCount = planned.part_count ?? 0;
-    if (!(partSize >= 1 && partSize <= MAX_PART_BYTES) || partCount !== Math.ceil(a.byteSize / partSize)) {
+    if (
+      !(partSize >= 1 && partSize <= MAX_PART_BYTES) ||
+      partCount !== Math.ceil(a.byteSize / partSize)
+    ) {
       throw new NexusRequestError(
         EXIT_SERVER,
         `server plan for ${a.platform} is unusable (part_size ${partSize}, part_count ${partCount} for ${a.byteSize} bytes)`,
@@ -297,16 +315,33 @@ export async function uploadBinaries(o: UploadOptions): Promise<UploadResult> {
     const have = new Set(planned.uploaded_parts ?? []);
     let sent = [...have].reduce((n, idx) => n + Math.min(partSize, a.byteSize - idx * partSize), 0);
     let done = have.size;
-    o.onProgress?.({ platform: a.platform, sentBytes: sent, totalBytes: a.byteSize, partsDone: done, partCount });
+    o.onProgress?.({
+      platform: a.platform,
+      sentBytes: sent,
+      totalBytes: a.byteSize,
+      partsDone: done,
+      partCount,
+    });
     for (let index = 0; index < partCount; index++) {
       if (have.has(index)) continue;
       const start = index * partSize;
       const bytes = await readRange(a.file, start, Math.min(partSize, a.byteSize - start));
-      await sendPart(`${base}/${seg(uploadId)}/part?platform=${seg(a.platform)}&index=${index}`, bytes, a.platform, index);
+      await sendPart(
+        `${base}/${seg(uploadId)}/part?platform=${seg(a.platform)}&index=${index}`,
+        bytes,
+        a.platform,
+        index,
+      );
       sent += bytes.length;
       done += 1;
       results[i]!.parts_sent += 1;
-      o.onProgress?.({ platform: a.platform, sentBytes: sent, totalBytes: a.byteSize, partsDone: done, partCount });
+      o.onProgress?.({
+        platform: a.platform,
+        sentBytes: sent,
+        totalBytes: a.byteSize,
+        partsDone: done,
+        partCount,
+      });
     }
   }
 
@@ -341,12 +376,15 @@ export async function uploadBinaries(o: UploadOptions): Promise<UploadResult> {
           return;
         }
         const err = uploadError(res.status, await parsed(res), what);
-        if (res.status >= 500 || res.status === 429) throw new RetryableStatus(err.message, { cause: err });
+        if (res.status >= 500 || res.status === 429)
+          throw new RetryableStatus(err.message, { cause: err });
         throw err;
       } catch (err) {
         const retryable =
           err instanceof RetryableStatus ||
-          (err instanceof NexusRequestError && err.status === undefined && err.exitCode === EXIT_SERVER);
+          (err instanceof NexusRequestError &&
+            err.status === undefined &&
+            err.exitCode === EXIT_SERVER);
         if (!retryable || attempt >= PART_ATTEMPTS) {
           throw err instanceof RetryableStatus ? (err.cause as Error) : err;
         }

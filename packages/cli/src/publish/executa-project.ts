@@ -31,7 +31,8 @@ export interface ExecutaProject {
    * The active profile's `binary_artifacts` (platform → {path, entrypoint?, format?}): local
    * archives pushed through B1–B5, never sent in E2/E5.
    */
-  binaryArtifacts: Record<string, { path: string; entrypoint?: string; format?: string }> | undefined;
+  binaryArtifacts:
+    Record<string, { path: string; entrypoint?: string; format?: string }> | undefined;
   /** Skills: the text of `content_file`. */
   skillContent: string | undefined;
   executionMode: string | undefined;
@@ -145,9 +146,7 @@ export async function writeBumpedVersion(p: ExecutaProject): Promise<void> {
 function artifactIssues(file: string, json: JsonObject): void {
   const result = validateExecutaJson(json);
   const issue = result.issues.find(
-    (i) =>
-      i.severity === "error" &&
-      /^executa_json\.(artifact|binary_source_both)/.test(i.code),
+    (i) => i.severity === "error" && /^executa_json\.(artifact|binary_source_both)/.test(i.code),
   );
   if (issue) throw invalid(file, `/${issue.path.join("/")}: ${issue.message}`);
 }
@@ -195,6 +194,7 @@ function distributionFields(
       ? (raw as ExecutaProject["binaryArtifacts"])
       : undefined;
   // The 0.1.47 CLI: a binary_artifacts project is distribution_type "binary" on the wire.
-  if (artifacts !== undefined && out.distribution_type === undefined) out.distribution_type = "binary";
+  if (artifacts !== undefined && out.distribution_type === undefined)
+    out.distribution_type = "binary";
   return { fields: out, artifacts };
 }
