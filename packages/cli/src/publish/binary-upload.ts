@@ -315,13 +315,15 @@ export async function uploadBinaries(o: UploadOptions): Promise<UploadResult> {
     const have = new Set(planned.uploaded_parts ?? []);
     let sent = [...have].reduce((n, idx) => n + Math.min(partSize, a.byteSize - idx * partSize), 0);
     let done = have.size;
-    o.onProgress?.({
-      platform: a.platform,
-      sentBytes: sent,
-      totalBytes: a.byteSize,
-      partsDone: done,
-      partCount,
-    });
+    const report = () =>
+      o.onProgress?.({
+        platform: a.platform,
+        sentBytes: sent,
+        totalBytes: a.byteSize,
+        partsDone: done,
+        partCount,
+      });
+    report();
     for (let index = 0; index < partCount; index++) {
       if (have.has(index)) continue;
       const start = index * partSize;
@@ -335,13 +337,7 @@ export async function uploadBinaries(o: UploadOptions): Promise<UploadResult> {
       sent += bytes.length;
       done += 1;
       results[i]!.parts_sent += 1;
-      o.onProgress?.({
-        platform: a.platform,
-        sentBytes: sent,
-        totalBytes: a.byteSize,
-        partsDone: done,
-        partCount,
-      });
+      report();
     }
   }
 

@@ -113,6 +113,13 @@ async function binaryTool(linux = LINUX, version = "1.0.0") {
   return dir;
 }
 
+/** executa.json of grep 1.0.0 with this distribution. */
+const withDistribution = (dir: string, distribution: Record<string, unknown>) =>
+  writeFile(
+    path.join(dir, "executa.json"),
+    JSON.stringify({ slug: "grep", name: "Grep", version: "1.0.0", distribution }),
+  );
+
 const ok = (r: RunResult) => {
   expect(r.stderr, r.stderr).not.toMatch(/✗/);
   expect(r.code, r.stderr).toBe(0);
@@ -200,35 +207,19 @@ describe("anna-app executa upload-binaries", SLOW, () => {
     const noId = await dev.cli(["executa", "upload-binaries"], dir);
     expect(noId.code).toBe(4);
     expect(noId.stderr).toContain("--tool-id");
-    await writeFile(
-      path.join(dir, "executa.json"),
-      JSON.stringify({
-        slug: "grep",
-        name: "Grep",
-        version: "1.0.0",
-        distribution: {
-          type: "binary",
-          binary_urls: { "linux-x86_64": "https://example.com/x.tar.gz" },
-          binary_artifacts: { "linux-x86_64": { path: "dist/x.tar.gz" } },
-        },
-      }),
-    );
+    await withDistribution(dir, {
+      type: "binary",
+      binary_urls: { "linux-x86_64": "https://example.com/x.tar.gz" },
+      binary_artifacts: { "linux-x86_64": { path: "dist/x.tar.gz" } },
+    });
     const both = await dev.cli(["executa", "upload-binaries", "--tool-id", "tool-x"], dir);
     expect(both.code).toBe(4);
     expect(both.stderr).toContain("exactly one of binary_artifacts");
     const missing = await binaryTool();
-    await writeFile(
-      path.join(missing, "executa.json"),
-      JSON.stringify({
-        slug: "grep",
-        name: "Grep",
-        version: "1.0.0",
-        distribution: {
-          type: "binary",
-          binary_artifacts: { "linux-x86_64": { path: "dist/nope.tar.gz" } },
-        },
-      }),
-    );
+    await withDistribution(missing, {
+      type: "binary",
+      binary_artifacts: { "linux-x86_64": { path: "dist/nope.tar.gz" } },
+    });
     const absent = await dev.cli(["executa", "upload-binaries", "--tool-id", "tool-x"], missing);
     expect(absent.code).toBe(4);
     expect(absent.stderr).toContain("does not exist");

@@ -2,6 +2,7 @@
 // and signs the URLs clients move bytes with, so bytes never pass through the JSON API. Two
 // implementations: a folder under the data dir whose URLs are signed routes of Nexus itself
 // (fs-blob-store.ts), and any S3-compatible bucket with real presigned URLs (s3-blob-store.ts).
+import { Readable } from "node:stream";
 
 export interface PresignPutRequest {
   /** Signed into the URL: the PUT must send exactly this `Content-Type`. */
@@ -70,6 +71,25 @@ export interface BlobStore {
   /** Resolves when the store answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * A 200 answering GET with the object's bytes, or HEAD with the headers only (the stream is
+ * closed unread).
+ */
+export function blobResponse(
+  method: string,
+  stream: NodeJS.ReadableStream,
+  headers: Record<string, string>,
+): Response {
+  if (method === "HEAD") {
+    (stream as Readable).destroy();
+    return new Response(null, { status: 200, headers });
+  }
+  return new Response(Readable.toWeb(stream as Readable) as ReadableStream, {
+    status: 200,
+    headers,
+  });
 }
 
 export class BlobStoreConfigError extends Error {

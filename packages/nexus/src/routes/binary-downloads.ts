@@ -4,8 +4,8 @@
 // to its owner only. Anything else is a 404 that does not tell "hidden" from "missing". The
 // answer carries the length and the sha256 (`x-anna-sha256`, and RFC 9530's `Repr-Digest`), so a
 // client can verify what it got without trusting the transport.
-import { Readable } from "node:stream";
 import { Hono } from "hono";
+import { blobResponse } from "../blobs/blob-store.js";
 import { authenticate } from "../http/guards.js";
 import type { AppDeps, Env } from "../http/context.js";
 import { NexusError } from "../core/errors.js";
@@ -40,14 +40,7 @@ export function binaryDownloadRoutes(deps: AppDeps): Hono<Env> {
           ? "public, max-age=31536000, immutable"
           : "private, max-age=0",
     };
-    if (c.req.method === "HEAD") {
-      (stream as Readable).destroy();
-      return new Response(null, { status: 200, headers });
-    }
-    return new Response(Readable.toWeb(stream as Readable) as ReadableStream, {
-      status: 200,
-      headers,
-    });
+    return blobResponse(c.req.method, stream, headers);
   });
   return app;
 }
