@@ -41,7 +41,9 @@ const spec: CommandSpec = {
     "Reads executa.json (slug, name, version, executa_type, distribution). The first run mints " +
     "a tool_id and records it in .anna/executa.json; later runs update that executa. The " +
     "version is frozen as an immutable snapshot; publishing the same version again with the " +
-    "same content changes nothing. Exit 4 when executa.json cannot be published as it is, 5 " +
+    "same content changes nothing. A tool that declares distribution.binary_artifacts " +
+    "uploads those archives before the freeze, so the version pins them. Exit 4 when " +
+    "executa.json cannot be published as it is, 5 " +
     "when the server refuses (the message says why and what to run next).",
   flags: EXECUTA_PUBLISH_FLAGS,
   examples: [

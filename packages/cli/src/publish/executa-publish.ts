@@ -180,12 +180,29 @@ export async function publishExecuta(o: PublishOptions): Promise<PublishResult> 
     const toolId = current?.tool_id ?? "{tool_id}";
     const base = `${DEV}/executas/${toolId}/binaries`;
     if (o.dryRun) {
+      // The archives are read (so a missing one shows now) once the tool_id for `{tool_id}` is known.
+      const local = current ? await resolveArtifacts(p, toolId) : undefined;
       plan.push(
         { method: "POST", path: `${DEV}/upload-session/mint`, body: { tool_id: toolId } },
         {
           method: "POST",
           path: `${base}/init`,
-          body: { executa_version: p.version, platforms: Object.keys(p.binaryArtifacts).sort() },
+          body: {
+            executa_version: p.version,
+            assets: local
+              ? Object.fromEntries(
+                  local.map((a) => [
+                    a.platform,
+                    {
+                      filename: a.filename,
+                      sha256: a.sha256,
+                      byte_size: a.byteSize,
+                      format: a.format,
+                    },
+                  ]),
+                )
+              : Object.keys(p.binaryArtifacts).sort(),
+          },
         },
         { method: "POST", path: `${base}/{upload_id}/part?platform={platform}&index={i}` },
         { method: "POST", path: `${base}/{upload_id}/finalize`, body: {} },

@@ -182,6 +182,13 @@ describe("anna-app executa upload-binaries", SLOW, () => {
     expect(again.platforms.map((p) => p.status)).toEqual(["exists", "exists"]);
     const dryRun = ok(await dev.cli(["executa", "upload-binaries", "--dry-run"], dir));
     expect(dryRun.stdout).toContain("exists (skip)");
+    const dryPublish = jsonLine(
+      ok(await dev.cli(["executa", "publish", "--dry-run", "--json"], dir)),
+    ) as {
+      plan: { path: string; body?: { assets?: Record<string, { sha256: string }> } }[];
+    };
+    const initStep = dryPublish.plan.find((q) => q.path.endsWith("/binaries/init"))!;
+    expect(initStep.body!.assets!["linux-x86_64"]!.sha256).toBe(sha(LINUX));
 
     // Rebuilt without a version bump: the frozen 1.0.0 keeps its bytes.
     await writeFile(path.join(dir, "dist", "grep-1.0.0-linux-x86_64.tar.gz"), "rebuilt");
