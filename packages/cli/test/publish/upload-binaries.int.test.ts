@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { type CryptoKey, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLine, runCli, tempDir, type RunResult } from "../executa-init/helpers.js";
 import { privateHome } from "../account/cli-process.js";
