@@ -414,11 +414,16 @@ export {
   WindowGeometrySchema,
 } from "./app/events.js";
 export {
+  artifactFormat,
   BINARY_ARTIFACT_FORMATS,
+  BINARY_ARTIFACT_PLACEHOLDERS,
   BINARY_ASSET_FORMATS,
   BINARY_PLATFORM_KEYS,
   BINARY_PLATFORM_WILDCARDS,
+  BINARY_UPLOAD_PLATFORM_KEYS,
   DISTRIBUTION_TYPES,
+  MAX_BINARY_ARTIFACT_BYTES,
+  MAX_BINARY_PLATFORMS,
   type ExecutaJsonOptions,
   validateExecutaJson,
 } from "./app/executa-json.js";

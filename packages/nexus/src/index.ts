@@ -97,3 +97,9 @@ export {
 export { createSqlStorageService, type SqlStorageService } from "./storage/sql-kv-store.js";
 export { createSqlFilesService } from "./storage/sql-files-store.js";
 export { openBlobStore } from "./blobs/open-blob-store.js";
+export {
+  type ExecutaBinaries,
+  executaBinaries,
+  UPLOAD_TOKEN_PREFIX,
+} from "./hub/binaries/binary-uploads.js";
+export { type OidcVerifier, oidcVerifier } from "./hub/binaries/oidc.js";

@@ -1,5 +1,6 @@
-// Replays what the published @anna-ai/cli (0.1.30–0.1.47) sends for login, tokens and executa
-// publishing, exactly as shared/spec/real-world-cli.md §0.2, §1, §2, §4 and §9.3–9.5 describe
+// Replays what the published @anna-ai/cli (0.1.30–0.1.47) sends for login, tokens, executa
+// publishing and binary uploads, exactly as shared/spec/real-world-cli.md §0.2, §1, §2, §4,
+// §9.3–9.5 and §B describe
 // it, over real HTTP, and checks every field and status it reads.
 import { serve } from "@hono/node-server";
 import { createHash } from "node:crypto";
@@ -7,6 +8,7 @@ import { canonicalJson } from "@anna-ai/executa-host";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { DIALECTS, useDialectCleanup } from "./helpers/dialects.js";
+import { binaryServer, sha256 } from "./helpers/binaries.js";
 import { harness, sessionCookie } from "./helpers/harness.js";
 import { hubHttp } from "./helpers/hub-http.js";
 
@@ -368,6 +370,124 @@ describe.each(DIALECTS)("published CLI executa publish contract on $name", (d) =
       expect((skillVersions.body as { version: string }[]).map((v) => v.version)).toEqual([
         "0.1.0",
       ]);
+    },
+  );
+});
+
+describe.each(DIALECTS)("published CLI 0.1.47 binary upload contract on $name", (d) => {
+  it.skipIf(d.skip)(
+    "answers B1, B3–B5 and B6–B8 with the fields the CLI reads, the way it sends them",
+    async () => {
+      const s = await binaryServer(await d.open());
+      const { pat, toolId } = await s.tool("cli47");
+      const host = s.hub.url;
+      const dev = `${host}/api/v1/anna-apps/dev`;
+      const tool = encodeURIComponent(toolId);
+      const client = (method: string, path: string, body?: unknown) =>
+        fetch(`${dev}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${pat}`,
+            "user-agent": "anna-app-cli",
+            accept: "application/json",
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+
+      // B1: NexusClient, `{tool_id}` → reads `upload_token`.
+      const b1 = await client("POST", "/upload-session/mint", { tool_id: toolId });
+      expect(b1.ok).toBe(true);
+      const token = ((await b1.json()) as { upload_token: string }).upload_token;
+      expect(typeof token).toBe("string");
+
+      // B3: raw fetch, Bearer upload token, accept json, no user-agent override.
+      const bytes = Buffer.from("0123456789");
+      const raw = (path: string, init: RequestInit) =>
+        fetch(`${dev}/executas/${tool}/binaries${path}`, {
+          ...init,
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: "application/json",
+            ...init.headers,
+          },
+        });
+      const b3 = await raw("/init", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          executa_version: "1.0.0",
+          assets: {
+            "linux-x86_64": {
+              filename: "g.tar.gz",
+              sha256: sha256(bytes),
+              byte_size: bytes.length,
+              format: "tar.gz",
+            },
+          },
+          dry_run: false,
+        }),
+      });
+      expect(b3.ok).toBe(true);
+      const plan = (await b3.json()) as {
+        upload_id: string;
+        assets: Record<
+          string,
+          { status: string; part_size: number; part_count: number; uploaded_parts?: number[] }
+        >;
+      };
+      const a = plan.assets["linux-x86_64"]!;
+      expect(a.status).not.toBe("exists");
+      expect(Array.isArray(a.uploaded_parts)).toBe(true);
+
+      // B4: the range [i*part_size, …) as application/octet-stream; the CLI reads nothing.
+      for (let i = 0; i < a.part_count; i++) {
+        const b4 = await raw(
+          `/${encodeURIComponent(plan.upload_id)}/part?platform=linux-x86_64&index=${i}`,
+          {
+            method: "POST",
+            headers: { "content-type": "application/octet-stream" },
+            body: new Uint8Array(bytes.subarray(i * a.part_size, (i + 1) * a.part_size)),
+          },
+        );
+        expect(b4.ok).toBe(true);
+      }
+      // B5: `{}` → `assets[p].sha256` (a string it slices) and `url`.
+      const b5 = await raw(`/${encodeURIComponent(plan.upload_id)}/finalize`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(b5.ok).toBe(true);
+      const fin = (await b5.json()) as { assets: Record<string, { sha256: string; url: string }> };
+      expect(fin.assets["linux-x86_64"]!.sha256.slice(0, 12)).toBe(sha256(bytes).slice(0, 12));
+      expect(typeof fin.assets["linux-x86_64"]!.url).toBe("string");
+
+      // Errors of B3–B5 carry `detail.code` + `detail.message`.
+      const bad = await raw(
+        `/${encodeURIComponent(plan.upload_id)}/part?platform=linux-x86_64&index=99`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/octet-stream" },
+          body: new Uint8Array([1]),
+        },
+      );
+      const err = (await bad.json()) as { detail: { code: string; message: string } };
+      expect(typeof err.detail.code).toBe("string");
+      expect(typeof err.detail.message).toBe("string");
+
+      // B6 → an object whose `trusted_publishers.length` is read; B7 without `environment`; B8.
+      const path = `/executas/${tool}/trusted-publishers`;
+      const b6 = (await (await client("GET", path)).json()) as { trusted_publishers: unknown[] };
+      expect(b6.trusted_publishers.length).toBe(0);
+      const b7 = await client("POST", path, { repository: "acme/grep", workflow: "publish.yml" });
+      expect(b7.ok).toBe(true);
+      const row = (await b7.json()) as Record<string, unknown>;
+      expect(Object.keys(row)).toEqual(
+        expect.arrayContaining(["id", "repository", "workflow", "environment", "last_used_at"]),
+      );
+      const b8 = await client("DELETE", `${path}/${String(row.id)}`);
+      expect(b8.ok).toBe(true);
     },
   );
 });

@@ -1,4 +1,5 @@
 import {
+  type BinaryArtifact,
   type Distribution,
   EXECUTA_TYPES,
   type ExecutaJson,
@@ -33,6 +34,30 @@ export const BINARY_PLATFORM_KEYS = Object.freeze([
   "linux-armv7l",
   "windows-x86_64",
   "windows-arm64",
+] as const);
+/**
+ * Platform keys a pushed artifact (`binary_artifacts`, uploaded through Nexus) may use: the list
+ * the published CLI 0.1.47 checks locally and says mirrors the server's. It differs from R75's
+ * installer list (it adds `linux-arm64`, lacks `linux-armv7l`); both client and server use this one.
+ */
+export const BINARY_UPLOAD_PLATFORM_KEYS = Object.freeze([
+  "darwin-arm64",
+  "darwin-x86_64",
+  "linux-x86_64",
+  "linux-arm64",
+  "linux-aarch64",
+  "windows-x86_64",
+  "windows-arm64",
+] as const);
+/** At most this many platforms per upload (real-world-cli.md §B). */
+export const MAX_BINARY_PLATFORMS = 8;
+/** Each pushed artifact is 1 byte to 1 GiB (real-world-cli.md §B). */
+export const MAX_BINARY_ARTIFACT_BYTES = 1024 ** 3;
+/** The placeholders an artifact `path` may hold, expanded at upload time (L2527). */
+export const BINARY_ARTIFACT_PLACEHOLDERS = Object.freeze([
+  "version",
+  "platform",
+  "tool_id",
 ] as const);
 export const BINARY_PLATFORM_WILDCARDS = Object.freeze(["*", "any", "universal"] as const);
 export const BINARY_ASSET_FORMATS = Object.freeze(["tar.gz", "tgz", "zip", "raw"] as const);
@@ -69,12 +94,7 @@ function platformKeyIssue(key: string, path: Path, out: AppIssue[]): void {
   );
 }
 
-function distributionRules(
-  distribution: Distribution,
-  type: string | null | undefined,
-  path: Path,
-  out: AppIssue[],
-): void {
+function distributionRules(distribution: Distribution, path: Path, out: AppIssue[]): void {
   const kind = distribution.distribution_type ?? distribution.type;
   if (typeof kind === "string" && !(DISTRIBUTION_TYPES as readonly string[]).includes(kind)) {
     out.push(
@@ -88,7 +108,7 @@ function distributionRules(
   }
   const urls = distribution.binary_urls ?? undefined;
   const artifacts = distribution.binary_artifacts ?? undefined;
-  if (urls !== undefined && artifacts !== undefined && type === "binary") {
+  if (urls !== undefined && artifacts !== undefined) {
     out.push(
       appIssue(
         "error",
@@ -127,9 +147,61 @@ function distributionRules(
       );
     }
   }
-  for (const [key, value] of Object.entries(artifacts ?? {})) {
+  if (artifacts !== undefined) artifactRules(artifacts, kind, path, out);
+}
+
+/** `binary_artifacts` (T37, real-world-cli.md §B): archives on known upload platforms. */
+function artifactRules(
+  artifacts: Record<string, BinaryArtifact>,
+  kind: unknown,
+  path: Path,
+  out: AppIssue[],
+): void {
+  if (typeof kind === "string" && kind !== "binary") {
+    out.push(
+      appIssue(
+        "error",
+        "executa_json.artifacts_type",
+        [...path, "binary_artifacts"],
+        `binary_artifacts only work with distribution type "binary" (this one is ${quote(kind)}); set "type": "binary" or drop binary_artifacts`,
+      ),
+    );
+  }
+  const keys = Object.keys(artifacts);
+  if (keys.length > MAX_BINARY_PLATFORMS) {
+    out.push(
+      appIssue(
+        "error",
+        "executa_json.artifacts_count",
+        [...path, "binary_artifacts"],
+        `binary_artifacts lists ${keys.length} platforms; at most ${MAX_BINARY_PLATFORMS} are uploaded`,
+      ),
+    );
+  }
+  for (const [key, value] of Object.entries(artifacts)) {
     const at: Path = [...path, "binary_artifacts", key];
-    platformKeyIssue(key, at, out);
+    if (!(BINARY_UPLOAD_PLATFORM_KEYS as readonly string[]).includes(key)) {
+      out.push(
+        appIssue(
+          "error",
+          "executa_json.artifact_platform",
+          at,
+          `platform key ${quote(key)} cannot be uploaded.${didYouMean(key, BINARY_UPLOAD_PLATFORM_KEYS)} Use one of ${BINARY_UPLOAD_PLATFORM_KEYS.join(", ")}`,
+        ),
+      );
+    }
+    for (const m of value.path.matchAll(/\{([^}]*)\}/g)) {
+      if (!(BINARY_ARTIFACT_PLACEHOLDERS as readonly string[]).includes(m[1] as string)) {
+        out.push(
+          appIssue(
+            "error",
+            "executa_json.artifact_placeholder",
+            [...at, "path"],
+            `placeholder ${quote(m[0])} is unknown; a path may use ${BINARY_ARTIFACT_PLACEHOLDERS.map((p) => `{${p}}`).join(", ")}`,
+          ),
+        );
+      }
+    }
     const format = value.format ?? inferFormat(value.path);
     if (!(BINARY_ARTIFACT_FORMATS as readonly string[]).includes(format)) {
       out.push(
@@ -149,6 +221,20 @@ function inferFormat(path: string): string {
   if (path.endsWith(".tgz")) return "tgz";
   if (path.endsWith(".zip")) return "zip";
   return "raw";
+}
+
+/**
+ * The wire format of a pushed artifact: `tgz` is sent as `tar.gz`; without `format` it comes
+ * from the path's suffix. `undefined` when it is not an archive (bare executables are refused).
+ */
+export function artifactFormat(
+  path: string,
+  format: string | null | undefined,
+): "tar.gz" | "zip" | undefined {
+  const f = format ?? inferFormat(path);
+  if (f === "tar.gz" || f === "tgz") return "tar.gz";
+  if (f === "zip") return "zip";
+  return undefined;
 }
 
 /** Validates a parsed `executa.json`. */
@@ -199,7 +285,7 @@ export function validateExecutaJson(
   }
   const distribution = json.distribution ?? undefined;
   if (distribution !== undefined) {
-    distributionRules(distribution, json.type, ["distribution"], issues);
+    distributionRules(distribution, ["distribution"], issues);
     const profiles = distribution.profiles ?? undefined;
     if (profiles !== undefined) {
       const names = Object.keys(profiles).filter((key) => key !== "active");
@@ -217,7 +303,7 @@ export function validateExecutaJson(
       for (const profile of names) {
         const value = profiles[profile];
         if (typeof value === "object" && value !== null)
-          distributionRules(value, json.type, ["distribution", "profiles", profile], issues);
+          distributionRules(value, ["distribution", "profiles", profile], issues);
       }
     }
   }

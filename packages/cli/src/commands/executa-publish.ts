@@ -41,7 +41,9 @@ const spec: CommandSpec = {
     "Reads executa.json (slug, name, version, executa_type, distribution). The first run mints " +
     "a tool_id and records it in .anna/executa.json; later runs update that executa. The " +
     "version is frozen as an immutable snapshot; publishing the same version again with the " +
-    "same content changes nothing. Exit 4 when executa.json cannot be published as it is, 5 " +
+    "same content changes nothing. A tool that declares distribution.binary_artifacts " +
+    "uploads those archives before the freeze, so the version pins them. Exit 4 when " +
+    "executa.json cannot be published as it is, 5 " +
     "when the server refuses (the message says why and what to run next).",
   flags: EXECUTA_PUBLISH_FLAGS,
   examples: [
@@ -65,6 +67,7 @@ export async function runExecutaPublish(
   // Loaded here, not at the top: `--help` must not pay for the schema and hashing modules.
   const { loadExecutaProject } = await import("../publish/executa-project.js");
   const { publishExecuta } = await import("../publish/executa-publish.js");
+  const { progressPrinter } = await import("./executa-upload-binaries.js");
   const project = await loadExecutaProject(dir, {
     bump: args.flags.bump as Bump | undefined,
     profile: args.flags.profile as string | undefined,
@@ -80,6 +83,7 @@ export async function runExecutaPublish(
     publishPublic: args.flags.publish === true,
     dryRun: args.flags["dry-run"] === true,
     noWrite: args.flags["no-write"] === true,
+    ...(args.flags.json === true ? {} : { onProgress: progressPrinter(io) }),
   });
   io.stdout.write(args.flags.json === true ? JSON.stringify(result) + "\n" : render(result, io));
   return EXIT_OK;
@@ -103,8 +107,15 @@ function render(r: PublishResult, io: CliIo): string {
     : r.idempotent_hit
       ? "unchanged (this version was already frozen with this content)"
       : "updated";
+  const binaries = (r.binaries?.platforms ?? [])
+    .map(
+      (b) =>
+        `  binary      ${b.platform} ${b.status === "exists" ? "exists (skip)" : "uploaded"}\n`,
+    )
+    .join("");
   return (
     `${s.green("✓")} ${r.slug} ${r.version} ${what}\n` +
+    binaries +
     `  tool_id     ${r.tool_id}\n` +
     `  visibility  ${r.visibility}${r.published_public ? "" : " (add --publish to list it publicly)"}\n` +
     `  host        ${r.host}\n`

@@ -146,6 +146,26 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./executa-cache-clear.js")).command,
   },
   {
+    path: ["executa", "upload-binaries"],
+    summary: "Upload the executa's binary_artifacts to the server (resumable, content-addressed)",
+    load: async () => (await import("./executa-upload-binaries.js")).command,
+  },
+  {
+    path: ["executa", "trusted-publisher", "add"],
+    summary: "Let a GitHub Actions workflow upload this tool's binaries without a PAT (OIDC)",
+    load: async () => (await import("./executa-trusted-publisher.js")).addCommand,
+  },
+  {
+    path: ["executa", "trusted-publisher", "list"],
+    summary: "List the workflows that may upload this tool's binaries, and when each last did",
+    load: async () => (await import("./executa-trusted-publisher.js")).listCommand,
+  },
+  {
+    path: ["executa", "trusted-publisher", "remove"],
+    summary: "Remove a trusted publisher by its id (see trusted-publisher list)",
+    load: async () => (await import("./executa-trusted-publisher.js")).removeCommand,
+  },
+  {
     path: ["executa", "register"],
     summary: "Register a dev app for a tool_id so executa dev can use real server services",
     load: async () => (await import("./executa-register.js")).command,

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { isAppVersion } from "@anna-ai/app-schema";
+import { isAppVersion, validateExecutaJson } from "@anna-ai/app-schema";
 import { canonicalJson } from "@anna-ai/executa-host/storage";
 import { EXIT_INVALID_PROJECT, ExitError } from "../cli/exit-error.js";
 
@@ -27,6 +27,12 @@ export interface ExecutaProject {
   description: string | undefined;
   /** The distribution fields E2/E5 carry (only the active profile's). */
   distribution: JsonObject;
+  /**
+   * The active profile's `binary_artifacts` (platform → {path, entrypoint?, format?}): local
+   * archives pushed through B1–B5, never sent in E2/E5.
+   */
+  binaryArtifacts:
+    Record<string, { path: string; entrypoint?: string; format?: string }> | undefined;
   /** Skills: the text of `content_file`. */
   skillContent: string | undefined;
   executionMode: string | undefined;
@@ -111,6 +117,8 @@ export async function loadExecutaProject(
       throw invalid(file, `the skill's content_file ${contentFile} is missing`);
     }
   }
+  const { fields, artifacts } = distributionFields(file, json, opts.profile);
+  if (artifacts !== undefined) artifactIssues(file, json);
   return {
     dir,
     file,
@@ -121,7 +129,8 @@ export async function loadExecutaProject(
     bumpedFrom: opts.bump ? version : undefined,
     type: rawType,
     description: str("description"),
-    distribution: distributionFields(file, json, opts.profile),
+    distribution: fields,
+    binaryArtifacts: artifacts,
     skillContent,
     executionMode: str("execution_mode") ?? str("skill_execution_mode"),
     contentHash: createHash("sha256").update(canonicalJson(json), "utf8").digest("hex"),
@@ -133,12 +142,25 @@ export async function writeBumpedVersion(p: ExecutaProject): Promise<void> {
   await writeFile(p.file, JSON.stringify(p.json, null, 2) + "\n");
 }
 
-function distributionFields(file: string, json: JsonObject, profile: string | undefined) {
+/** The first error app-schema finds in the binary distribution (`anna-app validate` says the same). */
+function artifactIssues(file: string, json: JsonObject): void {
+  const result = validateExecutaJson(json);
+  const issue = result.issues.find(
+    (i) => i.severity === "error" && /^executa_json\.(artifact|binary_source_both)/.test(i.code),
+  );
+  if (issue) throw invalid(file, `/${issue.path.join("/")}: ${issue.message}`);
+}
+
+function distributionFields(
+  file: string,
+  json: JsonObject,
+  profile: string | undefined,
+): { fields: JsonObject; artifacts: ExecutaProject["binaryArtifacts"] } {
   const d = json.distribution;
   if (d === undefined || d === null) {
     if (profile !== undefined)
       throw invalid(file, `--profile ${profile}: there is no "distribution"`);
-    return {};
+    return { fields: {}, artifacts: undefined };
   }
   if (typeof d !== "object" || Array.isArray(d))
     throw invalid(file, '"distribution" must be an object');
@@ -166,5 +188,13 @@ function distributionFields(file: string, json: JsonObject, profile: string | un
   for (const k of DISTRIBUTION_FIELDS) if (chosen[k] !== undefined) out[k] = chosen[k];
   if (out.capabilities === undefined && Array.isArray(json.capabilities))
     out.capabilities = json.capabilities;
-  return out;
+  const raw = chosen.binary_artifacts;
+  const artifacts =
+    raw !== null && typeof raw === "object" && !Array.isArray(raw)
+      ? (raw as ExecutaProject["binaryArtifacts"])
+      : undefined;
+  // The 0.1.47 CLI: a binary_artifacts project is distribution_type "binary" on the wire.
+  if (artifacts !== undefined && out.distribution_type === undefined)
+    out.distribution_type = "binary";
+  return { fields: out, artifacts };
 }

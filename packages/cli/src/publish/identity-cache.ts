@@ -3,6 +3,7 @@
 // for the same host and slug; a 404 on its id deletes it, and so does `executa cache-clear`.
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { EXIT_INVALID_PROJECT, ExitError } from "../cli/exit-error.js";
 
 export const IDENTITY_SCHEMA = "anna-executa-identity/v1";
 
@@ -53,4 +54,35 @@ export async function clearIdentity(dir: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The tool_id a binary or trusted-publisher command acts on: `--tool-id`, else the identity
+ * cache of `dir`, whose host must be the current one (real-world-cli.md §A: otherwise exit 4).
+ */
+export async function toolIdFor(
+  dir: string,
+  host: string,
+  flag: string | undefined,
+): Promise<string> {
+  if (flag !== undefined) return flag;
+  let v: Partial<ExecutaIdentity> | undefined;
+  try {
+    v = JSON.parse(await readFile(identityPath(dir), "utf8")) as Partial<ExecutaIdentity>;
+  } catch {
+    v = undefined;
+  }
+  if (typeof v?.tool_id !== "string") {
+    throw new ExitError(
+      EXIT_INVALID_PROJECT,
+      `no tool_id: ${identityPath(dir)} is missing; run \`anna-app executa publish\` first or pass --tool-id <id>`,
+    );
+  }
+  if (v.host !== host) {
+    throw new ExitError(
+      EXIT_INVALID_PROJECT,
+      `${identityPath(dir)} is for ${String(v.host)}, not ${host}; pass --tool-id <id> or publish to ${host} first`,
+    );
+  }
+  return v.tool_id;
 }

@@ -8,9 +8,12 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import {
   createApp,
+  executaBinaries,
   executaHub,
   migrateToLatest,
   nullLogger,
+  oidcVerifier,
+  openBlobStore,
   openDatabase,
   resolveConfig,
   sqlExecutaStore,
@@ -37,23 +40,48 @@ export interface TestNexus {
 }
 
 /** Polling every second keeps a login test at about one second (the default is 5 s). */
-export async function startTestNexus(config: Partial<NexusConfig> = {}): Promise<TestNexus> {
+export async function startTestNexus(
+  config: Partial<Omit<NexusConfig, "binaries">> & {
+    binaries?: Partial<NexusConfig["binaries"]>;
+  } = {},
+): Promise<TestNexus> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
   const handle = openDatabase({ dataDir });
   await migrateToLatest(handle.db);
+  let origin = "";
+  const blobs = await openBlobStore({
+    url: undefined,
+    dataDir,
+    origin: () => origin,
+    clock: systemClock.now,
+  });
+  const resolved = resolveConfig({ devicePollIntervalS: 1, ...config });
   const app = createApp({
     stores: sqlStores(handle.db),
     clock: systemClock,
     logger: nullLogger,
-    config: resolveConfig({ devicePollIntervalS: 1, ...config }),
+    config: resolved,
     pingDatabase: handle.ping,
     passwordParams: { N: 2 ** 10, r: 8, p: 1 },
     hub: executaHub({ store: sqlExecutaStore(handle.db), clock: systemClock }),
+    binaries: executaBinaries({
+      db: handle.db,
+      blobs,
+      clock: systemClock,
+      logger: nullLogger,
+      config: resolved.binaries,
+      oidc: oidcVerifier({
+        issuers: resolved.binaries.oidcIssuers,
+        audience: resolved.binaries.oidcAudience,
+        clock: systemClock,
+      }),
+    }),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = url;
   const json = async (method: string, p: string, body: unknown, cookie?: string) => {
     const headers: Record<string, string> = { "content-type": "application/json", origin: url };
     if (cookie) headers.cookie = cookie;
@@ -95,6 +123,7 @@ export async function startTestNexus(config: Partial<NexusConfig> = {}): Promise
         if ("closeAllConnections" in server) server.closeAllConnections();
       });
       await handle.close();
+      await blobs.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -10,6 +10,12 @@ import { command as list } from "../../src/commands/executa-list.js";
 import { command as executaPublish } from "../../src/commands/executa-publish.js";
 import { command as register } from "../../src/commands/executa-register.js";
 import { command as status } from "../../src/commands/executa-status.js";
+import {
+  addCommand as trustedAdd,
+  listCommand as trustedList,
+  removeCommand as trustedRemove,
+} from "../../src/commands/executa-trusted-publisher.js";
+import { command as uploadBinaries } from "../../src/commands/executa-upload-binaries.js";
 import { command as unpublish } from "../../src/commands/executa-unpublish.js";
 import { command as versions } from "../../src/commands/executa-versions.js";
 import { command as yank } from "../../src/commands/executa-yank.js";
@@ -28,6 +34,10 @@ const PUBLISH_COMMANDS: Readonly<Record<string, CommandModule>> = {
   "executa cache-clear": cacheClear,
   "executa register": register,
   "executa install": install,
+  "executa upload-binaries": uploadBinaries,
+  "executa trusted-publisher add": trustedAdd,
+  "executa trusted-publisher list": trustedList,
+  "executa trusted-publisher remove": trustedRemove,
 };
 
 describe.each(Object.entries(PUBLISH_COMMANDS))("%s --help", (name, command) => {

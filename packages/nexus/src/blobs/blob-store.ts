@@ -2,6 +2,7 @@
 // and signs the URLs clients move bytes with, so bytes never pass through the JSON API. Two
 // implementations: a folder under the data dir whose URLs are signed routes of Nexus itself
 // (fs-blob-store.ts), and any S3-compatible bucket with real presigned URLs (s3-blob-store.ts).
+import { Readable } from "node:stream";
 
 export interface PresignPutRequest {
   /** Signed into the URL: the PUT must send exactly this `Content-Type`. */
@@ -31,6 +32,14 @@ export interface BlobHead {
   etag: string;
 }
 
+/** What a server-side write stored: the head plus the SHA-256 of the bytes it counted. */
+export interface WrittenBlob extends BlobHead {
+  sha256: string;
+}
+
+export type PutOutcome =
+  { ok: true; head: WrittenBlob } | { ok: false; status: 413; message: string };
+
 export interface BlobStore {
   /** `filesystem (<dir>)` or `s3 (<bucket> at <endpoint>)`, safe to log. */
   readonly description: string;
@@ -43,6 +52,18 @@ export interface BlobStore {
    * memory store's). A store that does not keep it reads the object once to compute it.
    */
   sha256(key: string): Promise<string>;
+  /**
+   * Streams `body` into `key` from the server itself (executa binaries), hashing as it goes and
+   * refusing past `capBytes`. `sizeBytes`, when the caller knows it, lets S3 take it in one PUT
+   * without buffering; otherwise at most `capBytes` are held in memory there.
+   */
+  put(
+    key: string,
+    contentType: string,
+    body: AsyncIterable<Uint8Array> | null,
+    capBytes: number,
+    sizeBytes?: number,
+  ): Promise<PutOutcome>;
   /** The object's bytes as a stream, with its head; `undefined` when absent. */
   read(key: string): Promise<{ head: BlobHead; stream: NodeJS.ReadableStream } | undefined>;
   /** Idempotent: deleting a missing object is not an error. */
@@ -50,6 +71,25 @@ export interface BlobStore {
   /** Resolves when the store answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * A 200 answering GET with the object's bytes, or HEAD with the headers only (the stream is
+ * closed unread).
+ */
+export function blobResponse(
+  method: string,
+  stream: NodeJS.ReadableStream,
+  headers: Record<string, string>,
+): Response {
+  if (method === "HEAD") {
+    (stream as Readable).destroy();
+    return new Response(null, { status: 200, headers });
+  }
+  return new Response(Readable.toWeb(stream as Readable) as ReadableStream, {
+    status: 200,
+    headers,
+  });
 }
 
 export class BlobStoreConfigError extends Error {

@@ -2,10 +2,10 @@
 // credential (no cookie, no token), so the route is exempt from the CSRF guard and the JSON body
 // cap (createApp), answers CORS for any origin without credentials (an app iframe uploads from
 // its own origin), and answers refusals in S3's XML shape, as clients of presigned URLs expect.
-import { Readable } from "node:stream";
 import { Hono } from "hono";
 import { contentDisposition, type SignedGrant } from "@anna-ai/executa-host";
 import type { Env } from "../http/context.js";
+import { blobResponse } from "./blob-store.js";
 import { FS_BLOB_ROUTE, type FsBlobStore } from "./fs-blob-store.js";
 
 const CORS_HEADERS = {
@@ -93,14 +93,7 @@ export function fsBlobRoutes(store: FsBlobStore): Hono<Env> {
       "Cache-Control": "private, max-age=0",
       ...CORS_HEADERS,
     };
-    if (c.req.method === "HEAD") {
-      (stream as Readable).destroy();
-      return new Response(null, { status: 200, headers });
-    }
-    return new Response(Readable.toWeb(stream as Readable) as ReadableStream, {
-      status: 200,
-      headers,
-    });
+    return blobResponse(c.req.method, stream, headers);
   });
   return app;
 }

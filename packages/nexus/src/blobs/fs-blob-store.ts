@@ -15,6 +15,8 @@ import type {
   PresignedBlobUrl,
   PresignGetRequest,
   PresignPutRequest,
+  PutOutcome,
+  WrittenBlob,
 } from "./blob-store.js";
 
 /** URL path of every object; fs-blob-routes.ts serves it. */
@@ -35,8 +37,6 @@ export interface FsBlobStoreOptions {
 interface StoredMeta extends BlobHead {
   sha256: string;
 }
-
-export type PutOutcome = { ok: true; head: BlobHead } | { ok: false; status: 413; message: string };
 
 export class FsBlobStore implements BlobStore {
   readonly description: string;
@@ -152,7 +152,7 @@ export class FsBlobStore implements BlobStore {
   async put(
     key: string,
     contentType: string,
-    body: ReadableStream<Uint8Array> | null,
+    body: AsyncIterable<Uint8Array> | null,
     cap: number,
   ): Promise<PutOutcome> {
     const tmp = join(this.#root, "tmp", randomBytes(12).toString("hex"));
@@ -162,13 +162,10 @@ export class FsBlobStore implements BlobStore {
     let size = 0;
     try {
       if (body !== null) {
-        const reader = body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
+        // Leaving the loop early (break/return) cancels the source stream.
+        for await (const value of body) {
           size += value.byteLength;
           if (size > cap) {
-            await reader.cancel();
             return { ok: false, status: 413, message: `the body is over the ${cap}-byte cap` };
           }
           md5.update(value);
@@ -179,10 +176,15 @@ export class FsBlobStore implements BlobStore {
       await new Promise<void>((resolve, reject) =>
         out.end((err?: Error | null) => (err ? reject(err) : resolve())),
       );
-      const head: BlobHead = { sizeBytes: size, contentType, etag: md5.digest("hex") };
+      const head: WrittenBlob = {
+        sizeBytes: size,
+        contentType,
+        etag: md5.digest("hex"),
+        sha256: sha256.digest("hex"),
+      };
       const file = this.#file(key);
       await rename(tmp, file);
-      const meta: StoredMeta = { ...head, sha256: sha256.digest("hex") };
+      const meta: StoredMeta = head;
       await writeFile(`${tmp}.json`, JSON.stringify(meta), { mode: 0o600 });
       await rename(`${tmp}.json`, `${file}.json`);
       return { ok: true, head };

@@ -5,6 +5,7 @@
 // Credentials come from the SDK's usual chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, …),
 // never from the URL, so the URL is safe to log.
 import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -22,6 +23,7 @@ import {
   type PresignedBlobUrl,
   type PresignGetRequest,
   type PresignPutRequest,
+  type PutOutcome,
 } from "./blob-store.js";
 import { PRESIGN_MAX_TTL_S } from "./fs-blob-store.js";
 
@@ -149,6 +151,68 @@ export class S3BlobStore implements BlobStore {
     const hash = createHash("sha256");
     for await (const chunk of out.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
     return hash.digest("hex");
+  }
+
+  async put(
+    key: string,
+    contentType: string,
+    body: AsyncIterable<Uint8Array> | null,
+    capBytes: number,
+    sizeBytes?: number,
+  ): Promise<PutOutcome> {
+    const md5 = createHash("md5");
+    const sha256 = createHash("sha256");
+    let size = 0;
+    let over = false;
+    async function* counted(): AsyncGenerator<Uint8Array> {
+      for await (const chunk of body ?? []) {
+        size += chunk.byteLength;
+        if (size > capBytes || (sizeBytes !== undefined && size > sizeBytes)) {
+          over = true;
+          throw new Error(`the body is over the ${capBytes}-byte cap`);
+        }
+        md5.update(chunk);
+        sha256.update(chunk);
+        yield chunk;
+      }
+    }
+    const refused: PutOutcome = {
+      ok: false,
+      status: 413,
+      message: `the body is over the ${sizeBytes ?? capBytes}-byte cap`,
+    };
+    let payload: Readable | Buffer;
+    if (sizeBytes === undefined) {
+      // A PUT needs its length up front: without one the (capped) body is buffered first.
+      const chunks: Uint8Array[] = [];
+      try {
+        for await (const c of counted()) chunks.push(c);
+      } catch (err) {
+        if (over) return refused;
+        throw err;
+      }
+      payload = Buffer.concat(chunks);
+    } else {
+      payload = Readable.from(counted());
+    }
+    try {
+      await this.#client.send(
+        new PutObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.#prefix + key,
+          ContentType: contentType,
+          Body: payload,
+          ContentLength: sizeBytes ?? (payload as Buffer).byteLength,
+        }),
+      );
+    } catch (err) {
+      if (over) return refused;
+      throw err;
+    }
+    return {
+      ok: true,
+      head: { sizeBytes: size, contentType, etag: md5.digest("hex"), sha256: sha256.digest("hex") },
+    };
   }
 
   async read(key: string): Promise<{ head: BlobHead; stream: NodeJS.ReadableStream } | undefined> {

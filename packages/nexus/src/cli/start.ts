@@ -14,9 +14,12 @@ import { openBlobStore } from "../blobs/open-blob-store.js";
 import { createSqlFilesService } from "../storage/sql-files-store.js";
 import { createSqlStorageService } from "../storage/sql-kv-store.js";
 import { createNexusRuntime } from "../runtime/nexus-runtime.js";
+import { executaBinaries } from "../hub/binaries/binary-uploads.js";
+import { oidcVerifier } from "../hub/binaries/oidc.js";
 import { executaHub } from "../hub/executa-hub.js";
 import { sqlExecutaStore } from "../hub/executa-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
+import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
 import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
@@ -68,6 +71,7 @@ const FLAGS: Flags = {
     type: "boolean",
     description: "trust X-Forwarded-For/-Proto from a reverse proxy (env ANNA_TRUST_PROXY=1)",
   },
+  ...BINARY_FLAGS,
 };
 
 export const START_HELP = `Usage: anna-nexus start [options]
@@ -147,6 +151,7 @@ async function serveUntilStopped(
   ) {
     throw usageError(`--rate-limit-store is memory or database (got '${rateLimitStore}')`, "start");
   }
+  const binaries = binaryConfig(flags, io.env);
   const outbox =
     (flags["mail-outbox"] as string | undefined) ?? (io.env.ANNA_MAIL_OUTBOX || undefined);
   const mail = outbox
@@ -206,6 +211,11 @@ async function serveUntilStopped(
     store: sharedLimits ? "database" : "memory",
     mail: mail.description,
   });
+  const config = resolveConfig({
+    publicOrigin: publicOrigin?.replace(/\/$/, ""),
+    trustProxy,
+    binaries,
+  });
   const app = createApp({
     stores,
     mail,
@@ -213,9 +223,21 @@ async function serveUntilStopped(
     keyring: tokens.keyring,
     clock: systemClock,
     logger,
-    config: resolveConfig({ publicOrigin: publicOrigin?.replace(/\/$/, ""), trustProxy }),
+    config,
     pingDatabase: handle.ping,
     hub: executaHub({ store: sqlExecutaStore(handle.db), clock: systemClock }),
+    binaries: executaBinaries({
+      db: handle.db,
+      blobs,
+      clock: systemClock,
+      logger,
+      config: config.binaries,
+      oidc: oidcVerifier({
+        issuers: config.binaries.oidcIssuers,
+        audience: config.binaries.oidcAudience,
+        clock: systemClock,
+      }),
+    }),
     storage: {
       kv,
       files: createSqlFilesService({ db: handle.db, blobs, clock, logger }),

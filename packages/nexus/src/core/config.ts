@@ -23,6 +23,21 @@ export interface NexusConfig {
   devSessionIdleMs: number;
   /** …and the hard deadline nothing slides (L7638: 24 h). */
   devSessionMaxMs: number;
+  /** Executa binary uploads (real-world-cli.md §B, spec L2505–2560). */
+  binaries: {
+    /** Largest artifact per platform (1 GiB, as the published CLI checks locally). */
+    maxArtifactBytes: number;
+    /** The part size B3 plans with; B4 refuses a part of any other length. */
+    partBytes: number;
+    /** Lifetime of a B1/B2 upload token (L2546: 15 minutes). */
+    uploadTokenTtlMs: number;
+    /** An upload not finalized by then is gone, with its parts. */
+    uploadTtlMs: number;
+    /** Issuers whose OIDC id-tokens B2 accepts (`--oidc-issuer`, ANNA_OIDC_ISSUERS). */
+    oidcIssuers: string[];
+    /** The audience B2 requires (the published CLI asks GitHub for `anna-aps`). */
+    oidcAudience: string;
+  };
   rateLimits: {
     /** Failed sign-ins per email (and per client address, ×5) in one window. */
     signinFailures: number;
@@ -57,6 +72,14 @@ export const DEFAULT_CONFIG: NexusConfig = {
   devSessionMaxMs: DAY_MS,
   developerTosVersion: "2026-01",
   selfServeDeveloper: true,
+  binaries: {
+    maxArtifactBytes: 1024 ** 3,
+    partBytes: 8 * 1024 * 1024,
+    uploadTokenTtlMs: 15 * 60_000,
+    uploadTtlMs: DAY_MS,
+    oidcIssuers: ["https://token.actions.githubusercontent.com"],
+    oidcAudience: "anna-aps",
+  },
   rateLimits: {
     signinFailures: 5,
     signinWindowMs: 15 * 60_000,
@@ -71,10 +94,15 @@ export const DEFAULT_CONFIG: NexusConfig = {
   },
 };
 
-export function resolveConfig(overrides: Partial<NexusConfig> = {}): NexusConfig {
+export function resolveConfig(
+  overrides: Partial<Omit<NexusConfig, "binaries">> & {
+    binaries?: Partial<NexusConfig["binaries"]>;
+  } = {},
+): NexusConfig {
   return {
     ...DEFAULT_CONFIG,
     ...overrides,
+    binaries: { ...DEFAULT_CONFIG.binaries, ...overrides.binaries },
     rateLimits: { ...DEFAULT_CONFIG.rateLimits, ...overrides.rateLimits },
   };
 }

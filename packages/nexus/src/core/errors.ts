@@ -56,6 +56,15 @@ export const ERROR_STATUS = {
   executa_referenced: 409,
   draft_committed: 409,
   draft_expired: 410,
+  // Executa binaries (real-world-cli.md §B): each names the platform or part it is about.
+  checksum_mismatch: 422,
+  size_mismatch: 422,
+  upload_incomplete: 409,
+  upload_expired: 410,
+  version_frozen: 409,
+  publisher_exists: 409,
+  oidc_rejected: 401,
+  no_trusted_publisher: 403,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -3,6 +3,7 @@
 // parsed back to numbers by the pool), JSON as text.
 import type { Generated } from "kysely";
 import type { RuntimeTables } from "./schema-runtime.js";
+import type { BinaryTables } from "./schema-binaries.js";
 import type { HubTables } from "./schema-hub.js";
 import type { AppTables } from "./schema-apps.js";
 import type { AccountTables } from "./schema-accounts.js";
@@ -133,7 +134,8 @@ export interface StorageUploadsTable {
   expires_at: number;
 }
 
-export interface Database extends TokenTables, RuntimeTables, HubTables, AccountTables, AppTables {
+export interface Database
+  extends TokenTables, RuntimeTables, HubTables, AccountTables, AppTables, BinaryTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

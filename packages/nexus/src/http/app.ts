@@ -11,6 +11,8 @@ import { authRoutes, meRoutes } from "../routes/auth.js";
 import { devicePageRoutes } from "../routes/device-page.js";
 import { emailVerificationRoutes, verifyPageRoutes } from "../routes/email-verification.js";
 import { deviceRoutes } from "../routes/device.js";
+import { binaryRoutes, isBinaryPartRoute } from "../routes/binaries.js";
+import { binaryDownloadRoutes } from "../routes/binary-downloads.js";
 import { executaRoutes } from "../routes/executas.js";
 import { handleRoutes } from "../routes/handle.js";
 import { devExecutaRoutes } from "../routes/dev-executas.js";
@@ -54,8 +56,9 @@ export function createApp(input: AppDeps): Hono<Env> {
   const jsonBodyLimit = bodyLimit({ maxSize: deps.config.maxBodyBytes, onError: tooLarge });
   // A presigned blob PUT streams up to the object cap under its own signed limit, and its
   // signature is its only credential (no cookie), so neither the JSON cap nor CSRF applies.
+  // A binary part is raw bytes up to the part size, checked exactly by its route.
   app.use((c, next) => {
-    if (isBlobRoute(c.req.path)) return next();
+    if (isBlobRoute(c.req.path) || isBinaryPartRoute(c.req.path)) return next();
     // A declared length is checked from the header alone, as bodyLimit would, so the body stays
     // unread until a route reads it: Hono's bodyLimit touches `c.req.raw.body`, which makes
     // @hono/node-server build a web Request and stream for every request, GET included — about
@@ -82,8 +85,10 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/anna-apps/dev", devSessionRoutes(deps));
   app.route("/api/v1/anna-apps/dev", storageMintRoutes(deps));
   app.route("/api/v1/anna-apps/dev", devExecutaRoutes(deps));
+  app.route("/api/v1/anna-apps/dev", binaryRoutes(deps));
   app.route("/", jwksRoutes(deps));
   app.route("/api/v1/developer", handleRoutes(deps));
+  app.route("/api/v1/executas/binaries", binaryDownloadRoutes(deps));
   app.route("/api/v1/executas", executaRoutes(deps));
   if (deps.storage) {
     app.route("/api/v1/storage", storageRoutes(deps, deps.storage));

@@ -9,6 +9,7 @@ import type { ScryptParams } from "../auth/password.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { Database } from "../db/schema.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
+import type { ExecutaBinaries } from "../hub/binaries/binary-uploads.js";
 import type { ExecutaHub } from "../hub/executa-hub.js";
 import type { MailSender } from "../mail/mail-sender.js";
 import type { StorageServices } from "../routes/storage.js";
@@ -44,6 +45,8 @@ export interface AppDeps {
    * /anna-apps/*, the review queue and review pages. Absent, those routes answer 404.
    */
   apps?: { db: Kysely<Database>; blobs: BlobStore };
+  /** Executa binary uploads, trusted publishers and downloads (503 without it). */
+  binaries?: ExecutaBinaries;
 }
 
 export type Principal =

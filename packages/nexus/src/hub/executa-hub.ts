@@ -372,6 +372,16 @@ export function executaHub(deps: HubDeps) {
       if (payload.version === undefined && e.payload.version !== undefined) {
         payload.version = e.payload.version;
       }
+      // Binaries uploaded through B3–B5 are pinned on the row as `binary_urls`; the 0.1.47 CLI's
+      // PUT for a binary_artifacts project sends none, which must not unpin them for this version.
+      if (
+        payload.binary_urls === undefined &&
+        e.payload.binary_urls !== undefined &&
+        payload.version === e.payload.version &&
+        (payload.distribution_type ?? e.payload.distribution_type) === "binary"
+      ) {
+        payload.binary_urls = e.payload.binary_urls;
+      }
       const description = u.description === undefined ? e.description : u.description;
       await store.updateExecuta(id, { name: u.name, description, payload }, clock.now());
       return { ...e, name: u.name, description, payload };

@@ -88,8 +88,8 @@ export interface ExecutaStore {
   createExecuta(e: NewExecuta, now: number): Promise<Executa>;
   /** The owner's executa, archived ones included. */
   findExecuta(ownerId: number, id: number): Promise<Executa | undefined>;
-  /** Any owner's executa by its minted tool_id (install look-ups; visibility is the caller's). */
-  findExecutaByToolId(toolId: string): Promise<Executa | undefined>;
+  /** Anyone's executa by its tool_id (binary uploads and downloads name it so). */
+  findByToolId(toolId: string): Promise<Executa | undefined>;
   /** Oldest first. */
   listExecutas(
     ownerId: number,
@@ -251,7 +251,7 @@ export function sqlExecutaStore(db: Kysely<Database>): ExecutaStore {
         .executeTakeFirst();
       return r && toExecuta(r);
     },
-    async findExecutaByToolId(toolId) {
+    async findByToolId(toolId) {
       const r = await db
         .selectFrom("executas")
         .selectAll()

@@ -30,7 +30,7 @@ export async function installableVersion(
   toolId: string,
   version: string | undefined,
 ): Promise<InstallableVersion> {
-  const e = await store.findExecutaByToolId(toolId);
+  const e = await store.findByToolId(toolId);
   const visible = e !== undefined && (e.ownerId === user.id || e.visibility !== "private");
   if (!e || !visible) {
     throw new NexusError(

@@ -119,7 +119,7 @@ function hub(deps: AppDeps): ExecutaHub {
 }
 
 /** Writes need the `executas:publish` scope and a developer whose access was not revoked. */
-async function publisher(c: Ctx, deps: AppDeps): Promise<Principal> {
+export async function publisher(c: Ctx, deps: AppDeps): Promise<Principal> {
   const p = await requireUser(c, deps);
   requireScopes(p, ["executas:publish"]);
   if (p.user.developerState === "revoked") {

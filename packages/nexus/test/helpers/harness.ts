@@ -40,6 +40,7 @@ export function harness(
     clock?: ManualClock;
     storage?: AppDeps["storage"];
     hub?: AppDeps["hub"];
+    binaries?: AppDeps["binaries"];
     /** The app runtime, built on the harness's keyring (test/helpers/runtime.ts). */
     runtime?: (keyring: SigningKeyring) => NonNullable<AppDeps["runtime"]>;
     rateLimiter?: AppDeps["rateLimiter"];
@@ -65,6 +66,7 @@ export function harness(
     passwordParams: TEST_SCRYPT,
     hub: extra.hub ?? executaHub({ store: sqlExecutaStore(h.db), clock }),
     ...(extra.storage ? { storage: extra.storage } : {}),
+    ...(extra.binaries ? { binaries: extra.binaries } : {}),
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
     ...(extra.rateLimiter ? { rateLimiter: extra.rateLimiter } : {}),
     ...(extra.mail ? { mail: extra.mail } : {}),

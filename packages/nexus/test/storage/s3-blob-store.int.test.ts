@@ -61,6 +61,34 @@ describe("S3 blob store on s3rver", () => {
     expect(() => parseS3Url("s3://b?endpoint=ftp://x", Date.now)).toThrow(/endpoint/);
   });
 
+  it("streams a server-side put with its sha256, refuses past the cap, and reads it back", async () => {
+    const s = store();
+    async function* chunks(...parts: string[]) {
+      for (const p of parts) yield new TextEncoder().encode(p);
+    }
+    // Length known up front (an assembled binary): one streaming PUT.
+    const known = await s.put("bin/a", "application/gzip", chunks("0123", "4567", "89"), 10, 10);
+    expect(known).toMatchObject({ ok: true, head: { sizeBytes: 10 } });
+    expect(known.ok && known.head.sha256).toBe(
+      "84d89877f0d4041efb6bf91a16f0248f2fd573e6af05c19f96bedb9f882f7882",
+    );
+    // Unknown length (a part): buffered up to the cap.
+    expect((await s.put("bin/b", "application/octet-stream", chunks("abc"), 4)).ok).toBe(true);
+    const over = await s.put("bin/c", "application/octet-stream", chunks("abc", "de"), 4);
+    expect(over).toMatchObject({ ok: false, status: 413 });
+    expect(await s.head("bin/c")).toBeUndefined();
+    const read = await s.read("bin/a");
+    expect(read?.head.contentType).toBe("application/gzip");
+    let text = "";
+    for await (const c of read!.stream as AsyncIterable<Uint8Array>)
+      text += Buffer.from(c).toString();
+    expect(text).toBe("0123456789");
+    expect(await s.read("bin/none")).toBeUndefined();
+    await s.delete("bin/a");
+    await s.delete("bin/b");
+    await s.close();
+  });
+
   it("is ready only when the bucket answers", async () => {
     await store().ping();
     await expect(store("no-such-bucket").ping()).rejects.toThrow();
