@@ -30,13 +30,16 @@ export const sha256 = (b: Uint8Array | string) => createHash("sha256").update(b)
 export async function appsHttp(d: DialectCase, limits: Partial<AppLimits> = {}): Promise<AppsHttp> {
   const db = await d.open();
   const clock = manualClock();
-  const storage = await sqlStorage(db, clock);
+  // The blob store's signed URLs point at the server, whose port is known once it listens.
+  const where = { origin: "http://127.0.0.1" };
+  const storage = await sqlStorage(db, clock, where);
   const h = harness(
     db,
     { appLimits: { ...DEFAULT_CONFIG.appLimits, ...limits } },
     { clock, storage: { kv: storage.kv, files: storage.files, blobs: storage.blobs } },
   );
   const hub = await hubHttp(h);
+  where.origin = hub.url;
   return {
     ...hub,
     h,
