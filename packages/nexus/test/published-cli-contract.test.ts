@@ -9,8 +9,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { DIALECTS, useDialectCleanup } from "./helpers/dialects.js";
 import { harness, sessionCookie } from "./helpers/harness.js";
 import { hubHttp } from "./helpers/hub-http.js";
-import { sqlStorage } from "./helpers/storage.js";
-import { manualClock } from "../src/core/clock.js";
+import { appsHttp } from "./helpers/apps-http.js";
 
 useDialectCleanup();
 
@@ -435,17 +434,7 @@ describe.each(DIALECTS)("published CLI apps contract on $name", (d) => {
   it.skipIf(d.skip)(
     "replays `apps publish` (§9.1) with a bundled executa and a UI bundle, submit-review (§9.4), push/cut/release (§9.2) and the §9.5 commands",
     async () => {
-      const db = await d.open();
-      const clock = manualClock();
-      const where = { origin: "" };
-      const storage = await sqlStorage(db, clock, where);
-      const h = harness(
-        db,
-        {},
-        { clock, storage: { kv: storage.kv, files: storage.files, blobs: storage.blobs } },
-      );
-      const hub = await hubHttp(h);
-      where.origin = hub.url;
+      const hub = await appsHttp(d);
       const host = canonical(hub.url);
       const { pat } = await hub.developer("cli-apps");
       const { send, multipart } = nexusClient(host, pat);
