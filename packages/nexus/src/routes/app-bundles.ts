@@ -29,7 +29,12 @@ export function appBundleRoutes(deps: AppDeps): Hono<Env> {
     app.get(`${prefix}/bundle`, async (c) => {
       const p = await developer(c, deps);
       const b = await r().bundles.get(p.user, appId(c), of(c));
-      if (!b) throw new NexusError("not_found", "no bundle was uploaded for this yet");
+      if (!b) {
+        throw new NexusError(
+          "not_found",
+          "no UI bundle was uploaded here yet; `anna-app apps publish` (or `apps push`) uploads the bundle/ folder",
+        );
+      }
       return c.json(bundleView(b));
     });
 
