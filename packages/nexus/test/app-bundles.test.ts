@@ -168,6 +168,25 @@ describe.each(DIALECTS)("UI bundles on $name", (d) => {
     },
   );
 
+  it.skipIf(d.skip)("takes a file larger than the JSON body cap, streamed", async () => {
+    const { t, dev, bundle } = await setup(d);
+    const big = "x".repeat(3 * 1024 * 1024);
+    const files = { "index.html": "<p>hi</p>", "big.js": big };
+    expect(
+      (await t.call(dev.pat, "POST", `${bundle}/init`, { body: initBody(files) })).status,
+    ).toBe(201);
+    await uploadAll(t, dev.pat, bundle, files);
+    expect(
+      ((await t.call(dev.pat, "POST", `${bundle}/finalize`, { body: {} })).body as Row)
+        .total_size_bytes,
+    ).toBe(big.length + 9);
+    // Other routes keep the JSON cap.
+    const json = await t.call(dev.pat, "PATCH", bundle.replace(/\/versions.*/, ""), {
+      body: { description: big },
+    });
+    expect(json.status).toBe(413);
+  });
+
   it.skipIf(d.skip)("refuses tampered files and keeps nothing of them", async () => {
     const { t, dev, bundle } = await setup(d);
     await t.call(dev.pat, "POST", `${bundle}/init`, { body: initBody(FILES) });

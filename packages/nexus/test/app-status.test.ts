@@ -192,6 +192,11 @@ describe.each(DIALECTS)("app status machine S1 on $name", (d) => {
     };
     const v = await s.version("1.0.0", ui);
     await s.post("submit-review");
+    // Approve-and-publish refuses as a whole: the app stays where it was.
+    const both = await s.decide("approve", { publish: true });
+    expect(both.status).toBe(409);
+    expect(detail(both.body).code).toBe("bundle_incomplete");
+    expect(await s.status()).toBe("PENDING_REVIEW");
     await s.decide("approve", {});
     const res = await s.post(`versions/${String(v.id)}/publish`);
     expect(res.status).toBe(409);
