@@ -66,6 +66,11 @@ export interface BlobStore {
   ): Promise<PutOutcome>;
   /** The object's bytes as a stream, with its head; `undefined` when absent. */
   read(key: string): Promise<{ head: BlobHead; stream: NodeJS.ReadableStream } | undefined>;
+  /**
+   * Stores the local file at `path` under `key` (server-side writes: bundle files and listing
+   * images the caller already streamed to disk and checked).
+   */
+  putFile(key: string, path: string, contentType: string): Promise<void>;
   /** Idempotent: deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Resolves when the store answers (readiness). */

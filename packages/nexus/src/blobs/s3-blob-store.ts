@@ -6,6 +6,8 @@
 // never from the URL, so the URL is safe to log.
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -231,6 +233,19 @@ export class S3BlobStore implements BlobStore {
       if (isNotFound(err)) return undefined;
       throw err;
     }
+  }
+
+  async putFile(key: string, path: string, contentType: string): Promise<void> {
+    const { size } = await stat(path);
+    await this.#client.send(
+      new PutObjectCommand({
+        Bucket: this.#bucket,
+        Key: this.#prefix + key,
+        ContentType: contentType,
+        ContentLength: size,
+        Body: createReadStream(path),
+      }),
+    );
   }
 
   async delete(key: string): Promise<void> {

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { sqlRateLimiter } from "../auth/sql-rate-limit.js";
+import { memoryRateLimiter } from "../auth/rate-limit.js";
 import { consoleMailSender, fileOutboxMailSender } from "../mail/mail-sender.js";
 import { systemClock } from "../core/clock.js";
 import { resolveConfig } from "../core/config.js";
@@ -17,6 +18,8 @@ import { createNexusRuntime } from "../runtime/nexus-runtime.js";
 import { executaBinaries } from "../hub/binaries/binary-uploads.js";
 import { oidcVerifier } from "../hub/binaries/oidc.js";
 import { executaHub } from "../hub/executa-hub.js";
+import { appExecutaReferences, appRegistry } from "../apps/app-registry.js";
+import { PRE_REVIEW_CHECKS } from "../apps/checks/index.js";
 import { sqlExecutaStore } from "../hub/executa-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
@@ -211,21 +214,29 @@ async function serveUntilStopped(
     store: sharedLimits ? "database" : "memory",
     mail: mail.description,
   });
+  const rateLimiter = sharedLimits
+    ? sqlRateLimiter(handle.db, systemClock)
+    : memoryRateLimiter(systemClock);
   const config = resolveConfig({
     publicOrigin: publicOrigin?.replace(/\/$/, ""),
     trustProxy,
     binaries,
   });
+  const hub = executaHub({
+    store: sqlExecutaStore(handle.db),
+    clock: systemClock,
+    references: appExecutaReferences(handle.db),
+  });
   const app = createApp({
     stores,
     mail,
-    ...(sharedLimits ? { rateLimiter: sqlRateLimiter(handle.db, systemClock) } : {}),
+    rateLimiter,
     keyring: tokens.keyring,
     clock: systemClock,
     logger,
     config,
     pingDatabase: handle.ping,
-    hub: executaHub({ store: sqlExecutaStore(handle.db), clock: systemClock }),
+    hub,
     binaries: executaBinaries({
       db: handle.db,
       blobs,
@@ -238,13 +249,22 @@ async function serveUntilStopped(
         clock: systemClock,
       }),
     }),
+    apps: appRegistry({
+      db: handle.db,
+      clock: systemClock,
+      limits: config.appLimits,
+      rateLimiter,
+      blobs,
+      hub,
+      checks: PRE_REVIEW_CHECKS,
+    }),
     storage: {
       kv,
       files: createSqlFilesService({ db: handle.db, blobs, clock, logger }),
       blobs,
     },
     runtime,
-    apps: { db: handle.db, blobs },
+    bundles: { db: handle.db, blobs },
   });
 
   let server: ReturnType<typeof serve>;

@@ -38,6 +38,8 @@ export interface NexusConfig {
     /** The audience B2 requires (the published CLI asks GitHub for `anna-aps`). */
     oidcAudience: string;
   };
+  /** The app registry's fair-use and upload limits (R5, real-world-cli.md §3.1 and 0.1.47 §C). */
+  appLimits: AppLimits;
   rateLimits: {
     /** Failed sign-ins per email (and per client address, ×5) in one window. */
     signinFailures: number;
@@ -57,7 +59,24 @@ export interface NexusConfig {
   };
 }
 
+export interface AppLimits {
+  /** Apps a developer may create per day. */
+  createsPerDay: number;
+  /** Non-archived apps a developer may own. */
+  activeApps: number;
+  /** Review submissions per developer per day. */
+  submissionsPerDay: number;
+  /** Files in one UI bundle (the CLI's 1–2000). */
+  bundleMaxFiles: number;
+  bundleMaxFileBytes: number;
+  bundleMaxTotalBytes: number;
+  /** Logo and screenshot images (A5: 2 MB for the logo). */
+  logoMaxBytes: number;
+  screenshotMaxBytes: number;
+}
+
 const DAY_MS = 86_400_000;
+const MIB = 1024 * 1024;
 
 export const DEFAULT_CONFIG: NexusConfig = {
   publicOrigin: undefined,
@@ -79,6 +98,16 @@ export const DEFAULT_CONFIG: NexusConfig = {
     uploadTtlMs: DAY_MS,
     oidcIssuers: ["https://token.actions.githubusercontent.com"],
     oidcAudience: "anna-aps",
+  },
+  appLimits: {
+    createsPerDay: 10,
+    activeApps: 20,
+    submissionsPerDay: 5,
+    bundleMaxFiles: 2000,
+    bundleMaxFileBytes: 50 * MIB,
+    bundleMaxTotalBytes: 1024 * MIB,
+    logoMaxBytes: 2 * MIB,
+    screenshotMaxBytes: 5 * MIB,
   },
   rateLimits: {
     signinFailures: 5,
@@ -103,6 +132,7 @@ export function resolveConfig(
     ...DEFAULT_CONFIG,
     ...overrides,
     binaries: { ...DEFAULT_CONFIG.binaries, ...overrides.binaries },
+    appLimits: { ...DEFAULT_CONFIG.appLimits, ...overrides.appLimits },
     rateLimits: { ...DEFAULT_CONFIG.rateLimits, ...overrides.rateLimits },
   };
 }

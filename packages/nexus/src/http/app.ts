@@ -14,6 +14,10 @@ import { deviceRoutes } from "../routes/device.js";
 import { binaryRoutes, isBinaryPartRoute } from "../routes/binaries.js";
 import { binaryDownloadRoutes } from "../routes/binary-downloads.js";
 import { executaRoutes } from "../routes/executas.js";
+import { appMediaRoutes } from "../routes/app-media.js";
+import { isAppUploadRoute } from "../routes/app-route-helpers.js";
+import { developerAppRoutes } from "../routes/developer-apps.js";
+import { superAdminAppRoutes } from "../routes/super-admin-apps.js";
 import { handleRoutes } from "../routes/handle.js";
 import { devExecutaRoutes } from "../routes/dev-executas.js";
 import { devSessionRoutes } from "../routes/dev-sessions.js";
@@ -58,7 +62,9 @@ export function createApp(input: AppDeps): Hono<Env> {
   // signature is its only credential (no cookie), so neither the JSON cap nor CSRF applies.
   // A binary part is raw bytes up to the part size, checked exactly by its route.
   app.use((c, next) => {
-    if (isBlobRoute(c.req.path) || isBinaryPartRoute(c.req.path)) return next();
+    // App uploads (bundle files, listing images) and binary parts stream under their own limits.
+    if (isBlobRoute(c.req.path) || isBinaryPartRoute(c.req.path) || isAppUploadRoute(c.req.path))
+      return next();
     // A declared length is checked from the header alone, as bodyLimit would, so the body stays
     // unread until a route reads it: Hono's bodyLimit touches `c.req.raw.body`, which makes
     // @hono/node-server build a web Request and stream for every request, GET included — about
@@ -90,6 +96,9 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/developer", handleRoutes(deps));
   app.route("/api/v1/executas/binaries", binaryDownloadRoutes(deps));
   app.route("/api/v1/executas", executaRoutes(deps));
+  app.route("/api/v1/developer/apps", developerAppRoutes(deps));
+  app.route("/api/v1/super-admin", superAdminAppRoutes(deps));
+  app.route("/api/v1/app-media", appMediaRoutes(deps));
   if (deps.storage) {
     app.route("/api/v1/storage", storageRoutes(deps, deps.storage));
     const blobs = deps.storage.blobs;
@@ -98,10 +107,10 @@ export function createApp(input: AppDeps): Hono<Env> {
   }
 
   if (deps.runtime) app.route("/", runtimeRoutes(deps, deps.runtime));
-  if (deps.apps) {
-    app.route("/", appBundleRoutes(deps, deps.apps));
-    app.route("/api/v1/super-admin", superAdminReviewRoutes(deps, deps.apps.db));
-    app.route("/api/v1/developer", developerReviewRoutes(deps, deps.apps.db));
+  if (deps.bundles) {
+    app.route("/", appBundleRoutes(deps, deps.bundles));
+    app.route("/api/v1/super-admin", superAdminReviewRoutes(deps, deps.bundles.db));
+    app.route("/api/v1/developer", developerReviewRoutes(deps, deps.bundles.db));
   }
 
   app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));

@@ -11,6 +11,7 @@ import type { Database } from "../db/schema.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
 import type { ExecutaBinaries } from "../hub/binaries/binary-uploads.js";
 import type { ExecutaHub } from "../hub/executa-hub.js";
+import type { AppRegistry } from "../apps/app-registry.js";
 import type { MailSender } from "../mail/mail-sender.js";
 import type { StorageServices } from "../routes/storage.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
@@ -44,9 +45,11 @@ export interface AppDeps {
    * The app registry's tables and the blob store bundle files live in: UI bundles served at
    * /anna-apps/*, the review queue and review pages. Absent, those routes answer 404.
    */
-  apps?: { db: Kysely<Database>; blobs: BlobStore };
+  bundles?: { db: Kysely<Database>; blobs: BlobStore };
   /** Executa binary uploads, trusted publishers and downloads (503 without it). */
   binaries?: ExecutaBinaries;
+  /** The app registry at /api/v1/developer/apps/* and /api/v1/super-admin/apps/* (503 without it). */
+  apps?: AppRegistry;
 }
 
 export type Principal =

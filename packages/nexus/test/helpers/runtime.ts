@@ -64,7 +64,7 @@ export async function runtimeServer(h: DatabaseHandle): Promise<RuntimeServer> {
     {
       clock,
       storage: { kv: fixture.kv, files: fixture.files, blobs: fixture.blobs },
-      apps: { db: h.db, blobs: fixture.blobs },
+      bundles: { db: h.db, blobs: fixture.blobs },
       runtime: (keyring) =>
         (runtime = createNexusRuntime({
           db: h.db,
