@@ -8,6 +8,7 @@ import { ACCOUNT_FLAG, accountFlag, selectAccount } from "../account/select-acco
 import type { Bump } from "../publish/executa-project.js";
 import type { PublishResult } from "../publish/executa-publish.js";
 import { cwdOf, CWD_FLAG } from "../publish/cwd-flag.js";
+import { renderPlan } from "../publish/request-plan.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "executa publish";
@@ -88,15 +89,11 @@ export async function runExecutaPublish(
 function render(r: PublishResult, io: CliIo): string {
   const s = io.style;
   if (r.dry_run) {
-    const lines = [
-      `dry run: ${r.slug} ${r.version} on ${r.host} — nothing was changed; this would send:`,
-    ];
-    for (const q of r.plan) {
-      lines.push(
-        `  ${q.method} ${q.path}${q.body === undefined ? "" : " " + JSON.stringify(q.body)}`,
-      );
-    }
-    return lines.join("\n") + "\n";
+    return (
+      `dry run: ${r.slug} ${r.version} on ${r.host} — nothing was changed; this would send:\n` +
+      renderPlan(r.plan) +
+      "\n"
+    );
   }
   const what = r.first_publish
     ? "published"

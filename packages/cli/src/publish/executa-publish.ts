@@ -10,13 +10,11 @@ import { listExecutas } from "./executa-refs.js";
 import { type ExecutaProject, writeBumpedVersion } from "./executa-project.js";
 import { clearIdentity, IDENTITY_SCHEMA, readIdentity, writeIdentity } from "./identity-cache.js";
 
-const MY = "/api/v1/executas/my";
+import type { PlannedRequest } from "./request-plan.js";
 
-export interface PlannedRequest {
-  method: string;
-  path: string;
-  body?: unknown;
-}
+export type { PlannedRequest };
+
+const MY = "/api/v1/executas/my";
 
 export interface PublishResult {
   host: string;
@@ -43,6 +41,11 @@ export interface PublishOptions {
   dryRun: boolean;
   /** `--no-write`: keep executa.json and `.anna/executa.json` as they are. */
   noWrite: boolean;
+  /**
+   * Freeze the version (E8, the default). `apps push` publishes bundled executas without it:
+   * a working draft does not pin its dependencies (real-world-cli.md §9.2).
+   */
+  freeze?: boolean;
   now?: () => Date;
 }
 
@@ -180,7 +183,7 @@ export async function publishExecuta(o: PublishOptions): Promise<PublishResult> 
 
   // 4. Freeze. Tools send the content hash as the published CLI does; skills are frozen too
   // (the published CLI leaves them at the server's first-promotion snapshot).
-  const freeze = await write(
+  const freeze = o.freeze === false ? undefined : await write(
     {
       method: "POST",
       path:
