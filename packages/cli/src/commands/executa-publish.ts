@@ -8,28 +8,18 @@ import { ACCOUNT_FLAG, accountFlag, selectAccount } from "../account/select-acco
 import type { Bump } from "../publish/executa-project.js";
 import type { PublishResult } from "../publish/executa-publish.js";
 import { cwdOf, CWD_FLAG } from "../publish/cwd-flag.js";
+import { BUMP_FLAG, DRY_RUN_FLAG, PROFILE_FLAG } from "../publish/publish-flags.js";
 import { renderPlan } from "../publish/request-plan.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "executa publish";
 
 export const EXECUTA_PUBLISH_FLAGS: readonly FlagDef[] = [
-  {
-    name: "bump",
-    type: "string",
-    value: "<part>",
-    choices: ["patch", "minor", "major"],
-    description: "Raise the version in executa.json first (patch, minor or major)",
-  },
+  BUMP_FLAG,
   { name: "no-write", type: "boolean", description: "Leave executa.json and .anna/ untouched" },
   { name: "publish", type: "boolean", description: "Make it public after freezing" },
-  { name: "dry-run", type: "boolean", description: "Print the exact requests; change nothing" },
-  {
-    name: "profile",
-    type: "string",
-    value: "<name>",
-    description: "Use this distribution profile instead of the active one (this run only)",
-  },
+  DRY_RUN_FLAG,
+  PROFILE_FLAG,
   CWD_FLAG,
   ACCOUNT_FLAG,
   { name: "json", type: "boolean", description: "One JSON line with the result (and the plan)" },

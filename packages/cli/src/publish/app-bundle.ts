@@ -70,8 +70,7 @@ export function contentTypeOf(relativePath: string): string {
   return CONTENT_TYPES[ext] ?? "application/octet-stream";
 }
 
-const tooBig = (why: string) =>
-  new ExitError(EXIT_INVALID_PROJECT, `${why}; nothing was sent`);
+const tooBig = (why: string) => new ExitError(EXIT_INVALID_PROJECT, `${why}; nothing was sent`);
 
 /**
  * Reads and hashes the bundle, enforcing the limits before any request. `overlay` holds
@@ -95,7 +94,9 @@ export async function collectBundle(
       else if (d.isFile() && !overlay.has(childRel)) {
         const { size } = await lstat(childAbs);
         if (size > BUNDLE_MAX_FILE_BYTES) {
-          throw tooBig(`bundle file ${childRel} is ${mib(size)}; each file may be at most ${mib(BUNDLE_MAX_FILE_BYTES)}`);
+          throw tooBig(
+            `bundle file ${childRel} is ${mib(size)}; each file may be at most ${mib(BUNDLE_MAX_FILE_BYTES)}`,
+          );
         }
         total += size;
         if (total > BUNDLE_MAX_TOTAL_BYTES) {
@@ -134,7 +135,11 @@ export async function collectBundle(
   }
   const fileMap: Record<string, FileMapEntry> = {};
   for (const f of files) {
-    fileMap[f.relativePath] = { sha256: f.sha256, byte_size: f.byteSize, content_type: f.contentType };
+    fileMap[f.relativePath] = {
+      sha256: f.sha256,
+      byte_size: f.byteSize,
+      content_type: f.contentType,
+    };
   }
   return { dir, files, totalBytes: total, fileMap, fingerprint: sha256Hex(canonicalJson(fileMap)) };
 }

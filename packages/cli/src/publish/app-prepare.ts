@@ -59,7 +59,11 @@ export async function prepareApp(o: PrepareOptions): Promise<PreparedApp> {
   const bundleDir = path.resolve(o.dir, o.bundleDir ?? "bundle");
   const useBundle = !o.noBundle && project.bundleEntry !== undefined;
   const bundleExists = existsSync(bundleDir);
-  await requireValidApp(o.dir, project.manifestFile, useBundle && bundleExists ? bundleDir : undefined);
+  await requireValidApp(
+    o.dir,
+    project.manifestFile,
+    useBundle && bundleExists ? bundleDir : undefined,
+  );
   if (!o.dryRun && !o.noWrite && project.bumpedFrom !== undefined) {
     await writeBumpedAppVersion(project);
   }
@@ -86,13 +90,17 @@ export async function prepareApp(o: PrepareOptions): Promise<PreparedApp> {
   if (Object.keys(ids).length > 0 && project.bundleEntry !== undefined) {
     const script = Buffer.from(toolIdsScript(ids));
     const defaultDir = path.join(o.dir, "bundle");
-    if (!o.dryRun && existsSync(defaultDir)) await writeFile(path.join(defaultDir, TOOL_IDS_FILE), script);
+    if (!o.dryRun && existsSync(defaultDir))
+      await writeFile(path.join(defaultDir, TOOL_IDS_FILE), script);
     if (bundleDir === defaultDir) overlay.set(TOOL_IDS_FILE, script);
   }
   let bundle: LocalBundle | undefined;
   if (useBundle) {
     if (bundleExists) bundle = await collectBundle(bundleDir, project.bundleEntry, overlay);
-    else warnings.push(`no bundle folder at ${bundleDir}; publishing without a UI bundle (pass --bundle-dir <dir>)`);
+    else
+      warnings.push(
+        `no bundle folder at ${bundleDir}; publishing without a UI bundle (pass --bundle-dir <dir>)`,
+      );
   }
   const contentHash = bundle
     ? bundleHash(project.version, manifest, bundle)

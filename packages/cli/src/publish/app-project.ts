@@ -134,7 +134,10 @@ function bundledDirs(file: string, value: unknown): BundledExecutaDir[] {
       );
     }
     if (path.isAbsolute(p) || p.split(/[\\/]/).includes("..")) {
-      throw invalid(file, `bundled_executas.${handle}.path ${JSON.stringify(p)} must stay inside the project`);
+      throw invalid(
+        file,
+        `bundled_executas.${handle}.path ${JSON.stringify(p)} must stay inside the project`,
+      );
     }
     return { handle, path: p };
   });

@@ -5,7 +5,6 @@
 // app read back. It does not go live: that is `apps release <version>` after review.
 import { NexusRequestError } from "../account/nexus-error.js";
 import { EXIT_INVALID_PROJECT, EXIT_REQUEST_FAILED, ExitError } from "../cli/exit-error.js";
-import type { CliIo } from "../cli/io.js";
 import { writeAppIdentity } from "./app-identity.js";
 import { type PreparedApp, prepareApp, type PrepareOptions } from "./app-prepare.js";
 import { APPS, type AppRow, getApp, is404 } from "./app-resolve.js";
@@ -127,7 +126,12 @@ async function sendVersionBundle(
     );
     if (current.status !== 404 && current.body?.status === "bundle_ready") {
       if (current.body.sha256_manifest === bundle.fingerprint) {
-        return { status: "bundle_ready", file_count: bundle.files.length, sha256_manifest: bundle.fingerprint, unchanged: true };
+        return {
+          status: "bundle_ready",
+          file_count: bundle.files.length,
+          sha256_manifest: bundle.fingerprint,
+          unchanged: true,
+        };
       }
       throw new ExitError(
         EXIT_INVALID_PROJECT,
@@ -153,9 +157,16 @@ export async function syncListingBestEffort(
 ): Promise<void> {
   const p = prepared.project;
   try {
-    const listing = await planListing({ dir: p.dir, appJson: p.appJson, manifest: p.manifest, slug: p.slug });
+    const listing = await planListing({
+      dir: p.dir,
+      appJson: p.appJson,
+      manifest: p.manifest,
+      slug: p.slug,
+    });
     await sendListing(plan, appId ?? "{app_id}", listing);
   } catch (e) {
-    prepared.warnings.push(`listing metadata sync skipped: ${e instanceof Error ? e.message : String(e)}`);
+    prepared.warnings.push(
+      `listing metadata sync skipped: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }

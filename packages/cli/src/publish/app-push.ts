@@ -66,7 +66,11 @@ export async function pushApp(o: AppPushOptions): Promise<AppPushResult> {
       {
         method: "PUT",
         path: base,
-        body: { manifest: prepared.manifest, changelog: p.changelog, content_hash: prepared.contentHash },
+        body: {
+          manifest: prepared.manifest,
+          changelog: p.changelog,
+          content_hash: prepared.contentHash,
+        },
       },
       `pushing the working draft of ${p.slug}`,
       o.ifMatch === undefined ? {} : { headers: { "If-Match": String(o.ifMatch) } },
@@ -91,7 +95,12 @@ export async function pushApp(o: AppPushOptions): Promise<AppPushResult> {
       base,
       prepared.bundle,
       prepared.manifest,
-      progressBar(o.io, `uploading ${prepared.bundle.files.length} files`, prepared.bundle.totalBytes, o.quiet),
+      progressBar(
+        o.io,
+        `uploading ${prepared.bundle.files.length} files`,
+        prepared.bundle.totalBytes,
+        o.quiet,
+      ),
     );
     bundleUploaded = true;
     const s = sent.finalize?.bundle_status;

@@ -24,7 +24,10 @@ export interface AppRow {
 
 export const is404 = (e: unknown) => e instanceof NexusRequestError && e.status === 404;
 
-export async function findAppBySlug(client: NexusClient, slug: string): Promise<AppRow | undefined> {
+export async function findAppBySlug(
+  client: NexusClient,
+  slug: string,
+): Promise<AppRow | undefined> {
   const res = await client.get<unknown>(APPS, {
     query: { slug },
     what: `looking up app ${slug}`,

@@ -28,7 +28,13 @@ export async function upsertApp(
   const cached = ignoreCache ? undefined : await readAppIdentity(p.dir, host, p.slug);
   if (cached) {
     if (!checkCache) {
-      return { id: cached.app_id, slug: cached.slug, handle: cached.handle, created: false, fromCache: true };
+      return {
+        id: cached.app_id,
+        slug: cached.slug,
+        handle: cached.handle,
+        created: false,
+        fromCache: true,
+      };
     }
     try {
       const row = await getApp(plan.client, cached.app_id, p.slug);
@@ -38,7 +44,14 @@ export async function upsertApp(
     }
   }
   const found = await findAppBySlug(plan.client, p.slug);
-  if (found) return { id: found.id, slug: found.slug, handle: found.handle, created: false, fromCache: false };
+  if (found)
+    return {
+      id: found.id,
+      slug: found.slug,
+      handle: found.handle,
+      created: false,
+      fromCache: false,
+    };
   const str = (k: string) => {
     const v = p.appJson?.[k] ?? p.manifest[k];
     return typeof v === "string" && v !== "" ? v : undefined;

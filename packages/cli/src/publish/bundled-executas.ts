@@ -101,7 +101,10 @@ export async function resolveBundledExecutas(o: BundledOptions): Promise<Bundled
       freeze: o.mode === "publish",
     });
     published.push({ handle: b.handle, result });
-    set(result.tool_id ?? `{tool_id of ${b.handle}}`, o.mode === "publish" ? "published" : "working");
+    set(
+      result.tool_id ?? `{tool_id of ${b.handle}}`,
+      o.mode === "publish" ? "published" : "working",
+    );
   }
   return { ids, lock, published };
 }

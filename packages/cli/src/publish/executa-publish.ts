@@ -183,17 +183,20 @@ export async function publishExecuta(o: PublishOptions): Promise<PublishResult> 
 
   // 4. Freeze. Tools send the content hash as the published CLI does; skills are frozen too
   // (the published CLI leaves them at the server's first-promotion snapshot).
-  const freeze = o.freeze === false ? undefined : await write(
-    {
-      method: "POST",
-      path:
-        p.type === "tool"
-          ? `${MY}/tools/${idPath}/versions?content_hash=${p.contentHash}`
-          : `${MY}/skills/${idPath}/versions`,
-      body: { version: p.version },
-    },
-    `freezing ${p.slug} ${p.version}`,
-  );
+  const freeze =
+    o.freeze === false
+      ? undefined
+      : await write(
+          {
+            method: "POST",
+            path:
+              p.type === "tool"
+                ? `${MY}/tools/${idPath}/versions?content_hash=${p.contentHash}`
+                : `${MY}/skills/${idPath}/versions`,
+            body: { version: p.version },
+          },
+          `freezing ${p.slug} ${p.version}`,
+        );
   const hit = freeze?.idempotentHit ?? false;
 
   // 5. The result as the server now has it.

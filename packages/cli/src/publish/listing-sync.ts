@@ -50,8 +50,7 @@ const isRemote = (s: string) => /^(https?:|data:)/i.test(s);
 
 /** What would be sent; exit 4 on a limit or a missing local file. */
 export async function planListing(src: ListingSource): Promise<ListingPlan> {
-  const has = (k: string) =>
-    (src.appJson !== undefined && k in src.appJson) || k in src.manifest;
+  const has = (k: string) => (src.appJson !== undefined && k in src.appJson) || k in src.manifest;
   const get = (k: string): unknown =>
     src.appJson !== undefined && k in src.appJson ? src.appJson[k] : src.manifest[k];
   const text = (k: string, max: number): string | undefined => {
@@ -74,7 +73,8 @@ export async function planListing(src: ListingSource): Promise<ListingPlan> {
     else if (typeof v === "string") patch[k] = text(k, APP_URL_MAX_CHARS);
   }
   const logoFile =
-    src.logoFile ?? (typeof get("logo_file") === "string" ? (get("logo_file") as string) : undefined);
+    src.logoFile ??
+    (typeof get("logo_file") === "string" ? (get("logo_file") as string) : undefined);
   if (logoFile === undefined && typeof get("logo_url") === "string") {
     patch.logo_url = text("logo_url", APP_URL_MAX_CHARS);
   }
@@ -90,7 +90,10 @@ export async function planListing(src: ListingSource): Promise<ListingPlan> {
       });
     }
   }
-  for (const f of [...screenshotFiles.map((s) => s.file), ...(logoFile ? [path.resolve(src.dir, logoFile)] : [])]) {
+  for (const f of [
+    ...screenshotFiles.map((s) => s.file),
+    ...(logoFile ? [path.resolve(src.dir, logoFile)] : []),
+  ]) {
     try {
       await readFile(f);
     } catch {
@@ -117,8 +120,12 @@ export async function sendListing(
     if (res !== undefined) shots[slot] = String(res.screenshot_url);
   }
   if (shots.length > 0) patch.screenshots = shots;
-  await plan.send({ method: "PATCH", path: `${APPS}/${appId}`, body: patch }, "updating the store listing");
-  if (listing.logoFile !== undefined) await upload(plan, `${APPS}/${appId}/logo`, listing.logoFile, "logo");
+  await plan.send(
+    { method: "PATCH", path: `${APPS}/${appId}`, body: patch },
+    "updating the store listing",
+  );
+  if (listing.logoFile !== undefined)
+    await upload(plan, `${APPS}/${appId}/logo`, listing.logoFile, "logo");
   return patch;
 }
 

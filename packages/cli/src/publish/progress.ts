@@ -10,7 +10,12 @@ export interface Progress {
 const BAR_CELLS = 24;
 const NO_PROGRESS: Progress = { advance() {}, done() {} };
 
-export function progressBar(io: CliIo, label: string, totalBytes: number, quiet: boolean): Progress {
+export function progressBar(
+  io: CliIo,
+  label: string,
+  totalBytes: number,
+  quiet: boolean,
+): Progress {
   if (quiet || io.stderr.isTTY !== true || totalBytes <= 0) return NO_PROGRESS;
   let sent = 0;
   const draw = () => {
@@ -33,4 +38,5 @@ export function progressBar(io: CliIo, label: string, totalBytes: number, quiet:
   };
 }
 
-const kib = (n: number) => (n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`);
+const kib = (n: number) =>
+  n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`;
