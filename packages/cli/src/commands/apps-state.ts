@@ -51,7 +51,7 @@ function stateCommand(c: StateCommand): CommandModule {
     spec,
     run: async (args: ParsedArgs, io: CliIo): Promise<number> => {
       const slug = slugArgument(args, name);
-      if (guarded) requireConfirmation(args.flags, io.env, name, slug);
+      if (guarded) requireConfirmation(args.flags, io.env, name, slug, []);
       else if (args.flags.yes !== true)
         throw usageError(`run it again with --yes to ${c.verb} ${slug}`, name);
       const { client, host, app } = await findOwnApp(args, io, name, slug);
