@@ -43,6 +43,11 @@ export interface BlobStore {
    * memory store's). A store that does not keep it reads the object once to compute it.
    */
   sha256(key: string): Promise<string>;
+  /**
+   * Stores the local file at `path` under `key` (server-side writes: bundle files and listing
+   * images the caller already streamed to disk and checked).
+   */
+  putFile(key: string, path: string, contentType: string): Promise<void>;
   /** Idempotent: deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Resolves when the store answers (readiness). */

@@ -8,6 +8,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { signGrant, verifyGrant, type SignedGrant } from "@anna-ai/executa-host";
 import type {
   BlobHead,
@@ -190,6 +191,12 @@ export class FsBlobStore implements BlobStore {
       out.destroy();
       await rm(tmp, { force: true });
     }
+  }
+
+  async putFile(key: string, path: string, contentType: string): Promise<void> {
+    const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
+    const out = await this.put(key, contentType, body, Number.MAX_SAFE_INTEGER);
+    if (!out.ok) throw new Error(out.message);
   }
 
   /** The object's bytes as a stream, with its head; `undefined` when absent. */

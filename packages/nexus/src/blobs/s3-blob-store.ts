@@ -5,6 +5,8 @@
 // Credentials come from the SDK's usual chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, …),
 // never from the URL, so the URL is safe to log.
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -150,6 +152,19 @@ export class S3BlobStore implements BlobStore {
     const hash = createHash("sha256");
     for await (const chunk of out.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
     return hash.digest("hex");
+  }
+
+  async putFile(key: string, path: string, contentType: string): Promise<void> {
+    const { size } = await stat(path);
+    await this.#client.send(
+      new PutObjectCommand({
+        Bucket: this.#bucket,
+        Key: this.#prefix + key,
+        ContentType: contentType,
+        ContentLength: size,
+        Body: createReadStream(path),
+      }),
+    );
   }
 
   async delete(key: string): Promise<void> {

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { sqlRateLimiter } from "../auth/sql-rate-limit.js";
+import { memoryRateLimiter } from "../auth/rate-limit.js";
 import { consoleMailSender, fileOutboxMailSender } from "../mail/mail-sender.js";
 import { systemClock } from "../core/clock.js";
 import { resolveConfig } from "../core/config.js";
@@ -15,6 +16,8 @@ import { createSqlFilesService } from "../storage/sql-files-store.js";
 import { createSqlStorageService } from "../storage/sql-kv-store.js";
 import { createNexusRuntime } from "../runtime/nexus-runtime.js";
 import { executaHub } from "../hub/executa-hub.js";
+import { appExecutaReferences, appRegistry } from "../apps/app-registry.js";
+import { PRE_REVIEW_CHECKS } from "../apps/checks/index.js";
 import { sqlExecutaStore } from "../hub/executa-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { openKeyring } from "./keyring-flags.js";
@@ -206,16 +209,34 @@ async function serveUntilStopped(
     store: sharedLimits ? "database" : "memory",
     mail: mail.description,
   });
+  const rateLimiter = sharedLimits
+    ? sqlRateLimiter(handle.db, systemClock)
+    : memoryRateLimiter(systemClock);
+  const config = resolveConfig({ publicOrigin: publicOrigin?.replace(/\/$/, ""), trustProxy });
+  const hub = executaHub({
+    store: sqlExecutaStore(handle.db),
+    clock: systemClock,
+    references: appExecutaReferences(handle.db),
+  });
   const app = createApp({
     stores,
     mail,
-    ...(sharedLimits ? { rateLimiter: sqlRateLimiter(handle.db, systemClock) } : {}),
+    rateLimiter,
     keyring: tokens.keyring,
     clock: systemClock,
     logger,
-    config: resolveConfig({ publicOrigin: publicOrigin?.replace(/\/$/, ""), trustProxy }),
+    config,
     pingDatabase: handle.ping,
-    hub: executaHub({ store: sqlExecutaStore(handle.db), clock: systemClock }),
+    hub,
+    apps: appRegistry({
+      db: handle.db,
+      clock: systemClock,
+      limits: config.appLimits,
+      rateLimiter,
+      blobs,
+      hub,
+      checks: PRE_REVIEW_CHECKS,
+    }),
     storage: {
       kv,
       files: createSqlFilesService({ db: handle.db, blobs, clock, logger }),

@@ -23,6 +23,8 @@ export interface NexusConfig {
   devSessionIdleMs: number;
   /** …and the hard deadline nothing slides (L7638: 24 h). */
   devSessionMaxMs: number;
+  /** The app registry's fair-use and upload limits (R5, real-world-cli.md §3.1 and 0.1.47 §C). */
+  appLimits: AppLimits;
   rateLimits: {
     /** Failed sign-ins per email (and per client address, ×5) in one window. */
     signinFailures: number;
@@ -42,7 +44,24 @@ export interface NexusConfig {
   };
 }
 
+export interface AppLimits {
+  /** Apps a developer may create per day. */
+  createsPerDay: number;
+  /** Non-archived apps a developer may own. */
+  activeApps: number;
+  /** Review submissions per developer per day. */
+  submissionsPerDay: number;
+  /** Files in one UI bundle (the CLI's 1–2000). */
+  bundleMaxFiles: number;
+  bundleMaxFileBytes: number;
+  bundleMaxTotalBytes: number;
+  /** Logo and screenshot images (A5: 2 MB for the logo). */
+  logoMaxBytes: number;
+  screenshotMaxBytes: number;
+}
+
 const DAY_MS = 86_400_000;
+const MIB = 1024 * 1024;
 
 export const DEFAULT_CONFIG: NexusConfig = {
   publicOrigin: undefined,
@@ -57,6 +76,16 @@ export const DEFAULT_CONFIG: NexusConfig = {
   devSessionMaxMs: DAY_MS,
   developerTosVersion: "2026-01",
   selfServeDeveloper: true,
+  appLimits: {
+    createsPerDay: 10,
+    activeApps: 20,
+    submissionsPerDay: 5,
+    bundleMaxFiles: 2000,
+    bundleMaxFileBytes: 50 * MIB,
+    bundleMaxTotalBytes: 1024 * MIB,
+    logoMaxBytes: 2 * MIB,
+    screenshotMaxBytes: 5 * MIB,
+  },
   rateLimits: {
     signinFailures: 5,
     signinWindowMs: 15 * 60_000,
@@ -75,6 +104,7 @@ export function resolveConfig(overrides: Partial<NexusConfig> = {}): NexusConfig
   return {
     ...DEFAULT_CONFIG,
     ...overrides,
+    appLimits: { ...DEFAULT_CONFIG.appLimits, ...overrides.appLimits },
     rateLimits: { ...DEFAULT_CONFIG.rateLimits, ...overrides.rateLimits },
   };
 }

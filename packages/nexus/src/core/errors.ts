@@ -54,6 +54,18 @@ export const ERROR_STATUS = {
   executa_referenced: 409,
   draft_committed: 409,
   draft_expired: 410,
+  // App registry (S1, real-world-cli.md §3): each names the state that refused and the next step.
+  HANDLE_REQUIRED: 409,
+  developer_required: 403,
+  app_limit_reached: 409,
+  app_state: 409,
+  app_has_installs: 409,
+  stale_revision: 409,
+  already_cut: 409,
+  invalid_manifest: 422,
+  bundle_finalized: 409,
+  bundle_incomplete: 409,
+  bundle_mismatch: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -12,6 +12,10 @@ import { devicePageRoutes } from "../routes/device-page.js";
 import { emailVerificationRoutes, verifyPageRoutes } from "../routes/email-verification.js";
 import { deviceRoutes } from "../routes/device.js";
 import { executaRoutes } from "../routes/executas.js";
+import { appMediaRoutes } from "../routes/app-media.js";
+import { isAppUploadRoute } from "../routes/app-route-helpers.js";
+import { developerAppRoutes } from "../routes/developer-apps.js";
+import { superAdminAppRoutes } from "../routes/super-admin-apps.js";
 import { handleRoutes } from "../routes/handle.js";
 import { devExecutaRoutes } from "../routes/dev-executas.js";
 import { devSessionRoutes } from "../routes/dev-sessions.js";
@@ -53,7 +57,8 @@ export function createApp(input: AppDeps): Hono<Env> {
   // A presigned blob PUT streams up to the object cap under its own signed limit, and its
   // signature is its only credential (no cookie), so neither the JSON cap nor CSRF applies.
   app.use((c, next) => {
-    if (isBlobRoute(c.req.path)) return next();
+    // App uploads (bundle files, listing images) stream under the registry's own limits.
+    if (isBlobRoute(c.req.path) || isAppUploadRoute(c.req.path)) return next();
     // A declared length is checked from the header alone, as bodyLimit would, so the body stays
     // unread until a route reads it: Hono's bodyLimit touches `c.req.raw.body`, which makes
     // @hono/node-server build a web Request and stream for every request, GET included — about
@@ -83,6 +88,9 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/", jwksRoutes(deps));
   app.route("/api/v1/developer", handleRoutes(deps));
   app.route("/api/v1/executas", executaRoutes(deps));
+  app.route("/api/v1/developer/apps", developerAppRoutes(deps));
+  app.route("/api/v1/super-admin", superAdminAppRoutes(deps));
+  app.route("/api/v1/app-media", appMediaRoutes(deps));
   if (deps.storage) {
     app.route("/api/v1/storage", storageRoutes(deps, deps.storage));
     const blobs = deps.storage.blobs;

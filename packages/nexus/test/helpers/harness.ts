@@ -7,6 +7,10 @@ import type { DatabaseHandle } from "../../src/db/connect.js";
 import { createApp } from "../../src/http/app.js";
 import type { AppDeps, Env } from "../../src/http/context.js";
 import { executaHub } from "../../src/hub/executa-hub.js";
+import { appExecutaReferences, appRegistry } from "../../src/apps/app-registry.js";
+import { PRE_REVIEW_CHECKS } from "../../src/apps/checks/index.js";
+import { memoryRateLimiter } from "../../src/auth/rate-limit.js";
+import type { BlobStore } from "../../src/blobs/blob-store.js";
 import { sqlExecutaStore } from "../../src/hub/executa-store.js";
 import { sqlStores } from "../../src/stores/sql-stores.js";
 import type { Stores } from "../../src/stores/types.js";
@@ -40,6 +44,8 @@ export function harness(
     clock?: ManualClock;
     storage?: AppDeps["storage"];
     hub?: AppDeps["hub"];
+    /** The app registry's blob store (bundles, listing images); the registry is always on. */
+    blobs?: BlobStore;
     /** The app runtime, built on the harness's keyring (test/helpers/runtime.ts). */
     runtime?: (keyring: SigningKeyring) => NonNullable<AppDeps["runtime"]>;
     rateLimiter?: AppDeps["rateLimiter"];
@@ -54,18 +60,32 @@ export function harness(
     kek: kekFromBytes(randomBytes(32), "test"),
     clock,
   });
+  const rateLimiter = extra.rateLimiter ?? memoryRateLimiter(clock);
+  const resolved = resolveConfig(config);
+  const hub =
+    extra.hub ??
+    executaHub({ store: sqlExecutaStore(h.db), clock, references: appExecutaReferences(h.db) });
   const app = createApp({
     stores,
     keyring,
     clock,
     logger,
-    config: resolveConfig(config),
+    config: resolved,
     pingDatabase: h.ping,
     passwordParams: TEST_SCRYPT,
-    hub: extra.hub ?? executaHub({ store: sqlExecutaStore(h.db), clock }),
+    hub,
+    apps: appRegistry({
+      db: h.db,
+      clock,
+      limits: resolved.appLimits,
+      rateLimiter,
+      blobs: extra.blobs ?? extra.storage?.blobs,
+      hub,
+      checks: PRE_REVIEW_CHECKS,
+    }),
+    rateLimiter,
     ...(extra.storage ? { storage: extra.storage } : {}),
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
-    ...(extra.rateLimiter ? { rateLimiter: extra.rateLimiter } : {}),
     ...(extra.mail ? { mail: extra.mail } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
