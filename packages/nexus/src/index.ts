@@ -97,3 +97,6 @@ export {
 export { createSqlStorageService, type SqlStorageService } from "./storage/sql-kv-store.js";
 export { createSqlFilesService } from "./storage/sql-files-store.js";
 export { openBlobStore } from "./blobs/open-blob-store.js";
+// The app registry, for embedding a Nexus that publishes apps (tests of the CLI's apps commands).
+export { appExecutaReferences, appRegistry } from "./apps/app-registry.js";
+export { PRE_REVIEW_CHECKS } from "./apps/checks/index.js";
