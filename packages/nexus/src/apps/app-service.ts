@@ -2,6 +2,7 @@
 // A1–A5, A25, A26): create under the developer's handle within the fair-use limits, listing edits
 // that need no review, rename-slug only before the first publish, delete refused while users have
 // it installed, and logo / screenshot images kept in the blob store under content-addressed keys.
+import { open } from "node:fs/promises";
 import { NexusError } from "../core/errors.js";
 import type { User } from "../stores/types.js";
 import { uniqueViolation } from "../stores/sql-stores.js";
@@ -99,8 +100,9 @@ export function appService(deps: RegistryDeps) {
     return Number(row.n);
   }
 
-  async function installs(appId: number): Promise<number> {
-    const row = await db
+  /** `on` is the open transaction when there is one (SQLite has a single connection). */
+  async function installs(appId: number, on: Db = db): Promise<number> {
+    const row = await on
       .selectFrom("user_apps")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("app_id", "=", appId)
@@ -108,13 +110,11 @@ export function appService(deps: RegistryDeps) {
     return Number(row.n);
   }
 
-  async function slugTaken(slug: string): Promise<NexusError> {
-    return Promise.resolve(
-      new NexusError(
-        "slug_taken",
-        `the slug '${slug}' is taken (slugs are unique across the store); pick another in app.json`,
-        { details: { slug } },
-      ),
+  function slugTaken(slug: string): NexusError {
+    return new NexusError(
+      "slug_taken",
+      `the slug '${slug}' is taken (slugs are unique across the store); pick another in app.json`,
+      { details: { slug } },
     );
   }
 
@@ -128,7 +128,7 @@ export function appService(deps: RegistryDeps) {
         { details: { status: app.status } },
       );
     }
-    if ((await installs(app.id)) > 0) {
+    if ((await installs(app.id, tx)) > 0) {
       throw new NexusError(
         "app_has_installs",
         `${app.slug} is installed by users, so its slug cannot change`,
@@ -141,7 +141,7 @@ export function appService(deps: RegistryDeps) {
         .where("id", "=", app.id)
         .execute();
     } catch (err) {
-      if (uniqueViolation(err) !== undefined) throw await slugTaken(slug);
+      if (uniqueViolation(err) !== undefined) throw slugTaken(slug);
       throw err;
     }
   }
@@ -163,7 +163,6 @@ export function appService(deps: RegistryDeps) {
         `the ${what} is ${file.sizeBytes} bytes; it must be 1 to ${maxBytes} bytes`,
       );
     }
-    const { open } = await import("node:fs/promises");
     const handle = await open(file.path, "r");
     const head = Buffer.alloc(16);
     try {
@@ -243,7 +242,7 @@ export function appService(deps: RegistryDeps) {
           .returningAll()
           .executeTakeFirstOrThrow();
       } catch (err) {
-        if (uniqueViolation(err) !== undefined) throw await slugTaken(input.slug);
+        if (uniqueViolation(err) !== undefined) throw slugTaken(input.slug);
         throw err;
       }
     },

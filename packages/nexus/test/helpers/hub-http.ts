@@ -16,8 +16,12 @@ export interface HubCall {
 
 export interface HubHttp {
   url: string;
-  /** A developer with `handle` (null: none) and a PAT with `scopes`. */
-  developer(handle: string | null, scopes?: Scope[]): Promise<{ pat: string; userId: number }>;
+  /** A Verified Developer with `handle` (null: none) and a PAT with `scopes`. */
+  developer(
+    handle: string | null,
+    scopes?: Scope[],
+    opts?: { developer?: boolean; admin?: boolean },
+  ): Promise<{ pat: string; userId: number }>;
   call(
     pat: string,
     method: string,
@@ -35,10 +39,17 @@ export async function hubHttp(h: Harness): Promise<HubHttp> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    async developer(handle, scopes = ["aps:dev", "executas:publish"]) {
+    async developer(handle, scopes = ["aps:dev", "executas:publish"], opts = {}) {
       const now = h.clock.now();
       const user = await h.stores.users.create(
-        { email: `hub${++people}@example.com`, passwordHash: "x", isVerified: true, handle },
+        {
+          email: `hub${++people}@example.com`,
+          passwordHash: "x",
+          isVerified: true,
+          handle,
+          developer: opts.developer ?? true,
+          isAdmin: opts.admin ?? false,
+        },
         now,
       );
       const { pat } = await mintPat(h.stores, {
