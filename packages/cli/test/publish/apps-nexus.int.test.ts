@@ -186,7 +186,13 @@ describe("anna-app apps against a real Nexus", SLOW, () => {
     );
     ok(await cli(["apps", "grants", slug], dir));
 
-    // A one-shot publish of 1.0.0 with other content: refused with the bump hint.
+    // A one-shot publish of 1.0.0: the cut's content again is the server's hit; other
+    // content under 1.0.0 is refused with the bump hint.
+    expect(jsonLine(ok(await cli(["apps", "publish", "--json"], dir)))).toMatchObject({
+      version: "1.0.0",
+      idempotent_hit: true,
+    });
+    await writeFile(path.join(dir, "bundle/app.js"), "console.log('three');\n");
     fail(
       await cli(["apps", "publish"], dir),
       5,
