@@ -107,3 +107,12 @@ export async function prepareApp(o: PrepareOptions): Promise<PreparedApp> {
     : manifestHash(project.version, manifest);
   return { project, executas, manifest, bundle, contentHash, warnings };
 }
+
+/** The bundled executas as the results report them. */
+export function executaSummary(prepared: PreparedApp) {
+  return Object.entries(prepared.executas.lock).map(([handle, e]) => ({
+    handle,
+    tool_id: e.tool_id,
+    source: e.source,
+  }));
+}

@@ -6,7 +6,12 @@
 import { NexusRequestError } from "../account/nexus-error.js";
 import { EXIT_INVALID_PROJECT, EXIT_REQUEST_FAILED, ExitError } from "../cli/exit-error.js";
 import { writeAppIdentity } from "./app-identity.js";
-import { type PreparedApp, prepareApp, type PrepareOptions } from "./app-prepare.js";
+import {
+  executaSummary,
+  type PreparedApp,
+  prepareApp,
+  type PrepareOptions,
+} from "./app-prepare.js";
 import { APPS, type AppRow, getApp, is404 } from "./app-resolve.js";
 import { upsertApp, type UpsertedApp } from "./app-upsert.js";
 import { uploadBundle, type UploadedBundle } from "./bundle-upload.js";
@@ -85,11 +90,7 @@ export async function publishApp(o: AppPublishOptions): Promise<AppPublishResult
     first_publish: app.created,
     status: row?.status ?? null,
     bundle,
-    executas: Object.entries(prepared.executas.lock).map(([handle, e]) => ({
-      handle,
-      tool_id: e.tool_id,
-      source: e.source,
-    })),
+    executas: executaSummary(prepared),
     warnings: prepared.warnings,
     dry_run: o.dryRun,
     plan: plan.steps,

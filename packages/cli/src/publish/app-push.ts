@@ -5,7 +5,7 @@
 import { NexusRequestError } from "../account/nexus-error.js";
 import { EXIT_INVALID_PROJECT, ExitError } from "../cli/exit-error.js";
 import { writeAppIdentity } from "./app-identity.js";
-import { prepareApp } from "./app-prepare.js";
+import { executaSummary, prepareApp } from "./app-prepare.js";
 import { type AppPublishOptions, syncListingBestEffort } from "./app-publish.js";
 import { APPS, getApp } from "./app-resolve.js";
 import { upsertApp } from "./app-upsert.js";
@@ -135,11 +135,7 @@ export async function pushApp(o: AppPushOptions): Promise<AppPushResult> {
     dirty_vs_latest_cut: dirty,
     status,
     first_publish: app.created,
-    executas: Object.entries(prepared.executas.lock).map(([handle, e]) => ({
-      handle,
-      tool_id: e.tool_id,
-      source: e.source,
-    })),
+    executas: executaSummary(prepared),
     warnings: prepared.warnings,
     dry_run: o.dryRun,
     plan: plan.steps,

@@ -7,54 +7,29 @@ import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { privateHome } from "../account/cli-process.js";
 import { startTestNexus, type TestNexus } from "../account/nexus-server.js";
-import { jsonLine, runCli, tempDir, type RunResult } from "../executa-init/helpers.js";
+import { jsonLine, tempDir } from "../executa-init/helpers.js";
+import { appsCli, developerPat, fail, ok } from "./apps-cli.js";
 
 const SLOW = { timeout: 300_000 };
 let nexus: TestNexus;
 let env: NodeJS.ProcessEnv;
 let adminPat: string;
 
-async function person(email: string, handle?: string) {
-  const cookie = await nexus.signup(email);
-  await nexus.makeDeveloper(email);
-  const { pat } = await nexus.devicePat(cookie);
-  if (handle !== undefined) {
-    const res = await fetch(`${nexus.url}/api/v1/developer/profile/handle`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${pat}`, "content-type": "application/json" },
-      body: JSON.stringify({ handle }),
-    });
-    expect(res.status).toBe(200);
-  }
-  return pat;
-}
-
 beforeAll(async () => {
   nexus = await startTestNexus();
-  env = { ANNA_APP_HOST: nexus.url, ANNA_APP_PAT: await person("apps-dev@example.com", "ada") };
-  adminPat = await person("apps-admin@example.com");
+  env = {
+    ANNA_APP_HOST: nexus.url,
+    ANNA_APP_PAT: await developerPat(nexus, "apps-dev@example.com", "ada"),
+  };
+  adminPat = await developerPat(nexus, "apps-admin@example.com");
   await nexus.makeAdmin("apps-admin@example.com");
 }, 60_000);
 afterAll(async () => {
   await nexus?.close();
 });
 
-function cli(args: string[], cwd: string, extra: NodeJS.ProcessEnv = {}) {
-  const { env: base } = privateHome();
-  return runCli(args, { cwd, env: { ...base, ...env, ...extra }, timeoutMs: 60_000 });
-}
-const ok = (r: RunResult) => {
-  expect(r.stderr, r.stdout).toBe("");
-  expect(r.code).toBe(0);
-  return r;
-};
-const fail = (r: RunResult, code: number, text: string) => {
-  expect(r.code, r.stderr + r.stdout).toBe(code);
-  expect(r.stderr).toContain(text);
-  expect(r.stderr.trim().split("\n")).toHaveLength(1);
-};
+const cli = appsCli(() => env);
 
 async function appFolder(slug: string) {
   const dir = tempDir("apps-nexus-");

@@ -8,9 +8,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectBundle } from "../../src/publish/app-bundle.js";
 import { bundleHash } from "../../src/publish/app-content-hash.js";
-import { privateHome } from "../account/cli-process.js";
 import { startTestNexus, type TestNexus } from "../account/nexus-server.js";
-import { jsonLine, runCli, tempDir, type RunResult } from "../executa-init/helpers.js";
+import { jsonLine, tempDir } from "../executa-init/helpers.js";
+import { appsCli, developerPat, fail, ok } from "./apps-cli.js";
 import { recordingProxy, type RecordingProxy } from "./recording-proxy.js";
 
 const SLOW = { timeout: 240_000 };
@@ -21,15 +21,7 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   nexus = await startTestNexus();
   registry = await recordingProxy(nexus.url);
-  const cookie = await nexus.signup("apps-wire@example.com");
-  await nexus.makeDeveloper("apps-wire@example.com");
-  const { pat } = await nexus.devicePat(cookie);
-  const res = await fetch(`${nexus.url}/api/v1/developer/profile/handle`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${pat}`, "content-type": "application/json" },
-    body: JSON.stringify({ handle: "acme" }),
-  });
-  expect(res.status).toBe(200);
+  const pat = await developerPat(nexus, "apps-wire@example.com", "acme");
   env = { ANNA_APP_HOST: registry.url, ANNA_APP_PAT: pat };
 });
 afterAll(async () => {
@@ -37,20 +29,7 @@ afterAll(async () => {
   await nexus?.close();
 });
 
-function cli(args: string[], cwd: string, extra: NodeJS.ProcessEnv = {}) {
-  const { env: base } = privateHome();
-  return runCli(args, { cwd, env: { ...base, ...env, ...extra }, timeoutMs: 60_000 });
-}
-const ok = (r: RunResult) => {
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
-  return r;
-};
-const fail = (r: RunResult, code: number, text: string) => {
-  expect(r.code, r.stderr + r.stdout).toBe(code);
-  expect(r.stderr).toContain(text);
-  expect(r.stderr.trim().split("\n")).toHaveLength(1);
-};
+const cli = appsCli(() => env);
 const readJson = (file: string) =>
   JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
 
