@@ -11,7 +11,8 @@ import { startTestNexus, type TestNexus } from "../account/nexus-server.js";
 import { jsonLine, tempDir } from "../executa-init/helpers.js";
 import { appsCli, developerPat, fail, ok } from "./apps-cli.js";
 
-const SLOW = { timeout: 300_000 };
+// About 35 CLI runs of 1–3 s each; a loaded machine (2 shared cores) can triple that.
+const SLOW = { timeout: 600_000 };
 let nexus: TestNexus;
 let env: NodeJS.ProcessEnv;
 let adminPat: string;
