@@ -13,8 +13,6 @@ const APPS = "/api/v1/developer/apps";
 type Row = Record<string, unknown>;
 const detail = (body: unknown) => (body as { detail: { code: string; message: string } }).detail;
 const MANIFEST = { schema: 1, required_executas: [{ tool_id: "web_search" }] };
-const manifestV = (n: number) => ({ ...MANIFEST, system_prompt_addendum: `revision ${n}` });
-const PNG = Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(64, 7)]);
 
 async function createApp(t: AppsHttp, pat: string, slug = "focus-flow") {
   const res = await t.call(pat, "POST", APPS, {

@@ -13,10 +13,9 @@ import {
   ownedApp,
   type RegistryDeps,
   requireBlobs,
+  withinDailyLimit,
 } from "./registry-deps.js";
 import type { ReceivedFile } from "./multipart-upload.js";
-
-const DAY_MS = 86_400_000;
 
 /** Listing fields a create or PATCH may set; `null` clears a field. */
 export interface ListingInput {
@@ -213,18 +212,7 @@ export function appService(deps: RegistryDeps) {
           { details: { active, limit: limits.activeApps } },
         );
       }
-      const wait = await deps.rateLimiter.hit(
-        `app-create:${user.id}`,
-        limits.createsPerDay,
-        DAY_MS,
-      );
-      if (wait > 0) {
-        throw new NexusError(
-          "rate_limited",
-          `you created ${limits.createsPerDay} apps today, the daily limit; try again in ${Math.ceil(wait / 3600)} h`,
-          { retryAfterS: wait },
-        );
-      }
+      await withinDailyLimit(deps, `app-create:${user.id}`, limits.createsPerDay, "created an app");
       const now = clock.now();
       try {
         return await db

@@ -10,10 +10,14 @@ import type { User } from "../stores/types.js";
 import type { AppRow } from "./app-views.js";
 import { currentBundle } from "./bundle-service.js";
 import { type ReviewFinding, runPreReviewChecks } from "./pre-review.js";
-import { type Db, ownedApp, type RegistryDeps, versionsOf } from "./registry-deps.js";
+import {
+  type Db,
+  ownedApp,
+  type RegistryDeps,
+  versionsOf,
+  withinDailyLimit,
+} from "./registry-deps.js";
 import { releaseVersion } from "./version-service.js";
-
-const DAY_MS = 86_400_000;
 
 export type ReviewRow = Selectable<AppReviewsTable>;
 
@@ -125,18 +129,12 @@ export function appStatus(deps: RegistryDeps) {
           { details: { status: app.status, versions: 0 } },
         );
       }
-      const wait = await deps.rateLimiter.hit(
+      await withinDailyLimit(
+        deps,
         `app-review:${user.id}`,
         limits.submissionsPerDay,
-        DAY_MS,
+        "submitted an app for review",
       );
-      if (wait > 0) {
-        throw new NexusError(
-          "rate_limited",
-          `you submitted ${limits.submissionsPerDay} reviews today, the daily limit; try again in ${Math.ceil(wait / 3600)} h`,
-          { retryAfterS: wait },
-        );
-      }
       const bundle = await currentBundle(db, app.id, candidate.id);
       const files =
         bundle?.status === "ready"

@@ -88,6 +88,25 @@ export function notArchived(app: AppRow): void {
   }
 }
 
+const DAY_MS = 86_400_000;
+
+/** R5's per-developer daily limits (creates, submissions): counted, and refused past `limit`. */
+export async function withinDailyLimit(
+  deps: RegistryDeps,
+  key: string,
+  limit: number,
+  done: string,
+): Promise<void> {
+  const wait = await deps.rateLimiter.hit(key, limit, DAY_MS);
+  if (wait > 0) {
+    throw new NexusError(
+      "rate_limited",
+      `you ${done} ${limit} times today, the daily limit; try again in ${Math.ceil(wait / 3600)} h`,
+      { retryAfterS: wait },
+    );
+  }
+}
+
 export function requireBlobs(deps: RegistryDeps): BlobStore {
   if (!deps.blobs) {
     throw new NexusError("unavailable", "this server has no blob store, so it cannot take uploads");

@@ -1,7 +1,8 @@
 // The S3-compatible blob store against a real s3rver on 127.0.0.1: presigned PUT and GET URLs
 // that the server verifies (SigV4, Content-Type signed), HEAD and delete, readiness, and the
 // SQL files service running on it end to end.
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "s3rver";
@@ -100,6 +101,21 @@ describe("S3 blob store on s3rver", () => {
     await s.delete("obj/1");
     expect(await s.head("obj/1")).toBeUndefined();
     await s.delete("obj/1");
+  });
+
+  it("stores a local file server-side (bundle files, listing images)", async () => {
+    const s = store();
+    const file = join(dir, "putfile.bin");
+    writeFileSync(file, "bundle bytes");
+    await s.putFile("app-bundles/x", file, "text/javascript");
+    expect(await s.head("app-bundles/x")).toMatchObject({
+      sizeBytes: 12,
+      contentType: "text/javascript",
+    });
+    expect(await s.sha256("app-bundles/x")).toBe(
+      createHash("sha256").update("bundle bytes").digest("hex"),
+    );
+    await s.delete("app-bundles/x");
   });
 
   it("carries the SQL files service end to end", async () => {
