@@ -103,3 +103,6 @@ export {
   UPLOAD_TOKEN_PREFIX,
 } from "./hub/binaries/binary-uploads.js";
 export { type OidcVerifier, oidcVerifier } from "./hub/binaries/oidc.js";
+// The app registry, for embedding a Nexus that publishes apps (tests of the CLI's apps commands).
+export { appExecutaReferences, appRegistry } from "./apps/app-registry.js";
+export { PRE_REVIEW_CHECKS } from "./apps/checks/index.js";

@@ -18,6 +18,8 @@ export interface RequestOptions {
   query?: Readonly<Record<string, QueryValue>>;
   /** Sent as JSON; keys whose value is undefined are left out. */
   body?: unknown;
+  /** Sent as multipart/form-data instead (fetch sets the boundary); excludes `body`. */
+  form?: FormData;
   headers?: Readonly<Record<string, string>>;
   /** Statuses besides 2xx that are answers, not errors (e.g. 202 and 410 of the device poll). */
   allowStatuses?: readonly number[];
@@ -121,8 +123,9 @@ export class NexusClient {
     if (options.auth !== false && this.#pat !== undefined) {
       headers.authorization = `Bearer ${this.#pat}`;
     }
-    let body: string | undefined;
-    if (options.body !== undefined) {
+    let body: string | FormData | undefined;
+    if (options.form !== undefined) body = options.form;
+    else if (options.body !== undefined) {
       headers["content-type"] = "application/json";
       body = JSON.stringify(options.body);
     }

@@ -114,9 +114,10 @@ export function errorForStatus(
     );
   }
   if (status === 403) {
-    const developer = /verified developer/i.test(d.message)
-      ? `; activate developer access at ${host}/developer`
-      : "";
+    const developer =
+      /verified developer/i.test(d.message) && !d.message.includes("/developer")
+        ? `; activate developer access at ${host}/developer`
+        : "";
     return new NexusRequestError(
       EXIT_FORBIDDEN,
       `${what} refused (${tag}): ${d.message}${developer}`,

@@ -13,8 +13,12 @@ export const EXIT_FORBIDDEN = 3;
 export const EXIT_INVALID_PROJECT = 4;
 export const EXIT_REQUEST_FAILED = 5;
 export const EXIT_SERVER = 6;
+/** `apps release`: the app's status does not allow going live (shares 6 with server errors). */
+export const EXIT_STATUS_FORBIDS = 6;
 /** A destructive command refused because ANNA_CLI_NO_DESTRUCTIVE=1. */
 export const EXIT_DESTRUCTIVE_REFUSED = 7;
+/** `apps cut`: that version was already cut. */
+export const EXIT_ALREADY_CUT = 9;
 /** Shell convention for a run ended by a signal: 128 + its number. */
 export const EXIT_SIGINT = 130;
 export const EXIT_SIGTERM = 143;

@@ -8,27 +8,18 @@ import { ACCOUNT_FLAG, accountFlag, selectAccount } from "../account/select-acco
 import type { Bump } from "../publish/executa-project.js";
 import type { PublishResult } from "../publish/executa-publish.js";
 import { cwdOf, CWD_FLAG } from "../publish/cwd-flag.js";
+import { BUMP_FLAG, DRY_RUN_FLAG, PROFILE_FLAG } from "../publish/publish-flags.js";
+import { renderPlan } from "../publish/request-plan.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "executa publish";
 
 export const EXECUTA_PUBLISH_FLAGS: readonly FlagDef[] = [
-  {
-    name: "bump",
-    type: "string",
-    value: "<part>",
-    choices: ["patch", "minor", "major"],
-    description: "Raise the version in executa.json first (patch, minor or major)",
-  },
+  BUMP_FLAG,
   { name: "no-write", type: "boolean", description: "Leave executa.json and .anna/ untouched" },
   { name: "publish", type: "boolean", description: "Make it public after freezing" },
-  { name: "dry-run", type: "boolean", description: "Print the exact requests; change nothing" },
-  {
-    name: "profile",
-    type: "string",
-    value: "<name>",
-    description: "Use this distribution profile instead of the active one (this run only)",
-  },
+  DRY_RUN_FLAG,
+  PROFILE_FLAG,
   CWD_FLAG,
   ACCOUNT_FLAG,
   { name: "json", type: "boolean", description: "One JSON line with the result (and the plan)" },
@@ -92,15 +83,11 @@ export async function runExecutaPublish(
 function render(r: PublishResult, io: CliIo): string {
   const s = io.style;
   if (r.dry_run) {
-    const lines = [
-      `dry run: ${r.slug} ${r.version} on ${r.host} — nothing was changed; this would send:`,
-    ];
-    for (const q of r.plan) {
-      lines.push(
-        `  ${q.method} ${q.path}${q.body === undefined ? "" : " " + JSON.stringify(q.body)}`,
-      );
-    }
-    return lines.join("\n") + "\n";
+    return (
+      `dry run: ${r.slug} ${r.version} on ${r.host} — nothing was changed; this would send:\n` +
+      renderPlan(r.plan) +
+      "\n"
+    );
   }
   const what = r.first_publish
     ? "published"

@@ -101,6 +101,86 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./publish.js")).command,
   },
   {
+    path: ["apps", "push"],
+    summary: "Upload this folder as the app's working draft (mutable, no version frozen)",
+    load: async () => (await import("./apps-push.js")).command,
+  },
+  {
+    path: ["apps", "cut"],
+    summary: "Freeze the app's working draft into an immutable version",
+    load: async () => (await import("./apps-cut.js")).command,
+  },
+  {
+    path: ["apps", "release"],
+    summary: "Make an existing app version live (the app must be approved)",
+    load: async () => (await import("./apps-release.js")).command,
+  },
+  {
+    path: ["apps", "publish"],
+    summary: "Create an immutable app version from this folder (bundled executas frozen first)",
+    load: async () => (await import("./apps-publish.js")).command,
+  },
+  {
+    path: ["apps", "discard"],
+    summary: "Drop the app's working draft (versions already cut are kept)",
+    load: async () => (await import("./apps-discard.js")).command,
+  },
+  {
+    path: ["apps", "submit-review"],
+    summary: "Submit the app for review (DRAFT or REJECTED → PENDING_REVIEW)",
+    load: async () => (await import("./apps-submit-review.js")).command,
+  },
+  {
+    path: ["apps", "list"],
+    summary: "List the apps you author and their status",
+    load: async () => (await import("./apps-list.js")).command,
+  },
+  {
+    path: ["apps", "status"],
+    summary: "Show one app's server state: status, latest version, working draft",
+    load: async () => (await import("./apps-status.js")).command,
+  },
+  {
+    path: ["apps", "versions"],
+    summary: "List every version of one app on the server",
+    load: async () => (await import("./apps-versions.js")).command,
+  },
+  {
+    path: ["apps", "grants"],
+    summary: "Show the scopes and quotas granted to one app",
+    load: async () => (await import("./apps-grants.js")).command,
+  },
+  {
+    path: ["apps", "sync-meta"],
+    summary: "Update the app's store listing from app.json and manifest.json",
+    load: async () => (await import("./apps-sync-meta.js")).command,
+  },
+  {
+    path: ["apps", "rename-slug"],
+    summary: "Rename the app's slug (only before its first publish, without installs)",
+    load: async () => (await import("./apps-rename-slug.js")).command,
+  },
+  {
+    path: ["apps", "unpublish"],
+    summary: "Take a published app off the store (PUBLISHED → APPROVED; installs keep working)",
+    load: async () => (await import("./apps-state.js")).unpublish,
+  },
+  {
+    path: ["apps", "archive"],
+    summary: "Archive an app: hidden from the store and new installs; installs keep working",
+    load: async () => (await import("./apps-state.js")).archive,
+  },
+  {
+    path: ["apps", "unarchive"],
+    summary: "Bring an archived app back (ARCHIVED → APPROVED)",
+    load: async () => (await import("./apps-state.js")).unarchive,
+  },
+  {
+    path: ["apps", "delete"],
+    summary: "Delete an app for good (refused while users have it installed)",
+    load: async () => (await import("./apps-state.js")).del,
+  },
+  {
     path: ["executa", "publish"],
     summary: "Publish the executa of this folder: mint its tool_id, freeze its version",
     load: async () => (await import("./executa-publish.js")).command,

@@ -12,13 +12,11 @@ import { listExecutas } from "./executa-refs.js";
 import { type ExecutaProject, writeBumpedVersion } from "./executa-project.js";
 import { clearIdentity, IDENTITY_SCHEMA, readIdentity, writeIdentity } from "./identity-cache.js";
 
-const MY = "/api/v1/executas/my";
+import type { PlannedRequest } from "./request-plan.js";
 
-export interface PlannedRequest {
-  method: string;
-  path: string;
-  body?: unknown;
-}
+export type { PlannedRequest };
+
+const MY = "/api/v1/executas/my";
 
 export interface PublishResult {
   host: string;
@@ -47,6 +45,11 @@ export interface PublishOptions {
   dryRun: boolean;
   /** `--no-write`: keep executa.json and `.anna/executa.json` as they are. */
   noWrite: boolean;
+  /**
+   * Freeze the version (E8, the default). `apps push` publishes bundled executas without it:
+   * a working draft does not pin its dependencies (real-world-cli.md §9.2).
+   */
+  freeze?: boolean;
   now?: () => Date;
   onProgress?: (p: UploadProgress) => void;
 }
@@ -232,17 +235,20 @@ export async function publishExecuta(o: PublishOptions): Promise<PublishResult> 
 
   // 4. Freeze. Tools send the content hash as the published CLI does; skills are frozen too
   // (the published CLI leaves them at the server's first-promotion snapshot).
-  const freeze = await write(
-    {
-      method: "POST",
-      path:
-        p.type === "tool"
-          ? `${MY}/tools/${idPath}/versions?content_hash=${p.contentHash}`
-          : `${MY}/skills/${idPath}/versions`,
-      body: { version: p.version },
-    },
-    `freezing ${p.slug} ${p.version}`,
-  );
+  const freeze =
+    o.freeze === false
+      ? undefined
+      : await write(
+          {
+            method: "POST",
+            path:
+              p.type === "tool"
+                ? `${MY}/tools/${idPath}/versions?content_hash=${p.contentHash}`
+                : `${MY}/skills/${idPath}/versions`,
+            body: { version: p.version },
+          },
+          `freezing ${p.slug} ${p.version}`,
+        );
   const hit = freeze?.idempotentHit ?? false;
 
   // 5. The result as the server now has it.

@@ -1,9 +1,10 @@
 // `.anna/executa.json` in an executa folder: which server-side executa this folder published
 // to, so the next publish updates it instead of minting (real-world-cli.md §8). It counts only
 // for the same host and slug; a 404 on its id deletes it, and so does `executa cache-clear`.
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { EXIT_INVALID_PROJECT, ExitError } from "../cli/exit-error.js";
+import { writeJsonAtomic } from "./json-file.js";
 
 export const IDENTITY_SCHEMA = "anna-executa-identity/v1";
 
@@ -42,8 +43,7 @@ export async function readIdentity(
 }
 
 export async function writeIdentity(dir: string, identity: ExecutaIdentity): Promise<void> {
-  await mkdir(path.dirname(identityPath(dir)), { recursive: true });
-  await writeFile(identityPath(dir), JSON.stringify(identity, null, 2) + "\n");
+  await writeJsonAtomic(identityPath(dir), identity);
 }
 
 /** True when there was a file to delete. */

@@ -7,10 +7,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
 import {
+  appExecutaReferences,
+  appRegistry,
   createApp,
   executaBinaries,
   executaHub,
+  memoryRateLimiter,
   migrateToLatest,
+  openBlobStore,
+  PRE_REVIEW_CHECKS,
   nullLogger,
   oidcVerifier,
   openBlobStore,
@@ -34,6 +39,10 @@ export interface TestNexus {
   approve(cookie: string, userCode: string): Promise<void>;
   /** A PAT by the device flow over plain HTTP (no CLI), for files the published CLI wrote. */
   devicePat(cookie: string): Promise<{ pat: string; token_id: number; expires_in: number }>;
+  /** Makes the person an admin of this Nexus (who approves and rejects apps). */
+  makeAdmin(email: string): Promise<void>;
+  /** Makes the person a verified developer, as `anna-nexus admin` or self-serve activation do. */
+  makeDeveloper(email: string): Promise<void>;
   /** A JSON request with an optional Bearer PAT. */
   call(method: string, p: string, pat?: string): Promise<Response>;
   close(): Promise<void>;
@@ -56,6 +65,12 @@ export async function startTestNexus(
     clock: systemClock.now,
   });
   const resolved = resolveConfig({ devicePollIntervalS: 1, ...config });
+  const rateLimiter = memoryRateLimiter(systemClock);
+  const hub = executaHub({
+    store: sqlExecutaStore(handle.db),
+    clock: systemClock,
+    references: appExecutaReferences(handle.db),
+  });
   const app = createApp({
     stores: sqlStores(handle.db),
     clock: systemClock,
@@ -63,7 +78,8 @@ export async function startTestNexus(
     config: resolved,
     pingDatabase: handle.ping,
     passwordParams: { N: 2 ** 10, r: 8, p: 1 },
-    hub: executaHub({ store: sqlExecutaStore(handle.db), clock: systemClock }),
+    rateLimiter,
+    hub,
     binaries: executaBinaries({
       db: handle.db,
       blobs,
@@ -76,6 +92,16 @@ export async function startTestNexus(
         clock: systemClock,
       }),
     }),
+    apps: appRegistry({
+      db: handle.db,
+      clock: systemClock,
+      limits: resolved.appLimits,
+      rateLimiter,
+      blobs,
+      hub,
+      checks: PRE_REVIEW_CHECKS,
+    }),
+    bundles: { db: handle.db, blobs },
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
@@ -111,6 +137,20 @@ export async function startTestNexus(
       const res = await json("POST", `${DEV}/login/poll`, { device_code: start.device_code });
       if (res.status !== 200) throw new Error(`poll ${res.status}: ${await res.text()}`);
       return (await res.json()) as { pat: string; token_id: number; expires_in: number };
+    },
+    async makeAdmin(email) {
+      await handle.db
+        .updateTable("users")
+        .set({ is_admin: 1 })
+        .where("email", "=", email)
+        .execute();
+    },
+    async makeDeveloper(email) {
+      await handle.db
+        .updateTable("users")
+        .set({ is_verified_developer: 1 })
+        .where("email", "=", email)
+        .execute();
     },
     call(method, p, pat) {
       const headers: Record<string, string> = {};

@@ -21,6 +21,24 @@ import { command as versions } from "../../src/commands/executa-versions.js";
 import { command as yank } from "../../src/commands/executa-yank.js";
 import { command as publish } from "../../src/commands/publish.js";
 import type { CommandModule } from "../../src/commands/registry.js";
+import { command as appsCut } from "../../src/commands/apps-cut.js";
+import { command as appsDiscard } from "../../src/commands/apps-discard.js";
+import { command as appsGrants } from "../../src/commands/apps-grants.js";
+import { command as appsList } from "../../src/commands/apps-list.js";
+import { command as appsPublish } from "../../src/commands/apps-publish.js";
+import { command as appsPush } from "../../src/commands/apps-push.js";
+import { command as appsRelease } from "../../src/commands/apps-release.js";
+import { command as appsRenameSlug } from "../../src/commands/apps-rename-slug.js";
+import {
+  archive as appsArchive,
+  del as appsDelete,
+  unarchive as appsUnarchive,
+  unpublish as appsUnpublish,
+} from "../../src/commands/apps-state.js";
+import { command as appsStatus } from "../../src/commands/apps-status.js";
+import { command as appsSubmitReview } from "../../src/commands/apps-submit-review.js";
+import { command as appsSyncMeta } from "../../src/commands/apps-sync-meta.js";
+import { command as appsVersions } from "../../src/commands/apps-versions.js";
 
 const PUBLISH_COMMANDS: Readonly<Record<string, CommandModule>> = {
   publish,
@@ -38,6 +56,22 @@ const PUBLISH_COMMANDS: Readonly<Record<string, CommandModule>> = {
   "executa trusted-publisher add": trustedAdd,
   "executa trusted-publisher list": trustedList,
   "executa trusted-publisher remove": trustedRemove,
+  "apps push": appsPush,
+  "apps cut": appsCut,
+  "apps release": appsRelease,
+  "apps publish": appsPublish,
+  "apps discard": appsDiscard,
+  "apps submit-review": appsSubmitReview,
+  "apps list": appsList,
+  "apps status": appsStatus,
+  "apps versions": appsVersions,
+  "apps grants": appsGrants,
+  "apps sync-meta": appsSyncMeta,
+  "apps rename-slug": appsRenameSlug,
+  "apps unpublish": appsUnpublish,
+  "apps archive": appsArchive,
+  "apps unarchive": appsUnarchive,
+  "apps delete": appsDelete,
 };
 
 describe.each(Object.entries(PUBLISH_COMMANDS))("%s --help", (name, command) => {
