@@ -14,7 +14,6 @@ import {
   executaHub,
   memoryRateLimiter,
   migrateToLatest,
-  openBlobStore,
   PRE_REVIEW_CHECKS,
   nullLogger,
   oidcVerifier,
