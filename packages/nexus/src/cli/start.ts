@@ -16,6 +16,7 @@ import { createSqlStorageService } from "../storage/sql-kv-store.js";
 import { createNexusRuntime } from "../runtime/nexus-runtime.js";
 import { executaHub } from "../hub/executa-hub.js";
 import { sqlExecutaStore } from "../hub/executa-store.js";
+import { appStore } from "../store/app-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
@@ -216,6 +217,7 @@ async function serveUntilStopped(
     config: resolveConfig({ publicOrigin: publicOrigin?.replace(/\/$/, ""), trustProxy }),
     pingDatabase: handle.ping,
     hub: executaHub({ store: sqlExecutaStore(handle.db), clock: systemClock }),
+    store: appStore({ db: handle.db, clock: systemClock }),
     storage: {
       kv,
       files: createSqlFilesService({ db: handle.db, blobs, clock, logger }),

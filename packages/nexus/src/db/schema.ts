@@ -5,6 +5,7 @@ import type { Generated } from "kysely";
 import type { RuntimeTables } from "./schema-runtime.js";
 import type { HubTables } from "./schema-hub.js";
 import type { AppTables } from "./schema-apps.js";
+import type { InstallTables } from "./schema-installs.js";
 import type { AccountTables } from "./schema-accounts.js";
 import type { TokenTables } from "./schema-tokens.js";
 
@@ -133,7 +134,8 @@ export interface StorageUploadsTable {
   expires_at: number;
 }
 
-export interface Database extends TokenTables, RuntimeTables, HubTables, AccountTables, AppTables {
+export interface Database
+  extends TokenTables, RuntimeTables, HubTables, AccountTables, AppTables, InstallTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

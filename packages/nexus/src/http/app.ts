@@ -16,6 +16,7 @@ import { handleRoutes } from "../routes/handle.js";
 import { devExecutaRoutes } from "../routes/dev-executas.js";
 import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { storageRoutes } from "../routes/storage.js";
+import { storeRoutes } from "../routes/store.js";
 import { healthRoutes } from "../routes/health.js";
 import { jwksRoutes } from "../routes/jwks.js";
 import { runtimeRoutes } from "../routes/runtime.js";
@@ -83,6 +84,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/", jwksRoutes(deps));
   app.route("/api/v1/developer", handleRoutes(deps));
   app.route("/api/v1/executas", executaRoutes(deps));
+  app.route("/api/v1", storeRoutes(deps));
   if (deps.storage) {
     app.route("/api/v1/storage", storageRoutes(deps, deps.storage));
     const blobs = deps.storage.blobs;

@@ -8,6 +8,7 @@ import type { ScryptParams } from "../auth/password.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
 import type { ExecutaHub } from "../hub/executa-hub.js";
+import type { AppStore } from "../store/app-store.js";
 import type { MailSender } from "../mail/mail-sender.js";
 import type { StorageServices } from "../routes/storage.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
@@ -37,6 +38,8 @@ export interface AppDeps {
   runtime?: NexusRuntime;
   /** The Executa Hub at /api/v1/executas/* (503 without it). */
   hub?: ExecutaHub;
+  /** The App Store at /api/v1/store/*, /api/v1/me/apps and /me/executas (503 without it). */
+  store?: AppStore;
 }
 
 export type Principal =

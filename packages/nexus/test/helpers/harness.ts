@@ -8,6 +8,7 @@ import { createApp } from "../../src/http/app.js";
 import type { AppDeps, Env } from "../../src/http/context.js";
 import { executaHub } from "../../src/hub/executa-hub.js";
 import { sqlExecutaStore } from "../../src/hub/executa-store.js";
+import { appStore } from "../../src/store/app-store.js";
 import { sqlStores } from "../../src/stores/sql-stores.js";
 import type { Stores } from "../../src/stores/types.js";
 import { randomBytes } from "node:crypto";
@@ -63,6 +64,7 @@ export function harness(
     pingDatabase: h.ping,
     passwordParams: TEST_SCRYPT,
     hub: extra.hub ?? executaHub({ store: sqlExecutaStore(h.db), clock }),
+    store: appStore({ db: h.db, clock }),
     ...(extra.storage ? { storage: extra.storage } : {}),
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
     ...(extra.rateLimiter ? { rateLimiter: extra.rateLimiter } : {}),
