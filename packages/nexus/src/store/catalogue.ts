@@ -164,8 +164,9 @@ export function storeCatalogue(db: Kysely<Database>) {
             : sql<SqlBool>`(${rank}, apps.install_count, apps.id) < (${r}, ${count}, ${id})`,
         );
       }
+      // Without words every rank is 0; a bare constant in ORDER BY would read as a column number.
+      if (ranks.length > 0) query = query.orderBy(sql`${rank}`, "desc");
       const rows = await query
-        .orderBy(sql`${rank}`, "desc")
         .orderBy("apps.install_count", "desc")
         .orderBy("apps.id", "desc")
         .limit(limit + 1)

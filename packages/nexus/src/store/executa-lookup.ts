@@ -44,6 +44,7 @@ export async function resolveExecutas(
       rows.map((r) => r.id),
     )
     .execute();
+  const picked = new Map<number, { id: number; version: string }>();
   for (const r of rows) {
     const mine = versions.filter((v) => v.executa_id === r.id);
     const need = needs.find((n) => n.toolId === r.tool_id);
@@ -52,11 +53,35 @@ export async function resolveExecutas(
       mine.find((v) => v.id === frozenId) ??
       (need?.pinned === undefined ? undefined : mine.find((v) => v.version === need.pinned)) ??
       [...mine].sort((a, b) => compareAppVersions(b.version, a.version))[0];
+    if (chosen) picked.set(r.id, chosen);
+  }
+  // A version's name and description are the ones frozen with it, not the live row's.
+  const snapshots = new Map(
+    picked.size === 0
+      ? []
+      : (
+          await db
+            .selectFrom("executa_versions")
+            .select(["id", "snapshot"])
+            .where(
+              "id",
+              "in",
+              [...picked.values()].map((v) => v.id),
+            )
+            .execute()
+        ).map((v) => [v.id, JSON.parse(v.snapshot) as { name?: unknown; description?: unknown }]),
+  );
+  for (const r of rows) {
+    const chosen = picked.get(r.id);
+    const frozenAs = chosen ? snapshots.get(chosen.id) : undefined;
     out.set(r.tool_id, {
       executaId: r.id,
       toolId: r.tool_id,
-      name: r.name,
-      description: r.description,
+      name: typeof frozenAs?.name === "string" ? frozenAs.name : r.name,
+      description:
+        typeof frozenAs?.description === "string" || frozenAs?.description === null
+          ? frozenAs.description
+          : r.description,
       executaType: r.executa_type,
       archived: r.archived_at !== null,
       versionId: chosen?.id ?? null,
