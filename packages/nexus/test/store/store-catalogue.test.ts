@@ -26,7 +26,8 @@ describe.each(DIALECTS)("store catalogue on $name", (d) => {
         headers: pat ? { authorization: `Bearer ${pat}` } : {},
       });
       const body = (await res.json()) as unknown;
-      if (res.status === 500) console.error(h.logs.filter((l) => l.includes("unhandled")).join("\n"));
+      if (res.status === 500)
+        console.error(h.logs.filter((l) => l.includes("unhandled")).join("\n"));
       return { status: res.status, body };
     };
     return { h, http, fx, get };
