@@ -6,6 +6,7 @@
 import { APP_CATEGORIES, type AppCategory, compareAppVersions } from "@anna-ai/app-schema";
 import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import { NexusError } from "../core/errors.js";
+import { isPostgres } from "../db/id-column.js";
 import type { Database } from "../db/schema.js";
 import type { AppStatus } from "../db/schema-apps.js";
 import { type CursorKey, decodeCursor, encodeCursor, queryFingerprint } from "./cursor.js";
@@ -31,20 +32,37 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 const likeEscape = (s: string) => s.replace(/[!%_]/g, (ch) => `!${ch}`);
 
 /**
- * A term's weight for one app, 0 when it matches nowhere: an exact slug or name beats a name
- * prefix, which beats a match in the slug, the name, the tagline, then the description.
+ * Case-insensitive LIKE on each dialect: SQLite's LIKE already ignores ASCII case (as its
+ * lower() does: neither folds beyond ASCII without ICU), PostgreSQL's ILIKE folds all of Unicode.
+ * Either avoids lower() copying every description of the scan.
  */
-function termRank(term: string) {
+function likeOperator(db: Kysely<Database>) {
+  return isPostgres(db as Kysely<unknown>) ? sql.raw("ilike") : sql.raw("like");
+}
+
+/** A term matches an app when it occurs in its slug, name, tagline or description. */
+function termMatch(term: string, like: RawBuilder<unknown>) {
+  const anywhere = `%${likeEscape(term)}%`;
+  return sql<SqlBool>`(apps.slug ${like} ${anywhere} escape '!'
+    or apps.name ${like} ${anywhere} escape '!'
+    or coalesce(apps.tagline, '') ${like} ${anywhere} escape '!'
+    or coalesce(apps.description, '') ${like} ${anywhere} escape '!')`;
+}
+
+/**
+ * A matching term's weight for one app: an exact slug or name beats a name prefix, which beats
+ * a match in the slug, the name, the tagline, then the description.
+ */
+function termRank(term: string, like: RawBuilder<unknown>) {
   const anywhere = `%${likeEscape(term)}%`;
   const prefix = `${likeEscape(term)}%`;
   return sql<number>`(case
     when lower(apps.slug) = ${term} or lower(apps.name) = ${term} then 100
-    when lower(apps.name) like ${prefix} escape '!' then 80
-    when lower(apps.slug) like ${anywhere} escape '!' then 60
-    when lower(apps.name) like ${anywhere} escape '!' then 50
-    when lower(coalesce(apps.tagline, '')) like ${anywhere} escape '!' then 30
-    when lower(coalesce(apps.description, '')) like ${anywhere} escape '!' then 10
-    else 0 end)`;
+    when apps.name ${like} ${prefix} escape '!' then 80
+    when apps.slug ${like} ${anywhere} escape '!' then 60
+    when apps.name ${like} ${anywhere} escape '!' then 50
+    when coalesce(apps.tagline, '') ${like} ${anywhere} escape '!' then 30
+    else 10 end)`;
 }
 
 function searchTerms(q: string | undefined): string[] {
@@ -137,7 +155,8 @@ export function storeCatalogue(db: Kysely<Database>) {
         input.cursor === undefined || input.cursor === ""
           ? undefined
           : decodeCursor(input.cursor, fingerprint);
-      const ranks = terms.map(termRank);
+      const like = likeOperator(db);
+      const ranks = terms.map((t) => termRank(t, like));
       const rank: RawBuilder<number> =
         ranks.length === 0 ? sql<number>`0` : sql<number>`(${sql.join(ranks, sql` + `)})`;
       let query = listed(db).select([
@@ -155,7 +174,7 @@ export function storeCatalogue(db: Kysely<Database>) {
       ]);
       if (category !== undefined) query = query.where("apps.category", "=", category);
       // Every word must match somewhere.
-      for (const r of ranks) query = query.where(sql<SqlBool>`${r} > 0`);
+      for (const t of terms) query = query.where(termMatch(t, like));
       if (after !== undefined) {
         const [r, count, id] = after;
         query = query.where(
@@ -165,7 +184,7 @@ export function storeCatalogue(db: Kysely<Database>) {
         );
       }
       // Without words every rank is 0; a bare constant in ORDER BY would read as a column number.
-      if (ranks.length > 0) query = query.orderBy(sql`${rank}`, "desc");
+      if (ranks.length > 0) query = query.orderBy(sql`rank`, "desc");
       const rows = await query
         .orderBy("apps.install_count", "desc")
         .orderBy("apps.id", "desc")
