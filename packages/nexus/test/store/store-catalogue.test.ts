@@ -25,10 +25,7 @@ describe.each(DIALECTS)("store catalogue on $name", (d) => {
       const res = await fetch(`${http.url}${path}`, {
         headers: pat ? { authorization: `Bearer ${pat}` } : {},
       });
-      const body = (await res.json()) as unknown;
-      if (res.status === 500)
-        console.error(h.logs.filter((l) => l.includes("unhandled")).join("\n"));
-      return { status: res.status, body };
+      return { status: res.status, body: (await res.json()) as unknown };
     };
     return { h, http, fx, get };
   };
