@@ -8,6 +8,7 @@ import { type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import { NexusError } from "../core/errors.js";
 import { isPostgres } from "../db/id-column.js";
 import type { Database } from "../db/schema.js";
+import { iso } from "../http/views.js";
 import type { AppStatus } from "../db/schema-apps.js";
 import { type CursorKey, decodeCursor, encodeCursor, queryFingerprint } from "./cursor.js";
 import { resolveExecutas } from "./executa-lookup.js";
@@ -25,8 +26,6 @@ export interface SearchInput {
   cursor?: string | undefined;
   limit?: number | undefined;
 }
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** `!` escapes LIKE's wildcards; the same `escape '!'` clause works on both dialects. */
 const likeEscape = (s: string) => s.replace(/[!%_]/g, (ch) => `!${ch}`);

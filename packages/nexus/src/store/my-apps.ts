@@ -3,10 +3,10 @@
 // published CLI's `apps grants` prints them (real-world-cli.md A24).
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
+import { iso } from "../http/views.js";
 import { isInstallable } from "./catalogue.js";
 import { parseManifest, requestedBy } from "./manifest-refs.js";
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const grant = (json: string | null) => (json === null ? null : (JSON.parse(json) as object));
 
 function installedApps(db: Kysely<Database>, userId: number) {

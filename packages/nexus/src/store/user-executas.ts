@@ -6,10 +6,9 @@ import type { Kysely } from "kysely";
 import type { Clock } from "../core/clock.js";
 import { NexusError } from "../core/errors.js";
 import type { Database } from "../db/schema.js";
+import { iso } from "../http/views.js";
 import { resolveExecutas } from "./executa-lookup.js";
 import { executaNeeds, parseManifest } from "./manifest-refs.js";
-
-const iso = (ms: number) => new Date(Number(ms)).toISOString();
 
 /** tool_id → slugs of the user's installed apps whose installed version requires it. */
 async function requiredBy(db: Kysely<Database>, userId: number): Promise<Map<string, string[]>> {

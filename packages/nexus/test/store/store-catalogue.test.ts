@@ -2,6 +2,7 @@
 // are listed, every other status is hidden (APPROVED reachable by slug only), search ranks and
 // pages with a keyset cursor that survives inserts, categories count, and the detail shows
 // released versions in SemVer order with bundled tools and what the app asks for.
+import { APP_CATEGORIES } from "@anna-ai/app-schema";
 import { describe, expect, it } from "vitest";
 import { DIALECTS, useDialectCleanup } from "../helpers/dialects.js";
 import { harness } from "../helpers/harness.js";
@@ -185,17 +186,7 @@ describe.each(DIALECTS)("store catalogue on $name", (d) => {
       const res = await get("/api/v1/store/categories");
       expect(res.status).toBe(200);
       const rows = res.body as { category: string; count: number }[];
-      expect(rows.map((r) => r.category)).toEqual([
-        "productivity",
-        "developer-tools",
-        "creative",
-        "data",
-        "lifestyle",
-        "education",
-        "communication",
-        "entertainment",
-        "utilities",
-      ]);
+      expect(rows.map((r) => r.category)).toEqual([...APP_CATEGORIES]);
       expect(Object.fromEntries(rows.map((r) => [r.category, r.count]))).toMatchObject({
         data: 2,
         education: 1,
