@@ -1,5 +1,5 @@
 // `npm run bench:nexus`: Nexus costs next to baselines measured in the same run, printed as
-// ratios. One file per piece (tokens.ts, kv.ts, start.ts): add it to PIECES.
+// ratios. One file per piece (tokens.ts, kv.ts, start.ts, store.ts): add it to PIECES.
 //   npm run bench:nexus                      all pieces
 //   npm run bench:nexus -- --only tokens     some pieces
 //   npm run bench:nexus -- --json [file]     also write JSON (default bench/results/nexus.json)
@@ -10,12 +10,14 @@ import { fileURLToPath } from "node:url";
 import { kvPiece } from "./kv.js";
 import type { MeasureOptions, Row } from "./measure.js";
 import { startPiece } from "./start.js";
+import { storePiece } from "./store.js";
 import { tokensPiece } from "./tokens.js";
 
 const PIECES: Record<string, (o: MeasureOptions) => Promise<Row[]>> = {
   tokens: tokensPiece,
   kv: kvPiece,
   start: startPiece,
+  store: storePiece,
 };
 
 const args = process.argv.slice(2);

@@ -92,6 +92,7 @@ export {
   sqlExecutaStore,
   type Visibility,
 } from "./hub/executa-store.js";
+export { type AppStore, appStore } from "./store/app-store.js";
 // APS storage on the SQL database, for embedding a Nexus with storage (tests of clients of its
 // storage REST, like the CLI's real storage modes).
 export { createSqlStorageService, type SqlStorageService } from "./storage/sql-kv-store.js";

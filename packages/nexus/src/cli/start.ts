@@ -21,6 +21,7 @@ import { executaHub } from "../hub/executa-hub.js";
 import { appExecutaReferences, appRegistry } from "../apps/app-registry.js";
 import { PRE_REVIEW_CHECKS } from "../apps/checks/index.js";
 import { sqlExecutaStore } from "../hub/executa-store.js";
+import { appStore } from "../store/app-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { openKeyring } from "./keyring-flags.js";
@@ -258,6 +259,7 @@ async function serveUntilStopped(
       hub,
       checks: PRE_REVIEW_CHECKS,
     }),
+    store: appStore({ db: handle.db, clock: systemClock }),
     storage: {
       kv,
       files: createSqlFilesService({ db: handle.db, blobs, clock, logger }),

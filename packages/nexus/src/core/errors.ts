@@ -77,6 +77,11 @@ export const ERROR_STATUS = {
   bundle_finalized: 409,
   bundle_incomplete: 409,
   bundle_mismatch: 400,
+  // App Store and installs (A35–A37): the app's state, or what still needs the executa.
+  app_not_installable: 409,
+  no_published_version: 409,
+  executa_required: 409,
+  executa_not_installable: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -9,6 +9,7 @@ import * as m0005 from "./migrations/0005-accounts-abuse.js";
 import * as m0006 from "./migrations/0006-executas.js";
 import * as m0007 from "./migrations/0007-app-registry.js";
 import * as m0008 from "./migrations/0008-executa-binaries.js";
+import * as m0009 from "./migrations/0009-installs.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
@@ -19,6 +20,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0006-executas": m0006,
   "0007-app-registry": m0007,
   "0008-executa-binaries": m0008,
+  "0009-installs": m0009,
 };
 
 export class MigrationError extends Error {

@@ -146,6 +146,11 @@ export interface UserAppsTable {
   /** JSON CredentialsGrant or NULL (disabled). */
   credentials_grant: string | null;
   installed_at: number;
+  /** The `app_versions.id` of `version` (0009; NULL on rows written before it). */
+  installed_version_id: number | null;
+  /** A stored preference only: updates apply at the next install call (A36). */
+  auto_update: Generated<number>;
+  updated_at: Generated<number>;
 }
 
 export interface AppTables {

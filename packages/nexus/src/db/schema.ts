@@ -6,6 +6,7 @@ import type { RuntimeTables } from "./schema-runtime.js";
 import type { BinaryTables } from "./schema-binaries.js";
 import type { HubTables } from "./schema-hub.js";
 import type { AppTables } from "./schema-apps.js";
+import type { InstallTables } from "./schema-installs.js";
 import type { AccountTables } from "./schema-accounts.js";
 import type { TokenTables } from "./schema-tokens.js";
 
@@ -135,7 +136,14 @@ export interface StorageUploadsTable {
 }
 
 export interface Database
-  extends TokenTables, RuntimeTables, HubTables, AccountTables, AppTables, BinaryTables {
+  extends
+    TokenTables,
+    RuntimeTables,
+    HubTables,
+    AccountTables,
+    AppTables,
+    BinaryTables,
+    InstallTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

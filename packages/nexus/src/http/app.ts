@@ -22,6 +22,7 @@ import { handleRoutes } from "../routes/handle.js";
 import { devExecutaRoutes } from "../routes/dev-executas.js";
 import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { storageRoutes } from "../routes/storage.js";
+import { storeRoutes } from "../routes/store.js";
 import { healthRoutes } from "../routes/health.js";
 import { jwksRoutes } from "../routes/jwks.js";
 import { appBundleRoutes } from "../routes/bundle-serving.js";
@@ -99,6 +100,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/developer/apps", developerAppRoutes(deps));
   app.route("/api/v1/super-admin", superAdminAppRoutes(deps));
   app.route("/api/v1/app-media", appMediaRoutes(deps));
+  app.route("/api/v1", storeRoutes(deps));
   if (deps.storage) {
     app.route("/api/v1/storage", storageRoutes(deps, deps.storage));
     const blobs = deps.storage.blobs;

@@ -12,6 +12,7 @@ import type { NexusRuntime } from "../runtime/nexus-runtime.js";
 import type { ExecutaBinaries } from "../hub/binaries/binary-uploads.js";
 import type { ExecutaHub } from "../hub/executa-hub.js";
 import type { AppRegistry } from "../apps/app-registry.js";
+import type { AppStore } from "../store/app-store.js";
 import type { MailSender } from "../mail/mail-sender.js";
 import type { StorageServices } from "../routes/storage.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
@@ -50,6 +51,8 @@ export interface AppDeps {
   binaries?: ExecutaBinaries;
   /** The app registry at /api/v1/developer/apps/* and /api/v1/super-admin/apps/* (503 without it). */
   apps?: AppRegistry;
+  /** The App Store at /api/v1/store/*, /api/v1/me/apps and /me/executas (503 without it). */
+  store?: AppStore;
 }
 
 export type Principal =

@@ -1,7 +1,12 @@
 // Wire shapes of stored objects: snake_case, ISO-8601 timestamps, numeric ids.
 import type { DevToken, User } from "../stores/types.js";
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+/** Epoch ms as the ISO text every JSON view shows; null stays null. */
+export function iso(ms: number): string;
+export function iso(ms: number | null): string | null;
+export function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
 
 export function userView(u: User) {
   return {

@@ -12,6 +12,7 @@ import { PRE_REVIEW_CHECKS } from "../../src/apps/checks/index.js";
 import { memoryRateLimiter } from "../../src/auth/rate-limit.js";
 import type { BlobStore } from "../../src/blobs/blob-store.js";
 import { sqlExecutaStore } from "../../src/hub/executa-store.js";
+import { appStore } from "../../src/store/app-store.js";
 import { sqlStores } from "../../src/stores/sql-stores.js";
 import type { Stores } from "../../src/stores/types.js";
 import { randomBytes } from "node:crypto";
@@ -88,6 +89,7 @@ export function harness(
       checks: PRE_REVIEW_CHECKS,
     }),
     rateLimiter,
+    store: appStore({ db: h.db, clock }),
     ...(extra.storage ? { storage: extra.storage } : {}),
     ...(extra.binaries ? { binaries: extra.binaries } : {}),
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
