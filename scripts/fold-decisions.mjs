@@ -46,6 +46,7 @@ export const SECTIONS = [
   ["cli-dev", "cli: `anna-app dev`"],
   ["cli-fixture", "cli: `anna-app fixture`"],
   ["cli-test", "cli: `@anna-ai/cli/test` (`mountBundle`)"],
+  ["cli-publish", "cli: publishing and installing (`apps`, `executa publish`, `executa install`)"],
   ["ex", "examples"],
   ["bench", "benchmarks"],
 ].map(([key, title]) => ({ key, title, heading: `${title} (D-${key})` }));
