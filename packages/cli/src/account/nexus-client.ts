@@ -68,6 +68,24 @@ export class NexusClient {
     return this.#pat !== undefined;
   }
 
+  /**
+   * A fetch for URLs the server handed out (binary downloads): a URL on the server's own origin
+   * carries the PAT, since an `app_bundled` executa's archive is for signed-in users only; any
+   * other origin gets no credential (and fetch drops it on a redirect to another origin).
+   */
+  downloadFetch(): typeof fetch {
+    const origin = new URL(this.host).origin;
+    const pat = this.#pat;
+    const send = this.#fetch;
+    return (input, init) => {
+      const url = typeof input === "string" || input instanceof URL ? input : input.url;
+      if (pat === undefined || new URL(url).origin !== origin) return send(input, init);
+      const headers = new Headers(init?.headers);
+      headers.set("authorization", `Bearer ${pat}`);
+      return send(input, { ...init, headers });
+    };
+  }
+
   get<T = unknown>(path: string, options?: RequestOptions): Promise<NexusResponse<T>> {
     return this.request<T>("GET", path, options);
   }

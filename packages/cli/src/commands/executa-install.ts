@@ -150,7 +150,7 @@ async function remoteRequest(
   args: ParsedArgs,
   io: CliIo,
   ref: string,
-): Promise<{ host: string; request: InstallRequest }> {
+): Promise<{ host: string; request: InstallRequest; fetch: typeof fetch }> {
   const { client, host } = await selectAccount(io.env, {
     command: NAME,
     account: accountFlag(args.flags),
@@ -177,6 +177,7 @@ async function remoteRequest(
   }
   return {
     host,
+    fetch: client.downloadFetch(),
     request: {
       distribution_type: d.distribution_type ?? "binary",
       tool_id: d.tool_id,
@@ -249,14 +250,19 @@ export const command: CommandModule = {
         str(args.flags.home) === undefined
           ? executaHome(io.env)
           : path.resolve(io.cwd, str(args.flags.home)!);
-      const { host, request } = local
-        ? { host: undefined, request: await localRequest(args, io, source ?? io.cwd) }
+      const { host, request, fetch } = local
+        ? {
+            host: undefined,
+            request: await localRequest(args, io, source ?? io.cwd),
+            fetch: undefined,
+          }
         : await remoteRequest(args, io, ref);
       const binDir = str(args.flags["bin-dir"]);
       const result = await installExecuta(request, {
         home,
         env: io.env,
         force: args.flags.force === true,
+        fetch,
         ...(binDir === undefined ? {} : { binDir: path.resolve(io.cwd, binDir) }),
         onProgress: (p) => {
           const label = `${p.phase === "download" ? "downloading" : p.phase} ${p.tool_id}`;

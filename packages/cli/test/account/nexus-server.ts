@@ -9,6 +9,7 @@ import { serve } from "@hono/node-server";
 import {
   appExecutaReferences,
   appRegistry,
+  appStore,
   createApp,
   executaBinaries,
   executaHub,
@@ -23,6 +24,7 @@ import {
   sqlExecutaStore,
   sqlStores,
   systemClock,
+  type DatabaseHandle,
   type NexusConfig,
 } from "@anna-ai/nexus";
 
@@ -49,12 +51,15 @@ export interface TestNexus {
 
 /** Polling every second keeps a login test at about one second (the default is 5 s). */
 export async function startTestNexus(
-  config: Partial<Omit<NexusConfig, "binaries">> & {
+  options: Partial<Omit<NexusConfig, "binaries">> & {
     binaries?: Partial<NexusConfig["binaries"]>;
+    /** Another database than the temp folder's SQLite (a test PostgreSQL); closed with it. */
+    database?: DatabaseHandle;
   } = {},
 ): Promise<TestNexus> {
+  const { database, ...config } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
-  const handle = openDatabase({ dataDir });
+  const handle = database ?? openDatabase({ dataDir });
   await migrateToLatest(handle.db);
   let origin = "";
   const blobs = await openBlobStore({
@@ -101,6 +106,7 @@ export async function startTestNexus(
       checks: PRE_REVIEW_CHECKS,
     }),
     bundles: { db: handle.db, blobs },
+    store: appStore({ db: handle.db, clock: systemClock }),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
