@@ -85,3 +85,14 @@ export { createGatewayEmbeddingsService } from "./services/embeddings-gateway.js
 export type { GatewayEmbeddingsOptions } from "./services/embeddings-gateway.js";
 export { createGatewayImageService } from "./services/image-gateway.js";
 export type { GatewayImageOptions, ImageStore } from "./services/image-gateway.js";
+
+// The runtime's shared vocabulary (src/turns/types.ts): tools, prompts and turn events.
+export type {
+  AgentTool,
+  AssembledPrompt,
+  ToolContext,
+  ToolOutcome,
+  ToolSource,
+  TurnEvent,
+  TurnStatus,
+} from "./turns/types.js";

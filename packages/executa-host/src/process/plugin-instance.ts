@@ -375,6 +375,17 @@ export class PluginInstance {
     this.exitInfo = info;
     const pid = this.child.pid;
     if (pid !== undefined) sweepGroup(pid);
+    // The owner hears of the exit before any caller does: a caller that sends its next request
+    // as soon as this one fails must find the process crashed (and restarting), not a `ready`
+    // instance that is already gone.
+    try {
+      this.options.hooks.onExit(info);
+    } catch (error) {
+      this.options.logger.error("plugin exit handler failed", {
+        plugin: this.label,
+        error: String(error),
+      });
+    }
     this.failPending((what) => this.exitError(what));
     try {
       await this.peer.close();
@@ -384,11 +395,7 @@ export class PluginInstance {
     this.child.stdin.destroy();
     this.child.stdout.destroy();
     this.child.stderr.destroy();
-    try {
-      this.options.hooks.onExit(info);
-    } finally {
-      this.resolveExited(info);
-    }
+    this.resolveExited(info);
   }
 }
 
