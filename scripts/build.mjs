@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The one build: `tsc -b` over every package, then the single-file bundles that keep start-up
-// fast (the plugin SDK, the CLI's executa-dev, validate and dev paths) and the browser SDK. Every
+// fast (the plugin SDK, the CLI's executa-dev, validate and dev paths), the browser SDK and the
+// web dashboard (Vite). Every
 // script that needs built code (`prepare`, `build`, `start`, `test`, the benchmarks) runs this,
 // so it does nothing when no input changed since its last successful run (build-freshness.mjs);
 // `--force` builds anyway.
@@ -18,6 +19,7 @@ const BUNDLES = [
   "packages/cli/scripts/bundle-validate.mjs",
   "packages/cli/scripts/bundle-dev.mjs",
   "packages/app-runtime/scripts/bundle.mjs",
+  "packages/dashboard/scripts/build.mjs",
 ];
 /** The files BUNDLES write: a missing one forces a build. */
 const BUNDLE_OUTPUTS = [
@@ -27,6 +29,7 @@ const BUNDLE_OUTPUTS = [
   "packages/cli/dist/bundle/dev.js",
   "packages/app-runtime/dist/bundle/index.js",
   "packages/app-runtime/dist/bundle/host.js",
+  "packages/dashboard/dist/index.html",
 ];
 
 const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: "inherit" });

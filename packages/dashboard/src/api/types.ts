@@ -1,0 +1,141 @@
+// The wire shapes the dashboard reads, as Nexus's views write them (http/views.ts,
+// store/catalogue.ts, store/my-apps.ts, apps/app-views.ts, apps/review-view.ts). Only the fields
+// the pages use are typed; the server stays the source of truth.
+
+export interface Me {
+  id: number;
+  email: string;
+  is_admin: boolean;
+  is_verified: boolean;
+  is_verified_developer: boolean;
+  developer_state: string;
+  developer_handle: string | null;
+  auth: "session" | "pat";
+}
+
+export interface StoreListing {
+  id: number;
+  slug: string;
+  handle: string | null;
+  ref: string;
+  name: string;
+  tagline: string | null;
+  category: string | null;
+  logo_url: string | null;
+  install_count: number;
+  latest_version: string | null;
+  updated_at: string;
+}
+
+export interface StorePage {
+  items: StoreListing[];
+  next_cursor: string | null;
+}
+
+export interface CategoryCount {
+  category: string;
+  count: number;
+}
+
+export interface BundledTool {
+  tool_id: string;
+  name: string | null;
+  description: string | null;
+  executa_type: string | null;
+  required: boolean;
+  version: string | null;
+  available: boolean;
+}
+
+export interface AppDetail extends StoreListing {
+  status: string;
+  listed: boolean;
+  installable: boolean;
+  description: string | null;
+  cover_url: string | null;
+  screenshots: string[];
+  homepage_url: string | null;
+  support_url: string | null;
+  privacy_url: string | null;
+  versions: {
+    id: number;
+    version: string;
+    changelog: string | null;
+    published_at: string | null;
+    is_latest: boolean;
+  }[];
+  bundled_tools: BundledTool[];
+  requested: {
+    host_api: Record<string, unknown>;
+    permissions: unknown[];
+    host_capabilities: unknown[];
+  };
+  viewer: {
+    installed: boolean;
+    installed_version: string | null;
+    enabled: boolean | null;
+    update_available: boolean;
+    owner: boolean;
+  };
+}
+
+export interface MyApp {
+  id: number;
+  slug: string;
+  handle: string | null;
+  name: string;
+  tagline: string | null;
+  logo_url: string | null;
+  status: string;
+  installed_version: string;
+  latest_version: string | null;
+  update_available: boolean;
+  enabled: boolean;
+  auto_update: boolean;
+  installed_at: string;
+}
+
+export interface DevToken {
+  id: number;
+  label: string | null;
+  scopes: string[];
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface DeveloperApp {
+  id: number;
+  slug: string;
+  name: string;
+  status: string;
+  latest_version: string | null;
+  review_message: string | null;
+  reviewed_at: string | null;
+  updated_at: string;
+}
+
+export interface DeveloperVersion {
+  id: number;
+  version: string;
+  is_latest: boolean;
+  published_at: string | null;
+  release_review_state: string | null;
+}
+
+export interface ReviewQueueItem {
+  review_id: number;
+  app_id: number;
+  slug: string;
+  handle: string | null;
+  name: string;
+  status: string;
+  version: string | null;
+  submitted_at: string;
+}
+
+export interface ReviewQueuePage {
+  items: ReviewQueueItem[];
+  total: number;
+}
