@@ -1,5 +1,8 @@
 export { createApp } from "./http/app.js";
 export type { AppDeps, Env, Principal } from "./http/context.js";
+export { findDashboardDist } from "./http/dashboard-dist.js";
+export { DASHBOARD_CSP } from "./http/page-headers.js";
+export type { DashboardFiles } from "./routes/dashboard.js";
 export { type Clock, type ManualClock, manualClock, systemClock } from "./core/clock.js";
 export { DEFAULT_CONFIG, type NexusConfig, resolveConfig } from "./core/config.js";
 export { ERROR_STATUS, type ErrorCode, NexusError } from "./core/errors.js";

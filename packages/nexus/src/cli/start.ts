@@ -10,6 +10,7 @@ import { systemClock } from "../core/clock.js";
 import { resolveConfig } from "../core/config.js";
 import { bufferedJsonLogger } from "../core/logger.js";
 import { createApp } from "../http/app.js";
+import { findDashboardDist } from "../http/dashboard-dist.js";
 import { BlobStoreConfigError } from "../blobs/blob-store.js";
 import { openBlobStore } from "../blobs/open-blob-store.js";
 import { createSqlFilesService } from "../storage/sql-files-store.js";
@@ -228,6 +229,8 @@ async function serveUntilStopped(
     clock: systemClock,
     references: appExecutaReferences(handle.db),
   });
+  const dashboardDist = findDashboardDist();
+  logger.log("info", "dashboard", { dist: dashboardDist ?? "not installed" });
   const app = createApp({
     stores,
     mail,
@@ -267,6 +270,7 @@ async function serveUntilStopped(
     },
     runtime,
     bundles: { db: handle.db, blobs },
+    dashboard: { distDir: dashboardDist },
   });
 
   let server: ReturnType<typeof serve>;

@@ -8,6 +8,7 @@ import { fsBlobRoutes, isBlobRoute } from "../blobs/fs-blob-routes.js";
 import { FS_BLOB_ROUTE, FsBlobStore } from "../blobs/fs-blob-store.js";
 import { NexusError } from "../core/errors.js";
 import { authRoutes, meRoutes } from "../routes/auth.js";
+import { dashboardRoutes } from "../routes/dashboard.js";
 import { devicePageRoutes } from "../routes/device-page.js";
 import { emailVerificationRoutes, verifyPageRoutes } from "../routes/email-verification.js";
 import { deviceRoutes } from "../routes/device.js";
@@ -114,6 +115,8 @@ export function createApp(input: AppDeps): Hono<Env> {
     app.route("/api/v1/super-admin", superAdminReviewRoutes(deps, deps.bundles.db));
     app.route("/api/v1/developer", developerReviewRoutes(deps, deps.bundles.db));
   }
+  // Last: it answers every GET no route above took (client routes of the page).
+  if (deps.dashboard) app.route("/", dashboardRoutes(deps.dashboard));
 
   app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));
   app.onError((err, c) => {

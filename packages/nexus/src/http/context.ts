@@ -14,6 +14,7 @@ import type { ExecutaHub } from "../hub/executa-hub.js";
 import type { AppRegistry } from "../apps/app-registry.js";
 import type { AppStore } from "../store/app-store.js";
 import type { MailSender } from "../mail/mail-sender.js";
+import type { DashboardFiles } from "../routes/dashboard.js";
 import type { StorageServices } from "../routes/storage.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
@@ -53,6 +54,11 @@ export interface AppDeps {
   apps?: AppRegistry;
   /** The App Store at /api/v1/store/*, /api/v1/me/apps and /me/executas (503 without it). */
   store?: AppStore;
+  /**
+   * The web dashboard at `/` and its client routes (routes/dashboard.ts); its `distDir`
+   * unbuilt or unknown, `/` answers a page saying how to build it. Absent, `/` is not served.
+   */
+  dashboard?: DashboardFiles;
 }
 
 export type Principal =

@@ -19,3 +19,32 @@ export function setPageHeaders(c: Ctx): string {
 
 /** HTML-escapes text for element content and quoted attributes. */
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/**
+ * The web dashboard's Content-Security-Policy: its scripts and styles are files of its own
+ * origin (Vite writes no inline script), it calls only this origin's API, may frame only this
+ * origin (app windows come from the bundle route, sandboxed), and nobody may frame it.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** The headers of every dashboard response; `cache` is the file's Cache-Control. */
+export function setDashboardHeaders(c: Ctx, cache: string): void {
+  c.header("Content-Security-Policy", DASHBOARD_CSP);
+  c.header("X-Frame-Options", "DENY");
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Referrer-Policy", "no-referrer");
+  c.header("Cross-Origin-Opener-Policy", "same-origin");
+  c.header("Cache-Control", cache);
+}

@@ -54,6 +54,8 @@ export function harness(
     mail?: AppDeps["mail"];
     /** The bundle-serving and review routes' tables and blob store (on whenever blobs are). */
     bundles?: AppDeps["bundles"];
+    /** The web dashboard's files at `/` (routes/dashboard.ts). */
+    dashboard?: AppDeps["dashboard"];
   } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
@@ -94,6 +96,7 @@ export function harness(
     ...(extra.binaries ? { binaries: extra.binaries } : {}),
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
     ...(extra.mail ? { mail: extra.mail } : {}),
+    ...(extra.dashboard ? { dashboard: extra.dashboard } : {}),
     ...(blobs ? { bundles: extra.bundles ?? { db: h.db, blobs } } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
