@@ -24,6 +24,7 @@ import {
   sqlExecutaStore,
   sqlStores,
   systemClock,
+  type DashboardFiles,
   type DatabaseHandle,
   type NexusConfig,
 } from "@anna-ai/nexus";
@@ -55,9 +56,11 @@ export async function startTestNexus(
     binaries?: Partial<NexusConfig["binaries"]>;
     /** Another database than the temp folder's SQLite (a test PostgreSQL); closed with it. */
     database?: DatabaseHandle;
+    /** Serve the web dashboard's built files at `/` (the dashboard's browser tests). */
+    dashboard?: DashboardFiles;
   } = {},
 ): Promise<TestNexus> {
-  const { database, ...config } = options;
+  const { database, dashboard, ...config } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
   const handle = database ?? openDatabase({ dataDir });
   await migrateToLatest(handle.db);
@@ -107,6 +110,7 @@ export async function startTestNexus(
     }),
     bundles: { db: handle.db, blobs },
     store: appStore({ db: handle.db, clock: systemClock }),
+    ...(dashboard ? { dashboard } : {}),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));

@@ -21,11 +21,11 @@ export function useMe() {
   });
 }
 
-/** After sign-in, sign-up or sign-out every cached answer may be another person's. */
+/**
+ * After sign-in, sign-up or sign-out every cached answer may be another person's: drop them all
+ * and refetch what is on screen (`clear()` would leave mounted queries without data or refetch).
+ */
 export function useResetSession(): () => Promise<void> {
   const client = useQueryClient();
-  return async () => {
-    client.clear();
-    await client.invalidateQueries({ queryKey: ME_KEY });
-  };
+  return () => client.resetQueries();
 }

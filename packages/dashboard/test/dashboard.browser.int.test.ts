@@ -1,0 +1,251 @@
+// The dashboard in Debian's Chromium (playwright-core) against a real Nexus on SQLite serving the
+// built files: a newcomer signs up, browses and searches the store, reads what an app may do,
+// installs it, finds it in My apps, disables and uninstalls it; a developer sees their apps and
+// the reviewer's notes and creates and revokes a token; an admin works the review queue; the
+// page carries its CSP and cannot be framed. Screenshots go to test-artifacts/dashboard-*.png.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { findDashboardDist } from "@anna-ai/nexus";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-server.js";
+import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
+import { needs } from "../../../tests/support/toolchains.js";
+import { type Publisher, publisher } from "./publish-app.js";
+
+const chromium = needs("chromium");
+const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
+const PASSWORD = "correct horse battery";
+const WAIT_MS = 10_000;
+
+/** Schema 1 apps need a required executa; web_search is a platform tool every server has. */
+const BASIC_MANIFEST = { schema: 1, required_executas: [{ tool_id: "web_search" }] };
+const NOTES_MANIFEST = {
+  ...BASIC_MANIFEST,
+  permissions: ["storage.read", "storage.write", "llm.complete"],
+};
+
+describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, () => {
+  const browser = useBrowser();
+  let nexus: TestNexus;
+  let apps: Publisher & { devPat: string };
+
+  beforeAll(async () => {
+    const distDir = findDashboardDist();
+    expect(distDir && path.resolve(distDir)).toBe(path.resolve(DIST));
+    if (!existsSync(path.join(DIST, "index.html"))) {
+      throw new Error(
+        `no built dashboard in ${DIST}: run \`npm run build\` (or node packages/dashboard/scripts/build.mjs) first`,
+      );
+    }
+    nexus = await startTestNexus({ dashboard: { distDir } });
+    apps = await publisher(nexus, "dev@example.com", "admin@example.com");
+    await apps.app({
+      slug: "quick-notes",
+      name: "Quick Notes",
+      tagline: "Notes that summarise themselves",
+      category: "productivity",
+      description: "Write notes; ask for a summary.",
+      manifest: NOTES_MANIFEST,
+      publish: true,
+    });
+    await apps.app({
+      slug: "tide-tables",
+      name: "Tide Tables",
+      tagline: "When the sea comes in",
+      category: "lifestyle",
+      description: "Tides for your beach.",
+      manifest: BASIC_MANIFEST,
+      publish: true,
+    });
+  });
+  afterAll(() => nexus?.close());
+
+  /** A page whose CSP violations and uncaught errors are collected, for an empty check at the end. */
+  async function dashboardPage(): Promise<{ page: Page; problems: string[] }> {
+    const { page, errors } = await openTestPage(browser());
+    page.on("console", (m) => {
+      if (m.type() === "error" && /Content Security Policy|Refused to/i.test(m.text()))
+        errors.push(m.text());
+    });
+    return { page, problems: errors };
+  }
+
+  async function signUp(page: Page, email: string) {
+    await page.goto(`${nexus.url}/`);
+    await page.getByRole("link", { name: "Sign up" }).click();
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByText(email).waitFor({ timeout: WAIT_MS });
+  }
+
+  it("signs up, browses the store, installs an app, sees it in My apps, uninstalls it", async () => {
+    const { page, problems } = await dashboardPage();
+    await page.goto(`${nexus.url}/`);
+    // Keyboard users meet the skip link first.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+
+    await signUp(page, "newcomer@example.com");
+    expect(new URL(page.url()).pathname).toBe("/store");
+    const list = page.getByRole("list", { name: "Apps" });
+    await list.getByRole("link", { name: "Quick Notes" }).waitFor({ timeout: WAIT_MS });
+    await list.getByRole("link", { name: "Tide Tables" }).waitFor();
+    await screenshot(page, "dashboard-store");
+
+    await page.getByLabel("Search apps").fill("notes");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.waitForURL(/\/store\?q=notes$/);
+    await list.getByRole("link", { name: "Tide Tables" }).waitFor({ state: "detached" });
+    expect(await list.getByRole("listitem").count()).toBe(1);
+
+    await page.getByLabel("Search apps").fill("");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByLabel("Category").selectOption("lifestyle");
+    await list.getByRole("link", { name: "Quick Notes" }).waitFor({ state: "detached" });
+    await list.getByRole("link", { name: "Tide Tables" }).waitFor();
+    await page.getByLabel("Category").selectOption("");
+
+    await list.getByRole("link", { name: "Quick Notes" }).click();
+    await page.getByRole("heading", { level: 1, name: "Quick Notes" }).waitFor();
+    const may = page.getByRole("region", { name: "What this app may do" });
+    await may.getByText("Save data for you").waitFor();
+    await may.getByText("Ask the AI model questions on your behalf").waitFor();
+    await page.getByText("v1.0.0").first().waitFor();
+    await screenshot(page, "dashboard-app-detail");
+
+    await page.getByRole("button", { name: "Install Quick Notes" }).click();
+    await page.getByText("Installed v1.0.0.").waitFor({ timeout: WAIT_MS });
+    // A reload lands on the same client route, served by Nexus as the page.
+    await page.reload();
+    await page.getByText("Installed v1.0.0.").waitFor({ timeout: WAIT_MS });
+
+    await page.getByRole("link", { name: "My apps" }).click();
+    const mine = page.getByRole("list", { name: "Installed apps" });
+    await mine.getByRole("link", { name: "Quick Notes" }).waitFor({ timeout: WAIT_MS });
+    await mine.getByText("enabled").waitFor();
+    await page.getByRole("button", { name: "Disable Quick Notes" }).click();
+    await mine.getByText("disabled").waitFor({ timeout: WAIT_MS });
+    await screenshot(page, "dashboard-my-apps");
+    const server = (await (
+      await fetch(`${nexus.url}/api/v1/me/apps`, {
+        headers: { cookie: await sessionCookie(page) },
+      })
+    ).json()) as { slug: string; enabled: boolean }[];
+    expect(server).toEqual([expect.objectContaining({ slug: "quick-notes", enabled: false })]);
+
+    await page.getByRole("button", { name: "Uninstall Quick Notes" }).click();
+    await page.getByText("You have not installed any app yet.").waitFor({ timeout: WAIT_MS });
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/signin$/);
+    await page.goto(`${nexus.url}/apps`);
+    await page.waitForURL(/\/signin\?next=%2Fapps$/);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows the developer their apps and the reviewer's notes, and creates and revokes a token", async () => {
+    const id = await apps.app({
+      slug: "rough-draft",
+      name: "Rough Draft",
+      tagline: "Not ready yet",
+      category: "productivity",
+      description: "A first try.",
+      manifest: BASIC_MANIFEST,
+      publish: false,
+    });
+    const { page, problems } = await dashboardPage();
+    await page.goto(`${nexus.url}/signin`);
+    await page.getByLabel("Email").fill("admin@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "Review queue" }).click();
+    const queue = page.getByRole("list", { name: "Submissions" });
+    const item = queue.getByRole("listitem").filter({ hasText: "Rough Draft" });
+    await item.waitFor({ timeout: WAIT_MS });
+    await screenshot(page, "dashboard-review-queue");
+    await item.getByLabel("Reason to reject").fill("The listing needs a screenshot.");
+    await item.getByRole("button", { name: "Reject" }).click();
+    await page.getByText("Nothing waits for review.").waitFor({ timeout: WAIT_MS });
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/signin$/);
+
+    await page.getByLabel("Email").fill("dev@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "Developer" }).click();
+    await page.getByText("You are a verified developer.").waitFor({ timeout: WAIT_MS });
+    expect(await page.getByLabel("Handle").inputValue()).toBe("acme");
+    const row = page.getByRole("row").filter({ hasText: "Rough Draft" });
+    await row.getByText("REJECTED").waitFor({ timeout: WAIT_MS });
+    await row.getByText("The listing needs a screenshot.").waitFor();
+    await row.getByText("v1.0.0 not released").waitFor();
+    const live = page.getByRole("row").filter({ hasText: "Quick Notes" });
+    await live.getByText("PUBLISHED").waitFor();
+    await live.getByText("v1.0.0 released (live)").waitFor();
+
+    const before = await page.getByRole("button", { name: /^Revoke token/ }).count();
+    await page.getByRole("button", { name: "Create token" }).click();
+    const secret = page.getByLabel("New token (shown once; copy it now)");
+    await secret.waitFor({ timeout: WAIT_MS });
+    const pat = await secret.inputValue();
+    expect((await nexus.call("GET", "/api/v1/me", pat)).status).toBe(200);
+    await expect
+      .poll(() => page.getByRole("button", { name: /^Revoke token/ }).count(), {
+        timeout: WAIT_MS,
+      })
+      .toBe(before + 1);
+    await screenshot(page, "dashboard-developer");
+    // The token just made is the newest of the developer's, so the one with the highest id.
+    const listed = (await (await nexus.call("GET", "/api/v1/anna-apps/dev/tokens", pat)).json()) as {
+      tokens: { id: number }[];
+    };
+    const tokenId = Math.max(...listed.tokens.map((t) => t.id));
+    const newest = page.getByRole("button", { name: `Revoke token ${tokenId}` });
+    await newest.click();
+    await expect
+      .poll(() => page.getByRole("button", { name: /^Revoke token/ }).count(), {
+        timeout: WAIT_MS,
+      })
+      .toBe(before);
+    expect((await nexus.call("GET", "/api/v1/me", pat)).status).toBe(401);
+    // The rejected app is the developer's to fix: the author's review page shows the reason too.
+    const review = await nexus.call("GET", `/api/v1/developer/apps/${id}/review`, apps.devPat);
+    expect(JSON.stringify(await review.json())).toContain("The listing needs a screenshot.");
+    expect(problems).toEqual([]);
+  });
+
+  it("answers with its CSP and no framing, and a frame of it from another origin stays empty", async () => {
+    for (const p of ["/", "/store/quick-notes"]) {
+      const res = await fetch(`${nexus.url}${p}`);
+      expect(res.status).toBe(200);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain("unsafe-inline");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(await res.text()).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    }
+    const { page } = await openTestPage(browser());
+    const refused = page.waitForEvent("console", {
+      predicate: (m) => /frame-ancestors|X-Frame-Options/i.test(m.text()),
+      timeout: WAIT_MS,
+    });
+    // `localhost` is another origin than 127.0.0.1 for the browser, and a Host Nexus answers.
+    const framer = nexus.url.replace("127.0.0.1", "localhost");
+    await page.goto(`${framer}/healthz`);
+    await page.setContent(`<iframe title="framed" src="${nexus.url}/store"></iframe>`);
+    await refused;
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    const rendered = await frame?.evaluate(() => document.getElementById("root") !== null).catch(() => false);
+    expect(rendered ?? false).toBe(false);
+  });
+});
+
+/** The page's session cookie as a Cookie header, to ask the server what it stored. */
+async function sessionCookie(page: Page): Promise<string> {
+  const cookies = await page.context().cookies();
+  return cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+}
