@@ -53,6 +53,7 @@ export function describeRequested(requested: Requested): string[] {
     const list = Array.isArray(methods) ? methods.map(String).join(", ") : "";
     lines.push(`May ${area}${list ? ` (${list})` : ""}`);
   }
-  for (const c of requested.host_capabilities) lines.push(`Needs the host capability “${String(c)}”`);
+  for (const c of requested.host_capabilities)
+    lines.push(`Needs the host capability “${String(c)}”`);
   return lines;
 }

@@ -67,8 +67,20 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
   const params: Record<string, string> = {};
   for (const [i, part] of want.entries()) {
     const actual = have[i] as string;
-    if (part.startsWith(":")) params[part.slice(1)] = decodeURIComponent(actual);
-    else if (part !== actual) return undefined;
+    if (part.startsWith(":")) {
+      const value = decodeSegment(actual);
+      if (value === undefined) return undefined;
+      params[part.slice(1)] = value;
+    } else if (part !== actual) return undefined;
   }
   return params;
+}
+
+/** A typed-in `%E0` is no segment of ours: the page says "not found" instead of throwing. */
+function decodeSegment(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
 }

@@ -199,7 +199,9 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
       .toBe(before + 1);
     await screenshot(page, "dashboard-developer");
     // The token just made is the newest of the developer's, so the one with the highest id.
-    const listed = (await (await nexus.call("GET", "/api/v1/anna-apps/dev/tokens", pat)).json()) as {
+    const listed = (await (
+      await nexus.call("GET", "/api/v1/anna-apps/dev/tokens", pat)
+    ).json()) as {
       tokens: { id: number }[];
     };
     const tokenId = Math.max(...listed.tokens.map((t) => t.id));
@@ -239,7 +241,9 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
     await page.setContent(`<iframe title="framed" src="${nexus.url}/store"></iframe>`);
     await refused;
     const frame = page.frames().find((f) => f !== page.mainFrame());
-    const rendered = await frame?.evaluate(() => document.getElementById("root") !== null).catch(() => false);
+    const rendered = await frame
+      ?.evaluate(() => document.getElementById("root") !== null)
+      .catch(() => false);
     expect(rendered ?? false).toBe(false);
   });
 });

@@ -103,7 +103,9 @@ describe("the dashboard at /", () => {
         const text = await res.text();
         expect(text).toContain("The dashboard is not built");
         expect(text).toContain("npm run build");
-        expect(text).toContain(distDir === undefined ? "not installed" : "no <code>index.html</code>");
+        expect(text).toContain(
+          distDir === undefined ? "not installed" : "no <code>index.html</code>",
+        );
       }
     } finally {
       rmSync(empty, { recursive: true, force: true });

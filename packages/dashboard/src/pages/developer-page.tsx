@@ -67,7 +67,7 @@ function DeveloperApps({ me }: { me: Me }) {
   });
   return (
     <section aria-labelledby="dev-apps">
-      <h2 id="dev-apps">My published apps</h2>
+      <h2 id="dev-apps">Your apps in the registry</h2>
       {!me.is_verified_developer ? (
         <p className="muted">Publishing apps needs a verified developer account.</p>
       ) : apps.isPending ? (
@@ -154,8 +154,8 @@ function Tokens() {
     <section aria-labelledby="dev-tokens">
       <h2 id="dev-tokens">Developer tokens</h2>
       <p className="muted">
-        Tokens let the <code>anna-app</code> CLI act for you. <code>anna-app login</code> makes
-        one too.
+        Tokens let the <code>anna-app</code> CLI act for you. <code>anna-app login</code> makes one
+        too.
       </p>
       <button type="button" disabled={create.isPending} onClick={() => create.mutate()}>
         Create token
@@ -163,7 +163,12 @@ function Tokens() {
       {create.data && (
         <div className="secret" role="status">
           <label htmlFor="new-token">New token (shown once; copy it now)</label>
-          <input id="new-token" readOnly value={create.data.pat} onFocus={(e) => e.target.select()} />
+          <input
+            id="new-token"
+            readOnly
+            value={create.data.pat}
+            onFocus={(e) => e.target.select()}
+          />
         </div>
       )}
       <ErrorNote error={create.error ?? revoke.error} />

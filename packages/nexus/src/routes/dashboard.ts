@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Hono } from "hono";
-import type { AppDeps, Ctx, Env } from "../http/context.js";
+import type { Ctx, Env } from "../http/context.js";
 import { escapeHtml, setDashboardHeaders, setPageHeaders } from "../http/page-headers.js";
 
 /** Vite's hashed output: the name changes with the content, so it may be cached for good. */
@@ -73,7 +73,8 @@ export function dashboardRoutes(files: DashboardFiles): Hono<Env> {
   const app = new Hono<Env>();
   const { distDir } = files;
   const index = async (c: Ctx) => {
-    const html = distDir === undefined ? undefined : await readIfFile(path.join(distDir, "index.html"));
+    const html =
+      distDir === undefined ? undefined : await readIfFile(path.join(distDir, "index.html"));
     return html === undefined ? notBuilt(c, distDir) : file(c, html, "index.html", REVALIDATE);
   };
 
