@@ -84,9 +84,10 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
   it("signs up, browses the store, installs an app, sees it in My apps, uninstalls it", async () => {
     const { page, problems } = await dashboardPage();
     await page.goto(`${nexus.url}/`);
-    // Keyboard users meet the skip link first.
+    // Keyboard users meet the skip link first (once React has rendered the page).
+    await page.getByRole("heading", { level: 1, name: "App Store" }).waitFor({ timeout: WAIT_MS });
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    expect(await page.evaluate("document.activeElement?.textContent")).toBe("Skip to content");
 
     await signUp(page, "newcomer@example.com");
     expect(new URL(page.url()).pathname).toBe("/store");
@@ -241,8 +242,9 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
     await page.setContent(`<iframe title="framed" src="${nexus.url}/store"></iframe>`);
     await refused;
     const frame = page.frames().find((f) => f !== page.mainFrame());
+    // The refused frame holds Chromium's error page, not the dashboard's #root.
     const rendered = await frame
-      ?.evaluate(() => document.getElementById("root") !== null)
+      ?.evaluate("document.getElementById('root') !== null")
       .catch(() => false);
     expect(rendered ?? false).toBe(false);
   });

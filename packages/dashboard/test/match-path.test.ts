@@ -1,7 +1,7 @@
 // The hand router's matching: literal parts must be equal, `:name` takes one decoded segment,
 // and a different number of segments never matches.
 import { describe, expect, it } from "vitest";
-import { matchPath } from "../src/router.js";
+import { matchPath } from "../src/match-path.js";
 
 describe("matchPath", () => {
   it("takes named segments, decoded", () => {
