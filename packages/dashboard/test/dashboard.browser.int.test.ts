@@ -49,6 +49,7 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
       description: "Write notes; ask for a summary.",
       manifest: NOTES_MANIFEST,
       publish: true,
+      images: true,
     });
     await apps.app({
       slug: "tide-tables",
@@ -115,6 +116,11 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
     await may.getByText("Save data for you").waitFor();
     await may.getByText("Ask the AI model questions on your behalf").waitFor();
     await page.getByText("v1.0.0").first().waitFor();
+    // The listing's images come from the app-media route, which the CSP's img-src allows.
+    const shot = page.getByRole("img", { name: "Quick Notes screenshot 1" });
+    await shot.waitFor();
+    const loadedWidth = `(() => { const img = document.querySelector('img[alt="Quick Notes screenshot 1"]'); return img && img.complete ? img.naturalWidth : -1; })()`;
+    await expect.poll(() => page.evaluate(loadedWidth), { timeout: WAIT_MS }).toBe(480);
     await screenshot(page, "dashboard-app-detail");
 
     await page.getByRole("button", { name: "Install Quick Notes" }).click();

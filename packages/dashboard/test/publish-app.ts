@@ -1,6 +1,7 @@
 // Puts apps in a test Nexus's store the way a developer and an admin do over the public API
 // (create, listing, a version, submit for review, approve with publish), with PATs from the
 // device flow.
+import { crc32, deflateSync } from "node:zlib";
 import type { TestNexus } from "../../cli/test/account/nexus-server.js";
 
 export interface Publisher {
@@ -17,6 +18,46 @@ export interface AppSpec {
   manifest: Record<string, unknown>;
   /** Approve and publish (true) or leave it waiting in the review queue (false). */
   publish: boolean;
+  /** Upload a logo and one screenshot (real PNGs) onto the listing. */
+  images?: boolean;
+}
+
+/** A real PNG of one colour: what a browser decodes, so a test can see the image load. */
+export function solidPng(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array(width).fill(rgb).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from("89504e470d0a1a0a", "hex"),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(pixels)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** POSTs one image as multipart `file`, as the CLI's listing sync does; returns the JSON. */
+async function uploadImage(nexus: TestNexus, pat: string, p: string, png: Buffer) {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "image.png");
+  const res = await fetch(`${nexus.url}/api/v1${p}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${pat}` },
+    body: form,
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST ${p} answered ${res.status}: ${text}`);
+  return JSON.parse(text) as Record<string, string>;
 }
 
 async function call(
@@ -60,6 +101,17 @@ export async function publisher(
         description: spec.description,
       });
       const id = created.id as number;
+      if (spec.images) {
+        const base = `/developer/apps/${id}`;
+        await uploadImage(nexus, devPat, `${base}/logo`, solidPng(64, 64, [59, 59, 179]));
+        const shot = await uploadImage(
+          nexus,
+          devPat,
+          `${base}/screenshots`,
+          solidPng(480, 300, [220, 230, 250]),
+        );
+        await call(nexus, devPat, "PATCH", base, { screenshots: [shot.screenshot_url] });
+      }
       await call(nexus, devPat, "POST", `/developer/apps/${id}/versions`, {
         version: "1.0.0",
         manifest: spec.manifest,

@@ -75,7 +75,9 @@ export function StorePage() {
       {apps.isPending ? (
         <Loading what="apps" />
       ) : items.length === 0 ? (
-        <p role="status">No apps match{q ? ` “${q}”` : ""}.</p>
+        <p role="status">
+          {q || category ? `No apps match${q ? ` “${q}”` : ""}.` : "No apps in the store yet."}
+        </p>
       ) : (
         <ul className="cards" aria-label="Apps">
           {items.map((app) => (

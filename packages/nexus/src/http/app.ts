@@ -102,12 +102,12 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/super-admin", superAdminAppRoutes(deps));
   app.route("/api/v1/app-media", appMediaRoutes(deps));
   app.route("/api/v1", storeRoutes(deps));
-  if (deps.storage) {
-    app.route("/api/v1/storage", storageRoutes(deps, deps.storage));
-    const blobs = deps.storage.blobs;
-    if (blobs instanceof FsBlobStore)
-      app.route(FS_BLOB_ROUTE.replace(/\/$/, ""), fsBlobRoutes(blobs));
-  }
+  if (deps.storage) app.route("/api/v1/storage", storageRoutes(deps, deps.storage));
+  // Presigned URLs of a filesystem blob store point here, whichever part signed them: APS files,
+  // or the registry's listing images (/api/v1/app-media redirects) on a server without APS.
+  const blobs = deps.storage?.blobs ?? deps.bundles?.blobs;
+  if (blobs instanceof FsBlobStore)
+    app.route(FS_BLOB_ROUTE.replace(/\/$/, ""), fsBlobRoutes(blobs));
 
   if (deps.runtime) app.route("/", runtimeRoutes(deps, deps.runtime));
   if (deps.bundles) {

@@ -29,7 +29,9 @@ export const DASHBOARD_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data: blob:",
+  // Listing images may be the developer's https URLs, and an S3 blob store's signed URLs (where
+  // /api/v1/app-media redirects) are on the bucket's origin; an image cannot run code.
+  "img-src 'self' data: blob: https:",
   "font-src 'self'",
   "connect-src 'self'",
   "frame-src 'self'",
