@@ -163,6 +163,15 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
       manifest: BASIC_MANIFEST,
       publish: false,
     });
+    await apps.app({
+      slug: "ready-steady",
+      name: "Ready Steady",
+      tagline: "Good to go",
+      category: "utilities",
+      description: "A finished app.",
+      manifest: BASIC_MANIFEST,
+      publish: false,
+    });
     const { page, problems } = await dashboardPage();
     await page.goto(`${nexus.url}/signin`);
     await page.getByLabel("Email").fill("admin@example.com");
@@ -175,7 +184,19 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
     await screenshot(page, "dashboard-review-queue");
     await item.getByLabel("Reason to reject").fill("The listing needs a screenshot.");
     await item.getByRole("button", { name: "Reject" }).click();
+    await item.waitFor({ state: "detached", timeout: WAIT_MS });
+    await queue
+      .getByRole("listitem")
+      .filter({ hasText: "Ready Steady" })
+      .getByRole("button", { name: "Approve and publish" })
+      .click();
     await page.getByText("Nothing waits for review.").waitFor({ timeout: WAIT_MS });
+    // Approved with publish, it is in the store at once.
+    await page.getByRole("link", { name: "App Store" }).click();
+    await page
+      .getByRole("list", { name: "Apps" })
+      .getByRole("link", { name: "Ready Steady" })
+      .waitFor({ timeout: WAIT_MS });
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/signin$/);
 
