@@ -13,6 +13,7 @@ import type { ExecutaBinaries } from "../hub/binaries/binary-uploads.js";
 import type { ExecutaHub } from "../hub/executa-hub.js";
 import type { AppRegistry } from "../apps/app-registry.js";
 import type { AppStore } from "../store/app-store.js";
+import type { ChatDeps } from "../chat/chat-deps.js";
 import type { MailSender } from "../mail/mail-sender.js";
 import type { StorageServices } from "../routes/storage.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
@@ -53,6 +54,8 @@ export interface AppDeps {
   apps?: AppRegistry;
   /** The App Store at /api/v1/store/*, /api/v1/me/apps and /me/executas (503 without it). */
   store?: AppStore;
+  /** Chat turns at /api/v1/chat/* (503 without it). */
+  chat?: ChatDeps;
 }
 
 export type Principal =
