@@ -81,10 +81,7 @@ describe("runTurn", () => {
       "step.finished",
       "turn.finished",
     ]);
-    expect(events.filter((e) => e.type === "text.delta").map((e) => e.text)).toEqual([
-      "Hel",
-      "lo",
-    ]);
+    expect(events.filter((e) => e.type === "text.delta").map((e) => e.text)).toEqual(["Hel", "lo"]);
     expect(outcome).toEqual({
       status: "completed",
       steps: 1,
@@ -145,11 +142,18 @@ describe("runTurn", () => {
     const calls = events.filter((e) => e.type === "tool.call");
     expect(calls).toEqual([
       expect.objectContaining({ callId: "call_a", name: "alpha", input: { q: "1" } }),
-      expect.objectContaining({ callId: "call_b", name: "beta", source: { kind: "platform", family: "test" } }),
+      expect.objectContaining({
+        callId: "call_b",
+        name: "beta",
+        source: { kind: "platform", family: "test" },
+      }),
     ]);
     expect(events.filter((e) => e.type === "step.finished").map((e) => e.step)).toEqual([1, 2]);
     // The second request carries both results as tool messages, with the tools declared.
-    const second = fake.requests[1]?.body as { messages: { role: string; tool_call_id?: string; content?: string }[]; tools: unknown[] };
+    const second = fake.requests[1]?.body as {
+      messages: { role: string; tool_call_id?: string; content?: string }[];
+      tools: unknown[];
+    };
     const toolMsgs = second.messages.filter((m) => m.role === "tool");
     expect(toolMsgs.map((m) => m.tool_call_id)).toEqual(["call_a", "call_b"]);
     expect(toolMsgs[0]?.content).toContain('"a":1');
@@ -185,14 +189,24 @@ describe("runTurn", () => {
     expect(outcome.status).toBe("completed");
     const results = events.filter((e) => e.type === "tool.result");
     const byName = Object.fromEntries(results.map((r) => [r.name, r]));
-    expect(byName.slow).toMatchObject({ isError: true, output: { error: expect.stringContaining("within 50 ms") } });
-    expect(byName.broken).toMatchObject({ isError: true, output: { error: "tool 'broken' failed: disk on fire" } });
+    expect(byName.slow).toMatchObject({
+      isError: true,
+      output: { error: expect.stringContaining("within 50 ms") },
+    });
+    expect(byName.broken).toMatchObject({
+      isError: true,
+      output: { error: "tool 'broken' failed: disk on fire" },
+    });
     expect(byName.nonexistent).toMatchObject({
       isError: true,
       output: { error: "no tool named 'nonexistent' in this turn; the tools are: slow, broken" },
     });
     expect(slowSignal?.aborted).toBe(true);
-    expect(outcome.messages.filter((m) => m.role === "tool").every((m) => m.role === "tool" && m.isError)).toBe(true);
+    expect(
+      outcome.messages
+        .filter((m) => m.role === "tool")
+        .every((m) => m.role === "tool" && m.isError),
+    ).toBe(true);
   });
 
   it("stops at the step limit after running the last step's tools", async () => {
@@ -207,10 +221,18 @@ describe("runTurn", () => {
     const outcome = await runTurn({
       ...options,
       maxSteps: 2,
-      prompt: prompt([tool("echo", (input) => Promise.resolve({ output: input }), {})].map((t) => {
-        const execute = t.execute;
-        return { ...t, execute: (i: unknown, c: Parameters<typeof execute>[1]) => { runs += 1; return execute(i, c); } };
-      })),
+      prompt: prompt(
+        [tool("echo", (input) => Promise.resolve({ output: input }), {})].map((t) => {
+          const execute = t.execute;
+          return {
+            ...t,
+            execute: (i: unknown, c: Parameters<typeof execute>[1]) => {
+              runs += 1;
+              return execute(i, c);
+            },
+          };
+        }),
+      ),
     });
     expect(outcome.status).toBe("step_limit");
     expect(outcome.steps).toBe(2);
@@ -301,7 +323,11 @@ describe("runTurn", () => {
     const outcome = await runTurn({ ...options, prompt: prompt() });
     expect(outcome.status).toBe("failed");
     expect(outcome.error?.code).toBe("provider_error");
-    expect(events.at(-1)).toMatchObject({ type: "turn.finished", status: "failed", error: { code: "provider_error" } });
+    expect(events.at(-1)).toMatchObject({
+      type: "turn.finished",
+      status: "failed",
+      error: { code: "provider_error" },
+    });
   });
 
   it("emits the prompt's notices after turn.started", async () => {

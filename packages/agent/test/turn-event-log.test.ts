@@ -22,9 +22,17 @@ describe("TurnEventLog", () => {
     const store = new MemoryTurnFrameStore();
     const log = new TurnEventLog(store);
     const w = await log.writer("t");
-    const seqs = await Promise.all([w.append(delta("a")), w.append(delta("b")), w.append(delta("c"))]);
+    const seqs = await Promise.all([
+      w.append(delta("a")),
+      w.append(delta("b")),
+      w.append(delta("c")),
+    ]);
     expect(seqs).toEqual([1, 2, 3]);
-    expect((await store.after("t", 0, 10)).map((f) => f.event)).toEqual([delta("a"), delta("b"), delta("c")]);
+    expect((await store.after("t", 0, 10)).map((f) => f.event)).toEqual([
+      delta("a"),
+      delta("b"),
+      delta("c"),
+    ]);
   });
 
   it("continues after the frames already stored (a writer opened again)", async () => {

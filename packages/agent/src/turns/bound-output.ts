@@ -32,7 +32,10 @@ export function boundToolOutput(
   if (bytes <= limitBytes) return output ?? null;
   const room = Math.max(0, limitBytes - MARKER_OVERHEAD_BYTES);
   // Cut by bytes, then drop a split trailing character (U+FFFD after decoding).
-  const preview = Buffer.from(json, "utf8").subarray(0, room).toString("utf8").replace(/\uFFFD$/, "");
+  const preview = Buffer.from(json, "utf8")
+    .subarray(0, room)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
   const marker: TruncatedOutput = {
     truncated: true,
     originalBytes: bytes,

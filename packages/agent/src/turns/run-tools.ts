@@ -91,12 +91,10 @@ async function runOne(call: ToolCall, options: RunToolsOptions): Promise<ToolOut
   try {
     const running = Promise.resolve()
       .then(() => tool.execute(call.input, { ...options.context, signal }))
-      .catch(
-        (err: unknown): ToolOutcome => ({
-          isError: true,
-          output: { error: `tool '${call.name}' failed: ${messageOf(err)}` },
-        }),
-      );
+      .catch((err: unknown): ToolOutcome => ({
+        isError: true,
+        output: { error: `tool '${call.name}' failed: ${messageOf(err)}` },
+      }));
     // Whichever settles first; a late answer from an aborted tool is dropped.
     return await Promise.race([running, stopped]);
   } finally {
@@ -106,7 +104,10 @@ async function runOne(call: ToolCall, options: RunToolsOptions): Promise<ToolOut
 }
 
 function cancelled(call: ToolCall): ToolOutcome {
-  return { isError: true, output: { error: `tool '${call.name}' was stopped: the turn was cancelled` } };
+  return {
+    isError: true,
+    output: { error: `tool '${call.name}' was stopped: the turn was cancelled` },
+  };
 }
 
 function messageOf(err: unknown): string {

@@ -116,7 +116,11 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnOutcome> {
         if (signal.aborted) return await finish("cancelled");
         return await finish("failed", modelError(err));
       }
-      added.push({ role: "assistant", content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) });
+      added.push({
+        role: "assistant",
+        content: text,
+        ...(calls.length > 0 ? { toolCalls: calls } : {}),
+      });
       if (calls.length === 0) return await finish("completed");
 
       for (const call of calls) {
@@ -174,7 +178,10 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnOutcome> {
       usage,
       steps,
       messages: added,
-      error: { code: "internal", message: `the turn's events could not be recorded: ${String(err)}` },
+      error: {
+        code: "internal",
+        message: `the turn's events could not be recorded: ${String(err)}`,
+      },
     };
   }
 }

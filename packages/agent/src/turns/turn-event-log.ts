@@ -150,7 +150,9 @@ export class MemoryTurnFrameStore implements TurnFrameStore {
     const last = frames.at(-1)?.seq ?? 0;
     if (frame.seq !== last + 1) {
       return Promise.reject(
-        new Error(`turn ${turnId}: frame ${frame.seq} appended after ${last}; seqs must be gapless`),
+        new Error(
+          `turn ${turnId}: frame ${frame.seq} appended after ${last}; seqs must be gapless`,
+        ),
       );
     }
     if (frames.length >= this.maxFramesPerTurn) {

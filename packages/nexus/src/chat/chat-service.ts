@@ -35,6 +35,11 @@ export const CHAT_MAX_HISTORY_MESSAGES = 200;
 /** Turns this server runs at once, and per user: each holds a model stream and tools. */
 export const CHAT_MAX_RUNNING_TURNS = 64;
 export const CHAT_MAX_RUNNING_TURNS_PER_USER = 4;
+/**
+ * Frames one turn may store (the spec caps an agent run at 4,096 frames, line 8723; a turn
+ * streams a delta per model chunk, so more room). Past it the turn is stopped and ends `failed`.
+ */
+export const CHAT_MAX_FRAMES_PER_TURN = 20_000;
 /** How long a cancel waits for the turn to record its end before answering. */
 const CANCEL_WAIT_MS = 10_000;
 
@@ -44,7 +49,10 @@ const SERVER_STOPPED = {
     "the server stopped while this turn was running, so it did not finish; send your message again",
 };
 
-export type ToolsFor = (user: User, conversation: ConversationRow) => Promise<AgentTool[]> | AgentTool[];
+export type ToolsFor = (
+  user: User,
+  conversation: ConversationRow,
+) => Promise<AgentTool[]> | AgentTool[];
 
 export interface PromptInput {
   user: User;
@@ -85,6 +93,7 @@ export interface ChatServiceOptions {
   defaultToolTimeoutMs?: number;
   /** How often SSE readers look at the database for frames another server wrote. */
   pollMs?: number;
+  maxFramesPerTurn?: number;
 }
 
 interface RunningTurn {
@@ -123,7 +132,11 @@ export class ChatService {
 
   /** Records the user's message and starts the turn in the background; resolves with its id. */
   async startTurn(user: User, conversationId: string, text: string): Promise<string> {
-    if (this.stopping) throw new NexusError("unavailable", "the server is stopping; send the message again in a moment");
+    if (this.stopping)
+      throw new NexusError(
+        "unavailable",
+        "the server is stopping; send the message again in a moment",
+      );
     const conversation = await this.conversation(user, conversationId);
     this.checkCapacity(user);
     const turnId = randomUUID();
@@ -211,9 +224,13 @@ export class ChatService {
     const max = this.options.maxRunningTurns ?? CHAT_MAX_RUNNING_TURNS;
     const perUser = this.options.maxRunningTurnsPerUser ?? CHAT_MAX_RUNNING_TURNS_PER_USER;
     if (this.running.size >= max) {
-      throw new NexusError("rate_limited", `this server is running ${this.running.size} turns, its limit; try again shortly`, {
-        retryAfterS: 5,
-      });
+      throw new NexusError(
+        "rate_limited",
+        `this server is running ${this.running.size} turns, its limit; try again shortly`,
+        {
+          retryAfterS: 5,
+        },
+      );
     }
     const mine = [...this.running.values()].filter((t) => t.userId === user.id).length;
     if (mine >= perUser) {
@@ -234,6 +251,20 @@ export class ChatService {
   ): Promise<void> {
     const o = this.options;
     const writer = await this.log.writer(turnId);
+    const maxFrames = o.maxFramesPerTurn ?? CHAT_MAX_FRAMES_PER_TURN;
+    // The turn's own stop, for the frame cap; the caller's signal is cancel and server stop.
+    const overflow = new AbortController();
+    let frames = 0;
+    const emit = async (event: TurnEvent): Promise<void> => {
+      // The last frame is written with the turn's outcome, in one transaction (below).
+      if (event.type === "turn.finished" || overflow.signal.aborted) return;
+      // One place is kept for turn.finished.
+      if (++frames >= maxFrames) {
+        overflow.abort();
+        return;
+      }
+      await writer.append(event);
+    };
     let outcome: TurnOutcome;
     try {
       const tools = (await o.toolsFor?.(user, conversation)) ?? [];
@@ -256,11 +287,10 @@ export class ChatService {
         prompt,
         gateway: o.gateway,
         maxSteps: o.maxSteps ?? CHAT_MAX_STEPS,
-        signal,
+        signal: AbortSignal.any([signal, overflow.signal]),
         ...(o.defaultToolTimeoutMs ? { defaultToolTimeoutMs: o.defaultToolTimeoutMs } : {}),
         clock: () => o.clock.now(),
-        // The last frame is written with the turn's outcome, in one transaction (below).
-        emit: (event) => (event.type === "turn.finished" ? undefined : writer.append(event).then(() => {})),
+        emit,
       });
     } catch (err) {
       o.logger.log("error", "chat turn failed before or outside the model loop", {
@@ -272,10 +302,22 @@ export class ChatService {
         usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
         steps: 0,
         messages: [],
-        error: { code: "internal", message: `the turn could not run: ${(err as Error).message ?? String(err)}` },
+        error: {
+          code: "internal",
+          message: `the turn could not run: ${(err as Error).message ?? String(err)}`,
+        },
       };
     }
-    if (this.stopping && outcome.status === "cancelled") {
+    if (outcome.status === "cancelled" && overflow.signal.aborted) {
+      outcome = {
+        ...outcome,
+        status: "failed",
+        error: {
+          code: "frame_limit",
+          message: `the turn streamed ${maxFrames} events, the most one turn may; it was stopped there (ask for a shorter answer)`,
+        },
+      };
+    } else if (this.stopping && outcome.status === "cancelled") {
       outcome = { ...outcome, status: "failed", error: SERVER_STOPPED };
     }
     await writer.appendWith(finishedEvent(outcome), (frame) =>
@@ -291,14 +333,20 @@ export class ChatService {
   ): Promise<boolean> {
     const outcome: TurnOutcome = {
       status,
-      usage: { inputTokens: turn.input_tokens, outputTokens: turn.output_tokens, totalTokens: turn.total_tokens },
+      usage: {
+        inputTokens: turn.input_tokens,
+        outputTokens: turn.output_tokens,
+        totalTokens: turn.total_tokens,
+      },
       steps: turn.step_count,
       messages: [],
       ...(error ? { error } : {}),
     };
     const writer = await this.log.writer(turn.id);
     try {
-      await writer.appendWith(finishedEvent(outcome), (frame) => this.recordEnd(turn, outcome, frame));
+      await writer.appendWith(finishedEvent(outcome), (frame) =>
+        this.recordEnd(turn, outcome, frame),
+      );
       return true;
     } catch (err) {
       if (err instanceof TurnAlreadyEnded) return false;
@@ -313,7 +361,12 @@ export class ChatService {
     outcome: TurnOutcome,
     frame: TurnFrame,
   ): Promise<void> {
-    const recorded = await this.store.finishTurn({ turn, outcome, frame, now: this.options.clock.now() });
+    const recorded = await this.store.finishTurn({
+      turn,
+      outcome,
+      frame,
+      now: this.options.clock.now(),
+    });
     if (!recorded) throw new TurnAlreadyEnded(turn.id);
   }
 }

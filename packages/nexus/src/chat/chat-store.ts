@@ -1,10 +1,20 @@
 // Conversations, messages, turns and turn frames on SQL (both dialects). Every read is scoped to
 // the user; every change that must survive a crash together is one transaction: a turn starts
 // with its user message, and ends with its messages, its outcome and its last frame.
-import type { ChatMessage, TurnEvent, TurnFrame, TurnFrameStore, TurnOutcome } from "@anna-ai/agent";
+import type {
+  ChatMessage,
+  TurnEvent,
+  TurnFrame,
+  TurnFrameStore,
+  TurnOutcome,
+} from "@anna-ai/agent";
 import type { Kysely, Selectable } from "kysely";
 import type { Database } from "../db/schema.js";
-import type { ChatConversationsTable, ChatMessagesTable, ChatTurnsTable } from "../db/schema-chat.js";
+import type {
+  ChatConversationsTable,
+  ChatMessagesTable,
+  ChatTurnsTable,
+} from "../db/schema-chat.js";
 import { uniqueViolation } from "../stores/sql-stores.js";
 import { messageColumns, messageOf } from "./message-rows.js";
 
@@ -228,7 +238,12 @@ export class ChatStore implements TurnFrameStore {
       }
       await tx
         .insertInto("chat_turn_events")
-        .values({ turn_id: turn.id, seq: frame.seq, frame: JSON.stringify(frame.event), created_at: now })
+        .values({
+          turn_id: turn.id,
+          seq: frame.seq,
+          frame: JSON.stringify(frame.event),
+          created_at: now,
+        })
         .execute();
       await tx
         .updateTable("chat_conversations")
@@ -255,7 +270,12 @@ export class ChatStore implements TurnFrameStore {
   async append(turnId: string, frame: TurnFrame): Promise<void> {
     await this.db
       .insertInto("chat_turn_events")
-      .values({ turn_id: turnId, seq: frame.seq, frame: JSON.stringify(frame.event), created_at: this.clock() })
+      .values({
+        turn_id: turnId,
+        seq: frame.seq,
+        frame: JSON.stringify(frame.event),
+        created_at: this.clock(),
+      })
       .execute();
   }
 

@@ -6,9 +6,7 @@ import type { ChatMessagesTable } from "../db/schema-chat.js";
 
 type Row = Selectable<ChatMessagesTable>;
 
-export function messageColumns(
-  message: ChatMessage,
-): Pick<Row, "role" | "content" | "tool_calls"> {
+export function messageColumns(message: ChatMessage): Pick<Row, "role" | "content" | "tool_calls"> {
   switch (message.role) {
     case "user":
       return { role: "user", content: JSON.stringify({ text: message.content }), tool_calls: null };
@@ -33,7 +31,9 @@ export function messageColumns(
         tool_calls: null,
       };
     case "system":
-      throw new Error("system prompts are not stored with a conversation; they are assembled per turn");
+      throw new Error(
+        "system prompts are not stored with a conversation; they are assembled per turn",
+      );
   }
 }
 
@@ -57,7 +57,8 @@ export function messageOf(row: Pick<Row, "role" | "content" | "tool_calls">): Ch
   }
   const { text } = JSON.parse(row.content) as { text: string };
   if (row.role === "user") return { role: "user", content: text };
-  const toolCalls = row.tool_calls === null ? undefined : (JSON.parse(row.tool_calls) as ToolCall[]);
+  const toolCalls =
+    row.tool_calls === null ? undefined : (JSON.parse(row.tool_calls) as ToolCall[]);
   return { role: "assistant", content: text, ...(toolCalls ? { toolCalls } : {}) };
 }
 

@@ -235,7 +235,10 @@ async function serveUntilStopped(
     gateway = await openLlmGateway({ config: llmConfig });
   } catch (err) {
     await handle.close();
-    throw usageError(`the offline model's fixture cannot be loaded: ${(err as Error).message}`, "start");
+    throw usageError(
+      `the offline model's fixture cannot be loaded: ${(err as Error).message}`,
+      "start",
+    );
   }
   const chat = createChat({ db: handle.db, gateway, clock: systemClock, logger });
   const interrupted = await chat.service.recoverInterrupted();

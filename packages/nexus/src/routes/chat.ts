@@ -42,7 +42,10 @@ const NewTurnBody = z.strictObject({
     .string({ error: "text is required: the user's message, as a string" })
     .trim()
     .min(1, "text is empty; send the user's message")
-    .max(CHAT_MAX_TEXT_CHARS, `text is over ${CHAT_MAX_TEXT_CHARS} characters; send a shorter message`),
+    .max(
+      CHAT_MAX_TEXT_CHARS,
+      `text is over ${CHAT_MAX_TEXT_CHARS} characters; send a shorter message`,
+    ),
 });
 
 function chat(deps: AppDeps): ChatDeps {
@@ -81,11 +84,14 @@ function turnView(row: TurnRow) {
 function count(raw: string | undefined, what: string, fallback: number, max?: number): number {
   if (raw === undefined || raw === "") return fallback;
   if (!/^\d{1,15}$/.test(raw)) {
-    throw new NexusError("bad_request", `${what} must be a whole number of 0 or more (got '${raw.slice(0, 40)}')`);
+    throw new NexusError(
+      "validation_failed",
+      `${what} must be a whole number of 0 or more (got '${raw.slice(0, 40)}')`,
+    );
   }
   const n = Number(raw);
   if (max !== undefined && (n < 1 || n > max)) {
-    throw new NexusError("bad_request", `${what} must be between 1 and ${max} (got ${n})`);
+    throw new NexusError("validation_failed", `${what} must be between 1 and ${max} (got ${n})`);
   }
   return n;
 }
@@ -102,11 +108,19 @@ export function chatRoutes(deps: AppDeps): Hono<Env> {
 
   app.get("/conversations", async (c) => {
     const user = await member(c, deps);
-    const limit = count(c.req.query("limit"), "limit", CONVERSATIONS_PAGE_DEFAULT, CONVERSATIONS_PAGE_MAX);
+    const limit = count(
+      c.req.query("limit"),
+      "limit",
+      CONVERSATIONS_PAGE_DEFAULT,
+      CONVERSATIONS_PAGE_MAX,
+    );
     const rawCursor = c.req.query("cursor");
     const cursor = rawCursor ? decodeCursor(rawCursor) : undefined;
     if (rawCursor && cursor === undefined) {
-      throw new NexusError("bad_request", "cursor is not one this server gave; pass next_cursor from the previous page");
+      throw new NexusError(
+        "validation_failed",
+        "cursor is not one this server gave; pass next_cursor from the previous page",
+      );
     }
     const page = await chat(deps).service.store.conversations(user.id, {
       ...(cursor ? { cursor } : {}),
@@ -172,7 +186,9 @@ export function chatRoutes(deps: AppDeps): Hono<Env> {
     void (async () => {
       try {
         for await (const frame of frames) {
-          client.write(`id: ${frame.seq}\nevent: ${frame.event.type}\ndata: ${JSON.stringify(frame.event)}\n\n`);
+          client.write(
+            `id: ${frame.seq}\nevent: ${frame.event.type}\ndata: ${JSON.stringify(frame.event)}\n\n`,
+          );
         }
       } catch (err) {
         deps.logger.log("warn", "chat event stream failed", { error: String(err) });

@@ -50,7 +50,12 @@ async function call(url: string, cookie: string, method: string, path: string, b
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-async function sse(url: string, cookie: string, turnId: string, stopAfter?: (e: string) => boolean) {
+async function sse(
+  url: string,
+  cookie: string,
+  turnId: string,
+  stopAfter?: (e: string) => boolean,
+) {
   // readEvents sends a Bearer header; a browser sends the cookie, so pass it through fetch.
   const res = await fetch(`${url}/api/v1/chat/turns/${turnId}/events`, { headers: { cookie } });
   const reader = res.body!.getReader();
@@ -73,19 +78,29 @@ describe("chat turns in anna-nexus start", () => {
     const cookie = await signUp(url);
     const conv = await call(url, cookie, "POST", "/api/v1/chat/conversations", {});
     expect(conv.status).toBe(201);
-    const turn = await call(url, cookie, "POST", `/api/v1/chat/conversations/${conv.body.id as string}/turns`, {
-      text: "hello?",
-    });
+    const turn = await call(
+      url,
+      cookie,
+      "POST",
+      `/api/v1/chat/conversations/${conv.body.id as string}/turns`,
+      {
+        text: "hello?",
+      },
+    );
     expect(turn.status).toBe(202);
     const stream = await sse(url, cookie, turn.body.turn_id as string);
     const frames = parseSseText(stream);
     expect(frames.at(-1)?.data).toMatchObject({ type: "turn.finished", status: "completed" });
-    const text = frames.map((f) => (f.event === "text.delta" ? (f.data.text as string) : "")).join("");
+    const text = frames
+      .map((f) => (f.event === "text.delta" ? (f.data.text as string) : ""))
+      .join("");
     expect(text).toBe(OFFLINE_FALLBACK_TEXT);
   });
 
   it("refuses to start with a bad LLM setting, naming the variable", async () => {
-    const bad = startNexus(["start", "--port", "0", "--data", tempDir()], { ANNA_LLM_PROVIDER: "gpt" });
+    const bad = startNexus(["start", "--port", "0", "--data", tempDir()], {
+      ANNA_LLM_PROVIDER: "gpt",
+    });
     expect(await bad.exited()).toBe(2);
     expect(bad.stderr()).toContain("ANNA_LLM_PROVIDER");
   });
@@ -105,9 +120,15 @@ describe("chat turns in anna-nexus start", () => {
     const cookie = await signUp(first.url);
     const conv = await call(first.url, cookie, "POST", "/api/v1/chat/conversations", {});
     const turnId = (
-      await call(first.url, cookie, "POST", `/api/v1/chat/conversations/${conv.body.id as string}/turns`, {
-        text: "think hard",
-      })
+      await call(
+        first.url,
+        cookie,
+        "POST",
+        `/api/v1/chat/conversations/${conv.body.id as string}/turns`,
+        {
+          text: "think hard",
+        },
+      )
     ).body.turn_id as string;
     await sse(first.url, cookie, turnId, (t) => t.includes("event: text.delta"));
     first.p.signal("SIGKILL");

@@ -21,7 +21,7 @@ export interface ChatHarness {
 
 export async function chatHarness(
   handle: DatabaseHandle,
-  opts: { toolsFor?: ToolsFor; maxSteps?: number } = {},
+  opts: { toolsFor?: ToolsFor; maxSteps?: number; maxFramesPerTurn?: number } = {},
 ): Promise<ChatHarness> {
   const fake = await startFakeProvider();
   onTestFinished(() => fake.close());
@@ -43,6 +43,7 @@ export async function chatHarness(
     pollMs: 50,
     ...(opts.toolsFor ? { toolsFor: opts.toolsFor } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
+    ...(opts.maxFramesPerTurn ? { maxFramesPerTurn: opts.maxFramesPerTurn } : {}),
     streamLimits: { keepaliveMs: 100 },
   });
   onTestFinished(() => chat.close());
@@ -77,17 +78,23 @@ export async function readEvents(
     lastEventId?: string;
     after?: string;
     stopAfter?: (frame: SseFrame) => boolean;
+    /** Hang up once a comment line with this text arrives (e.g. `keepalive`). */
+    untilComment?: string;
     timeoutMs?: number;
   } = {},
 ): Promise<SseRead> {
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new Error(`the stream did not end within ${opts.timeoutMs ?? 10_000} ms`)),
+    () =>
+      controller.abort(new Error(`the stream did not end within ${opts.timeoutMs ?? 10_000} ms`)),
     opts.timeoutMs ?? 10_000,
   );
   const u = new URL(url);
   if (opts.after !== undefined) u.searchParams.set("after", opts.after);
-  const headers: Record<string, string> = { authorization: `Bearer ${pat}`, accept: "text/event-stream" };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${pat}`,
+    accept: "text/event-stream",
+  };
   if (opts.lastEventId !== undefined) headers["last-event-id"] = opts.lastEventId;
   const res = await fetch(u, { headers, signal: controller.signal });
   const out: SseRead = { status: res.status, frames: [], comments: [], ended: false };
@@ -112,6 +119,10 @@ export async function readEvents(
         const block = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
         const frame = parseBlock(block, out.comments);
+        if (opts.untilComment !== undefined && out.comments.includes(opts.untilComment)) {
+          controller.abort();
+          return out;
+        }
         if (frame === undefined) continue;
         out.frames.push(frame);
         if (opts.stopAfter?.(frame)) {

@@ -54,7 +54,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("conversation_id", "text", (c) =>
       c.notNull().references("chat_conversations.id").onDelete("cascade"),
     )
-    .addColumn("turn_id", "text", (c) => c.notNull().references("chat_turns.id").onDelete("cascade"))
+    .addColumn("turn_id", "text", (c) =>
+      c.notNull().references("chat_turns.id").onDelete("cascade"),
+    )
     // Position in the conversation, from 1.
     .addColumn("seq", "integer", (c) => c.notNull())
     .addColumn("role", "text", (c) => c.notNull())
@@ -68,7 +70,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("chat_turn_events")
-    .addColumn("turn_id", "text", (c) => c.notNull().references("chat_turns.id").onDelete("cascade"))
+    .addColumn("turn_id", "text", (c) =>
+      c.notNull().references("chat_turns.id").onDelete("cascade"),
+    )
     .addColumn("seq", "integer", (c) => c.notNull())
     // JSON of one TurnEvent (@anna-ai/agent).
     .addColumn("frame", "text", (c) => c.notNull())
