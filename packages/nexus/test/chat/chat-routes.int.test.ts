@@ -9,6 +9,7 @@ import { ChatService } from "../../src/chat/chat-service.js";
 import { manualClock } from "../../src/core/clock.js";
 import { DIALECTS, useDialectCleanup } from "../helpers/dialects.js";
 import { chatHarness, gate, readEvents, type SseFrame } from "../helpers/chat.js";
+import { ORIGIN } from "../helpers/harness.js";
 
 useDialectCleanup();
 
@@ -326,6 +327,37 @@ describe.each(DIALECTS)("chat turns on $name", (d) => {
     await chat.service.idle();
     expect((await me.get(`/api/v1/chat/turns/${turnId}`)).body).toMatchObject({ status: "failed" });
   });
+
+  it.skipIf(d.skip)(
+    "limits the turns one user runs at once (429) and takes cookie writes from its own origin only",
+    async () => {
+      const { fake, me, h } = await setup({ maxRunningTurnsPerUser: 1 });
+      fake.enqueue({ text: ["slow "], stall: true });
+      const a = ((await me.create()).body as Body).id as string;
+      const b = ((await me.create()).body as Body).id as string;
+      const running = ((await me.turn(a, "first")).body as Body).turn_id as string;
+      const refused = await me.turn(b, "second");
+      expect(refused.status).toBe(429);
+      expect(code(refused.body)).toBe("rate_limited");
+      await me.cancel(running);
+      fake.enqueue({ text: "now" });
+      expect((await me.turn(b, "second")).status).toBe(202);
+
+      const cookie = await h.signup("browser@example.com");
+      const evil = await h.req("POST", "/api/v1/chat/conversations", {
+        cookie,
+        body: {},
+        headers: { origin: "https://evil.example" },
+      });
+      expect(evil.status).toBe(403);
+      const own = await h.req("POST", "/api/v1/chat/conversations", {
+        cookie,
+        body: {},
+        headers: { origin: ORIGIN },
+      });
+      expect(own.status).toBe(201);
+    },
+  );
 
   it.skipIf(d.skip)("pages conversations newest first with a cursor", async () => {
     const { me, h } = await setup();

@@ -21,7 +21,12 @@ export interface ChatHarness {
 
 export async function chatHarness(
   handle: DatabaseHandle,
-  opts: { toolsFor?: ToolsFor; maxSteps?: number; maxFramesPerTurn?: number } = {},
+  opts: {
+    toolsFor?: ToolsFor;
+    maxSteps?: number;
+    maxFramesPerTurn?: number;
+    maxRunningTurnsPerUser?: number;
+  } = {},
 ): Promise<ChatHarness> {
   const fake = await startFakeProvider();
   onTestFinished(() => fake.close());
@@ -44,6 +49,7 @@ export async function chatHarness(
     ...(opts.toolsFor ? { toolsFor: opts.toolsFor } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.maxFramesPerTurn ? { maxFramesPerTurn: opts.maxFramesPerTurn } : {}),
+    ...(opts.maxRunningTurnsPerUser ? { maxRunningTurnsPerUser: opts.maxRunningTurnsPerUser } : {}),
     streamLimits: { keepaliveMs: 100 },
   });
   onTestFinished(() => chat.close());
