@@ -96,3 +96,22 @@ export type {
   TurnEvent,
   TurnStatus,
 } from "./turns/types.js";
+
+// The turn runner and its event log (src/turns).
+export { DEFAULT_MAX_STEPS, runTurn } from "./turns/run-turn.js";
+export type { RunTurnOptions, TurnOutcome } from "./turns/run-turn.js";
+export { DEFAULT_TOOL_TIMEOUT_MS } from "./turns/run-tools.js";
+export { MAX_TOOL_OUTPUT_BYTES, boundToolOutput } from "./turns/bound-output.js";
+export type { TruncatedOutput } from "./turns/bound-output.js";
+export {
+  MemoryTurnFrameStore,
+  TURN_FRAMES_PAGE,
+  TURN_FRAMES_POLL_MS,
+  TurnEventLog,
+} from "./turns/turn-event-log.js";
+export type {
+  TurnEventLogOptions,
+  TurnFrame,
+  TurnFrameStore,
+  TurnWriter,
+} from "./turns/turn-event-log.js";

@@ -110,3 +110,20 @@ export { type OidcVerifier, oidcVerifier } from "./hub/binaries/oidc.js";
 // The app registry, for embedding a Nexus that publishes apps (tests of the CLI's apps commands).
 export { appExecutaReferences, appRegistry } from "./apps/app-registry.js";
 export { PRE_REVIEW_CHECKS } from "./apps/checks/index.js";
+export {
+  CHAT_STREAMS_MAX,
+  CHAT_STREAMS_PER_USER_MAX,
+  createChat,
+  type ChatDeps,
+} from "./chat/chat-deps.js";
+export {
+  CHAT_MAX_FRAMES_PER_TURN,
+  CHAT_MAX_STEPS,
+  ChatService,
+  DEFAULT_SYSTEM_PROMPT,
+  plainPrompt,
+  type ChatServiceOptions,
+  type PromptAssembler,
+  type PromptInput,
+  type ToolsFor,
+} from "./chat/chat-service.js";

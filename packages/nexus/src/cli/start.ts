@@ -24,6 +24,9 @@ import { PRE_REVIEW_CHECKS } from "../apps/checks/index.js";
 import { sqlExecutaStore } from "../hub/executa-store.js";
 import { appStore } from "../store/app-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
+import { createChat } from "../chat/chat-deps.js";
+import { LlmConfigError, llmConfigFromEnv, openLlmGateway } from "@anna-ai/agent";
+import type { LlmConfig } from "@anna-ai/agent";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
@@ -157,6 +160,15 @@ async function serveUntilStopped(
     throw usageError(`--rate-limit-store is memory or database (got '${rateLimitStore}')`, "start");
   }
   const binaries = binaryConfig(flags, io.env);
+  // The model chat turns (and later sampling) use; offline unless ANNA_LLM_PROVIDER says
+  // otherwise. Checked before the database opens so a typo fails fast with every issue.
+  let llmConfig: LlmConfig;
+  try {
+    llmConfig = llmConfigFromEnv(io.env);
+  } catch (err) {
+    if (err instanceof LlmConfigError) throw usageError(err.message, "start");
+    throw err;
+  }
   const outbox =
     (flags["mail-outbox"] as string | undefined) ?? (io.env.ANNA_MAIL_OUTBOX || undefined);
   const mail = outbox
@@ -219,6 +231,24 @@ async function serveUntilStopped(
   const rateLimiter = sharedLimits
     ? sqlRateLimiter(handle.db, systemClock)
     : memoryRateLimiter(systemClock);
+  let gateway;
+  try {
+    gateway = await openLlmGateway({ config: llmConfig });
+  } catch (err) {
+    await handle.close();
+    throw usageError(
+      `the offline model's fixture cannot be loaded: ${(err as Error).message}`,
+      "start",
+    );
+  }
+  const chat = createChat({ db: handle.db, gateway, clock: systemClock, logger });
+  const interrupted = await chat.service.recoverInterrupted();
+  const chatModel = gateway.modelFor("chat");
+  logger.log("info", "chat ready", {
+    provider: chatModel.provider,
+    model: chatModel.model,
+    interrupted_turns_failed: interrupted,
+  });
   const config = resolveConfig({
     publicOrigin: publicOrigin?.replace(/\/$/, ""),
     trustProxy,
@@ -271,6 +301,7 @@ async function serveUntilStopped(
     runtime,
     bundles: { db: handle.db, blobs },
     dashboard: { distDir: dashboardDist },
+    chat,
   });
 
   let server: ReturnType<typeof serve>;
@@ -300,6 +331,9 @@ async function serveUntilStopped(
   const signal = await opts.stopSignal;
   logger.log("info", "shutting down", { signal });
   runtime.close();
+  // Running turns end `failed` (the server stopped) and their streams close, so close() below
+  // does not wait on them.
+  await chat.close();
   logger.flush();
   await new Promise<void>((resolve) => {
     const force = setTimeout(() => {

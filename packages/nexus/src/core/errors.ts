@@ -82,6 +82,8 @@ export const ERROR_STATUS = {
   no_published_version: 409,
   executa_required: 409,
   executa_not_installable: 409,
+  // Chat turns: one running turn per conversation.
+  turn_running: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -13,6 +13,7 @@ import type { ExecutaBinaries } from "../hub/binaries/binary-uploads.js";
 import type { ExecutaHub } from "../hub/executa-hub.js";
 import type { AppRegistry } from "../apps/app-registry.js";
 import type { AppStore } from "../store/app-store.js";
+import type { ChatDeps } from "../chat/chat-deps.js";
 import type { MailSender } from "../mail/mail-sender.js";
 import type { DashboardFiles } from "../routes/dashboard.js";
 import type { StorageServices } from "../routes/storage.js";
@@ -59,6 +60,8 @@ export interface AppDeps {
    * unbuilt or unknown, `/` answers a page saying how to build it. Absent, `/` is not served.
    */
   dashboard?: DashboardFiles;
+  /** Chat turns at /api/v1/chat/* (503 without it). */
+  chat?: ChatDeps;
 }
 
 export type Principal =

@@ -45,7 +45,7 @@ export interface NexusRuntime {
 }
 
 /** app-core logs through jsonrpc's four-method Logger; Nexus's logger takes the level. */
-function runtimeLogger(logger: Logger): RuntimeLogger {
+export function runtimeLogger(logger: Logger): RuntimeLogger {
   return {
     debug: (msg, fields) => logger.log("debug", msg, fields),
     info: (msg, fields) => logger.log("info", msg, fields),

@@ -56,6 +56,8 @@ export function harness(
     bundles?: AppDeps["bundles"];
     /** The web dashboard's files at `/` (routes/dashboard.ts). */
     dashboard?: AppDeps["dashboard"];
+    /** Chat turns (test/helpers/chat.ts builds them on a fake model provider). */
+    chat?: AppDeps["chat"];
   } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
@@ -97,6 +99,7 @@ export function harness(
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
     ...(extra.mail ? { mail: extra.mail } : {}),
     ...(extra.dashboard ? { dashboard: extra.dashboard } : {}),
+    ...(extra.chat ? { chat: extra.chat } : {}),
     ...(blobs ? { bundles: extra.bundles ?? { db: h.db, blobs } } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {

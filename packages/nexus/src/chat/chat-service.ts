@@ -1,0 +1,388 @@
+// Chat turns on the server: a turn starts with the user's message in the database, then runs in
+// the background (prompt → model → tools → … through @anna-ai/agent's runTurn) while its events
+// go to the turn event log, where any number of SSE readers follow them and resume. The seams
+// other parts fill are explicit: `toolsFor` (which tools a user's turn may call) and `assemble`
+// (the prompt: skills, mentions, apps). A turn still running when the server stops ends
+// `failed` with a clear error, at stop or at the next start.
+import { randomUUID } from "node:crypto";
+import { runTurn, TurnEventLog } from "@anna-ai/agent";
+import type {
+  AgentTool,
+  AssembledPrompt,
+  ChatMessage,
+  LlmGateway,
+  TurnEvent,
+  TurnFrame,
+  TurnOutcome,
+} from "@anna-ai/agent";
+import type { Kysely } from "kysely";
+import type { Clock } from "../core/clock.js";
+import { NexusError } from "../core/errors.js";
+import type { Logger } from "../core/logger.js";
+import type { Database } from "../db/schema.js";
+import type { User } from "../stores/types.js";
+import { ChatStore } from "./chat-store.js";
+import type { ConversationRow, TurnRow } from "./chat-store.js";
+
+/** What the model is told when nothing more specific is assembled. */
+export const DEFAULT_SYSTEM_PROMPT =
+  "You are Anna, the assistant of this Anna server. Answer the user's messages plainly. " +
+  "Use only the tools listed for this turn; when none fits, say what you cannot do instead of guessing.";
+/** Model calls per turn. */
+export const CHAT_MAX_STEPS = 8;
+/** Messages of the conversation sent to the model at most (the latest ones). */
+export const CHAT_MAX_HISTORY_MESSAGES = 200;
+/** Turns this server runs at once, and per user: each holds a model stream and tools. */
+export const CHAT_MAX_RUNNING_TURNS = 64;
+export const CHAT_MAX_RUNNING_TURNS_PER_USER = 4;
+/**
+ * Frames one turn may store (the spec caps an agent run at 4,096 frames, line 8723; a turn
+ * streams a delta per model chunk, so more room). Past it the turn is stopped and ends `failed`.
+ */
+export const CHAT_MAX_FRAMES_PER_TURN = 20_000;
+/** How long a cancel waits for the turn to record its end before answering. */
+const CANCEL_WAIT_MS = 10_000;
+
+const SERVER_STOPPED = {
+  code: "server_stopped",
+  message:
+    "the server stopped while this turn was running, so it did not finish; send your message again",
+};
+
+export type ToolsFor = (
+  user: User,
+  conversation: ConversationRow,
+) => Promise<AgentTool[]> | AgentTool[];
+
+export interface PromptInput {
+  user: User;
+  conversation: ConversationRow;
+  system: string;
+  /** The conversation's latest messages, this turn's user message last. */
+  history: ChatMessage[];
+  text: string;
+  tools: AgentTool[];
+}
+
+export type PromptAssembler = (input: PromptInput) => Promise<AssembledPrompt> | AssembledPrompt;
+
+/** The prompt with no skills, mentions or apps: the system prompt, the history, the tools. */
+export const plainPrompt: PromptAssembler = (input) => ({
+  system: input.system,
+  messages: input.history,
+  tools: input.tools,
+  activatedApps: [],
+  notices: [],
+});
+
+export interface ChatServiceOptions {
+  db: Kysely<Database>;
+  gateway: LlmGateway;
+  clock: Clock;
+  logger: Logger;
+  /** The tools of a user's turn; default none. */
+  toolsFor?: ToolsFor;
+  /** Builds the prompt; default `plainPrompt`. */
+  assemble?: PromptAssembler;
+  systemPrompt?: string;
+  maxSteps?: number;
+  maxHistoryMessages?: number;
+  maxRunningTurns?: number;
+  maxRunningTurnsPerUser?: number;
+  /** A tool's time limit when it names none. */
+  defaultToolTimeoutMs?: number;
+  /** How often SSE readers look at the database for frames another server wrote. */
+  pollMs?: number;
+  maxFramesPerTurn?: number;
+}
+
+interface RunningTurn {
+  userId: number;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class ChatService {
+  readonly store: ChatStore;
+  readonly log: TurnEventLog;
+  private readonly running = new Map<string, RunningTurn>();
+  private stopping = false;
+
+  constructor(private readonly options: ChatServiceOptions) {
+    this.store = new ChatStore(options.db, () => options.clock.now());
+    this.log = new TurnEventLog(this.store, options.pollMs ? { pollMs: options.pollMs } : {});
+  }
+
+  async createConversation(user: User, title: string | null): Promise<ConversationRow> {
+    return this.store.createConversation(user.id, randomUUID(), title, this.options.clock.now());
+  }
+
+  /** The user's conversation, or 404 (another user's looks the same as none). */
+  async conversation(user: User, id: string): Promise<ConversationRow> {
+    const found = await this.store.conversation(user.id, id);
+    if (!found) throw new NexusError("not_found", `you have no conversation '${id.slice(0, 80)}'`);
+    return found;
+  }
+
+  async turn(user: User, id: string): Promise<TurnRow> {
+    const found = await this.store.turn(user.id, id);
+    if (!found) throw new NexusError("not_found", `you have no turn '${id.slice(0, 80)}'`);
+    return found;
+  }
+
+  /** Records the user's message and starts the turn in the background; resolves with its id. */
+  async startTurn(user: User, conversationId: string, text: string): Promise<string> {
+    if (this.stopping)
+      throw new NexusError(
+        "unavailable",
+        "the server is stopping; send the message again in a moment",
+      );
+    const conversation = await this.conversation(user, conversationId);
+    this.checkCapacity(user);
+    const turnId = randomUUID();
+    const started = await this.store.startTurn({
+      conversation,
+      turnId,
+      text,
+      now: this.options.clock.now(),
+    });
+    if (started === "busy") {
+      const other = await this.store.runningTurn(conversation.id);
+      throw new NexusError(
+        "turn_running",
+        "this conversation has a turn running; wait for it to finish or cancel it first",
+        { details: other ? { turn_id: other.id } : {} },
+      );
+    }
+    const controller = new AbortController();
+    const entry: RunningTurn = { userId: user.id, controller, done: Promise.resolve() };
+    this.running.set(turnId, entry);
+    entry.done = this.run(user, conversation, turnId, text, controller.signal)
+      .catch((err: unknown) =>
+        this.options.logger.log("error", "chat turn could not record its end", {
+          turn_id: turnId,
+          error: String(err),
+        }),
+      )
+      .finally(() => {
+        this.running.delete(turnId);
+        this.log.forget(turnId);
+      });
+    return turnId;
+  }
+
+  /** Cancels a running turn; resolves with the turn's status once its end is recorded. */
+  async cancel(user: User, turnId: string): Promise<TurnRow> {
+    const turn = await this.turn(user, turnId);
+    if (turn.status !== "running") return turn;
+    const local = this.running.get(turnId);
+    if (local) {
+      local.controller.abort(new Error("cancelled by the user"));
+      await Promise.race([local.done, new Promise((r) => setTimeout(r, CANCEL_WAIT_MS).unref())]);
+    } else {
+      // Left running by a server that stopped (or running on another one): end it here.
+      await this.endElsewhere(turn, "cancelled", undefined);
+    }
+    return this.turn(user, turnId);
+  }
+
+  /** Every frame of the user's turn after `afterSeq`, then the live ones, until it finishes. */
+  async events(user: User, turnId: string, afterSeq: number, signal: AbortSignal) {
+    await this.turn(user, turnId);
+    return this.log.read(turnId, afterSeq, signal);
+  }
+
+  /**
+   * Marks the turns a previous run of the server left `running` as failed, each with its
+   * `turn.finished` frame so their streams end. Call once at start, before serving.
+   */
+  async recoverInterrupted(): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const left = (await this.store.runningTurns(100)).filter((t) => !this.running.has(t.id));
+      if (left.length === 0) return count;
+      for (const turn of left) {
+        if (await this.endElsewhere(turn, "failed", SERVER_STOPPED)) count += 1;
+      }
+    }
+  }
+
+  /** Stops every running turn (they end `failed`, saying the server stopped) and waits. */
+  async close(): Promise<void> {
+    this.stopping = true;
+    const all = [...this.running.values()];
+    for (const t of all) t.controller.abort(new Error("the server is stopping"));
+    await Promise.all(all.map((t) => t.done));
+  }
+
+  /** Resolves when no turn is running (tests). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running.values()].map((t) => t.done));
+  }
+
+  private checkCapacity(user: User): void {
+    const max = this.options.maxRunningTurns ?? CHAT_MAX_RUNNING_TURNS;
+    const perUser = this.options.maxRunningTurnsPerUser ?? CHAT_MAX_RUNNING_TURNS_PER_USER;
+    if (this.running.size >= max) {
+      throw new NexusError(
+        "rate_limited",
+        `this server is running ${this.running.size} turns, its limit; try again shortly`,
+        {
+          retryAfterS: 5,
+        },
+      );
+    }
+    const mine = [...this.running.values()].filter((t) => t.userId === user.id).length;
+    if (mine >= perUser) {
+      throw new NexusError(
+        "rate_limited",
+        `you have ${mine} turns running in other conversations, the most at once; wait for one to finish`,
+        { retryAfterS: 5 },
+      );
+    }
+  }
+
+  private async run(
+    user: User,
+    conversation: ConversationRow,
+    turnId: string,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const o = this.options;
+    const writer = await this.log.writer(turnId);
+    const maxFrames = o.maxFramesPerTurn ?? CHAT_MAX_FRAMES_PER_TURN;
+    // The turn's own stop, for the frame cap; the caller's signal is cancel and server stop.
+    const overflow = new AbortController();
+    let frames = 0;
+    const emit = async (event: TurnEvent): Promise<void> => {
+      // The last frame is written with the turn's outcome, in one transaction (below).
+      if (event.type === "turn.finished" || overflow.signal.aborted) return;
+      // One place is kept for turn.finished.
+      if (++frames >= maxFrames) {
+        overflow.abort();
+        return;
+      }
+      await writer.append(event);
+    };
+    let outcome: TurnOutcome;
+    try {
+      const tools = (await o.toolsFor?.(user, conversation)) ?? [];
+      const history = await this.store.history(
+        conversation.id,
+        o.maxHistoryMessages ?? CHAT_MAX_HISTORY_MESSAGES,
+      );
+      const prompt = await (o.assemble ?? plainPrompt)({
+        user,
+        conversation,
+        system: o.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+        history,
+        text,
+        tools,
+      });
+      outcome = await runTurn({
+        turnId,
+        conversationId: conversation.id,
+        userId: String(user.id),
+        prompt,
+        gateway: o.gateway,
+        maxSteps: o.maxSteps ?? CHAT_MAX_STEPS,
+        signal: AbortSignal.any([signal, overflow.signal]),
+        ...(o.defaultToolTimeoutMs ? { defaultToolTimeoutMs: o.defaultToolTimeoutMs } : {}),
+        clock: () => o.clock.now(),
+        emit,
+      });
+    } catch (err) {
+      o.logger.log("error", "chat turn failed before or outside the model loop", {
+        turn_id: turnId,
+        error: String(err),
+      });
+      outcome = {
+        status: "failed",
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        steps: 0,
+        messages: [],
+        error: {
+          code: "internal",
+          message: `the turn could not run: ${(err as Error).message ?? String(err)}`,
+        },
+      };
+    }
+    if (outcome.status === "cancelled" && overflow.signal.aborted) {
+      outcome = {
+        ...outcome,
+        status: "failed",
+        error: {
+          code: "frame_limit",
+          message: `the turn streamed ${maxFrames} events, the most one turn may; it was stopped there (ask for a shorter answer)`,
+        },
+      };
+    } else if (this.stopping && outcome.status === "cancelled") {
+      outcome = { ...outcome, status: "failed", error: SERVER_STOPPED };
+    }
+    await writer.appendWith(finishedEvent(outcome), (frame) =>
+      this.recordEnd({ id: turnId, conversation_id: conversation.id }, outcome, frame),
+    );
+  }
+
+  /** Ends a turn no local runner holds, with its `turn.finished` frame; false if it had ended. */
+  private async endElsewhere(
+    turn: TurnRow,
+    status: "cancelled" | "failed",
+    error: TurnOutcome["error"],
+  ): Promise<boolean> {
+    const outcome: TurnOutcome = {
+      status,
+      usage: {
+        inputTokens: turn.input_tokens,
+        outputTokens: turn.output_tokens,
+        totalTokens: turn.total_tokens,
+      },
+      steps: turn.step_count,
+      messages: [],
+      ...(error ? { error } : {}),
+    };
+    const writer = await this.log.writer(turn.id);
+    try {
+      await writer.appendWith(finishedEvent(outcome), (frame) =>
+        this.recordEnd(turn, outcome, frame),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof TurnAlreadyEnded) return false;
+      throw err;
+    } finally {
+      this.log.forget(turn.id);
+    }
+  }
+
+  private async recordEnd(
+    turn: Pick<TurnRow, "id" | "conversation_id">,
+    outcome: TurnOutcome,
+    frame: TurnFrame,
+  ): Promise<void> {
+    const recorded = await this.store.finishTurn({
+      turn,
+      outcome,
+      frame,
+      now: this.options.clock.now(),
+    });
+    if (!recorded) throw new TurnAlreadyEnded(turn.id);
+  }
+}
+
+class TurnAlreadyEnded extends Error {
+  constructor(turnId: string) {
+    super(`turn ${turnId} had already ended (another server or a cancel recorded it)`);
+    this.name = "TurnAlreadyEnded";
+  }
+}
+
+function finishedEvent(outcome: TurnOutcome): Extract<TurnEvent, { type: "turn.finished" }> {
+  return {
+    type: "turn.finished",
+    status: outcome.status,
+    usage: outcome.usage,
+    ...(outcome.error ? { error: outcome.error } : {}),
+  };
+}

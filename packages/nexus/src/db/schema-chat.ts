@@ -1,0 +1,59 @@
+// Tables of chat turns (migration 0010): conversations, their messages, turns and each turn's
+// event frames. Same conventions as schema.ts (epoch ms, JSON as text); users by `users.id`.
+import type { Generated } from "kysely";
+
+export interface ChatConversationsTable {
+  /** A random UUID. */
+  id: string;
+  user_id: number;
+  title: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type ChatTurnStatusColumn = "running" | "completed" | "cancelled" | "failed" | "step_limit";
+
+export interface ChatTurnsTable {
+  /** A random UUID. */
+  id: string;
+  conversation_id: string;
+  user_id: number;
+  status: ChatTurnStatusColumn;
+  error_code: string | null;
+  error_message: string | null;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  total_tokens: Generated<number>;
+  step_count: Generated<number>;
+  started_at: number;
+  finished_at: number | null;
+}
+
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  conversation_id: string;
+  turn_id: string;
+  /** Position in the conversation, from 1. */
+  seq: number;
+  role: "user" | "assistant" | "tool";
+  /** JSON: `{text}` for user and assistant, `{toolCallId, toolName, output, isError}` for tool. */
+  content: string;
+  /** JSON `[{id, name, input}]` on an assistant message that called tools. */
+  tool_calls: string | null;
+  created_at: number;
+}
+
+export interface ChatTurnEventsTable {
+  turn_id: string;
+  seq: number;
+  /** JSON of one TurnEvent. */
+  frame: string;
+  created_at: number;
+}
+
+export interface ChatTables {
+  chat_conversations: ChatConversationsTable;
+  chat_turns: ChatTurnsTable;
+  chat_messages: ChatMessagesTable;
+  chat_turn_events: ChatTurnEventsTable;
+}

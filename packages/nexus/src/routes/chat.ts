@@ -1,0 +1,203 @@
+// Chat turns over HTTP, for the signed-in user (a browser session, or a PAT with `aps:dev`;
+// cookie writes pass createApp's CSRF guard):
+//   POST /api/v1/chat/conversations                    → 201 {id}
+//   GET  /api/v1/chat/conversations[?cursor&limit]     → newest first, {items, next_cursor}
+//   GET  /api/v1/chat/conversations/{id}[?after&limit] → the conversation and its messages
+//   POST /api/v1/chat/conversations/{id}/turns {text}  → 202 {turn_id}; 409 while one runs
+//   GET  /api/v1/chat/turns/{id}                       → the turn's status and usage
+//   GET  /api/v1/chat/turns/{id}/events                → SSE, `id:` = frame seq; resume with
+//                                                        Last-Event-ID or ?after=
+//   POST /api/v1/chat/turns/{id}/cancel                → the turn once its end is recorded
+// Another user's conversation or turn is 404, like one that does not exist.
+import { nodeTransportOf } from "@anna-ai/app-core/http";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { ChatDeps } from "../chat/chat-deps.js";
+import {
+  CONVERSATIONS_PAGE_DEFAULT,
+  CONVERSATIONS_PAGE_MAX,
+  MESSAGES_PAGE_DEFAULT,
+  MESSAGES_PAGE_MAX,
+  decodeCursor,
+  type ConversationRow,
+  type TurnRow,
+} from "../chat/chat-store.js";
+import { messageView } from "../chat/message-rows.js";
+import { NexusError } from "../core/errors.js";
+import type { AppDeps, Ctx, Env } from "../http/context.js";
+import { requireScopes, requireUser } from "../http/guards.js";
+import { readJson } from "../http/json-body.js";
+import type { User } from "../stores/types.js";
+
+/** The longest user message a turn takes, in characters. */
+export const CHAT_MAX_TEXT_CHARS = 32_000;
+export const CHAT_TITLE_MAX_CHARS = 200;
+
+const NewConversationBody = z.strictObject({
+  title: z.string().trim().min(1).max(CHAT_TITLE_MAX_CHARS).optional(),
+});
+
+const NewTurnBody = z.strictObject({
+  text: z
+    .string({ error: "text is required: the user's message, as a string" })
+    .trim()
+    .min(1, "text is empty; send the user's message")
+    .max(
+      CHAT_MAX_TEXT_CHARS,
+      `text is over ${CHAT_MAX_TEXT_CHARS} characters; send a shorter message`,
+    ),
+});
+
+function chat(deps: AppDeps): ChatDeps {
+  if (!deps.chat) throw new NexusError("unavailable", "chat is not enabled on this server");
+  return deps.chat;
+}
+
+async function member(c: Ctx, deps: AppDeps): Promise<User> {
+  const p = await requireUser(c, deps);
+  requireScopes(p, ["aps:dev"]);
+  return p.user;
+}
+
+function conversationView(row: ConversationRow) {
+  return { id: row.id, title: row.title, created_at: row.created_at, updated_at: row.updated_at };
+}
+
+function turnView(row: TurnRow) {
+  return {
+    turn_id: row.id,
+    conversation_id: row.conversation_id,
+    status: row.status,
+    error: row.error_code === null ? null : { code: row.error_code, message: row.error_message },
+    usage: {
+      input_tokens: row.input_tokens,
+      output_tokens: row.output_tokens,
+      total_tokens: row.total_tokens,
+    },
+    steps: row.step_count,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+  };
+}
+
+/** A non-negative whole number from a query or header, or 400 naming where it came from. */
+function count(raw: string | undefined, what: string, fallback: number, max?: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d{1,15}$/.test(raw)) {
+    throw new NexusError(
+      "validation_failed",
+      `${what} must be a whole number of 0 or more (got '${raw.slice(0, 40)}')`,
+    );
+  }
+  const n = Number(raw);
+  if (max !== undefined && (n < 1 || n > max)) {
+    throw new NexusError("validation_failed", `${what} must be between 1 and ${max} (got ${n})`);
+  }
+  return n;
+}
+
+export function chatRoutes(deps: AppDeps): Hono<Env> {
+  const app = new Hono<Env>();
+
+  app.post("/conversations", async (c) => {
+    const user = await member(c, deps);
+    const body = await readJson(c, NewConversationBody);
+    const row = await chat(deps).service.createConversation(user, body.title ?? null);
+    return c.json({ id: row.id, conversation: conversationView(row) }, 201);
+  });
+
+  app.get("/conversations", async (c) => {
+    const user = await member(c, deps);
+    const limit = count(
+      c.req.query("limit"),
+      "limit",
+      CONVERSATIONS_PAGE_DEFAULT,
+      CONVERSATIONS_PAGE_MAX,
+    );
+    const rawCursor = c.req.query("cursor");
+    const cursor = rawCursor ? decodeCursor(rawCursor) : undefined;
+    if (rawCursor && cursor === undefined) {
+      throw new NexusError(
+        "validation_failed",
+        "cursor is not one this server gave; pass next_cursor from the previous page",
+      );
+    }
+    const page = await chat(deps).service.store.conversations(user.id, {
+      ...(cursor ? { cursor } : {}),
+      limit,
+    });
+    return c.json({ items: page.items.map(conversationView), next_cursor: page.nextCursor });
+  });
+
+  app.get("/conversations/:id", async (c) => {
+    const user = await member(c, deps);
+    const { service } = chat(deps);
+    const row = await service.conversation(user, c.req.param("id"));
+    const after = count(c.req.query("after"), "after", 0);
+    const limit = count(c.req.query("limit"), "limit", MESSAGES_PAGE_DEFAULT, MESSAGES_PAGE_MAX);
+    const messages = await service.store.messages(row.id, after, limit + 1);
+    const page = messages.slice(0, limit);
+    const running = await service.store.runningTurn(row.id);
+    return c.json({
+      ...conversationView(row),
+      running_turn_id: running?.id ?? null,
+      messages: page.map(messageView),
+      next_after: messages.length > limit ? (page.at(-1)?.seq ?? null) : null,
+    });
+  });
+
+  app.post("/conversations/:id/turns", async (c) => {
+    const user = await member(c, deps);
+    const body = await readJson(c, NewTurnBody);
+    const turnId = await chat(deps).service.startTurn(user, c.req.param("id"), body.text);
+    return c.json({ turn_id: turnId, events_url: `/api/v1/chat/turns/${turnId}/events` }, 202);
+  });
+
+  app.get("/turns/:id", async (c) => {
+    const user = await member(c, deps);
+    return c.json(turnView(await chat(deps).service.turn(user, c.req.param("id"))));
+  });
+
+  app.post("/turns/:id/cancel", async (c) => {
+    const user = await member(c, deps);
+    return c.json(turnView(await chat(deps).service.cancel(user, c.req.param("id"))));
+  });
+
+  app.get("/turns/:id/events", async (c) => {
+    const user = await member(c, deps);
+    const { service, streams } = chat(deps);
+    // EventSource sends Last-Event-ID on its own reconnects; `?after=` is for the first
+    // connection of a client that already has frames. The header wins when both are present.
+    const header = c.req.header("last-event-id");
+    const after =
+      header !== undefined && header !== ""
+        ? count(header, "Last-Event-ID", 0)
+        : count(c.req.query("after"), "after", 0);
+    const reader = new AbortController();
+    const frames = await service.events(user, c.req.param("id"), after, reader.signal);
+    let client;
+    try {
+      // Per user: the route key bounds one person's open streams, the total bounds the server's.
+      client = streams.open(`chat:${user.id}`, nodeTransportOf(c.env));
+    } catch (err) {
+      throw new NexusError("rate_limited", (err as Error).message, { cause: err, retryAfterS: 5 });
+    }
+    client.on("close", () => reader.abort());
+    void (async () => {
+      try {
+        for await (const frame of frames) {
+          client.write(
+            `id: ${frame.seq}\nevent: ${frame.event.type}\ndata: ${JSON.stringify(frame.event)}\n\n`,
+          );
+        }
+      } catch (err) {
+        deps.logger.log("warn", "chat event stream failed", { error: String(err) });
+      } finally {
+        client.end();
+      }
+    })();
+    return client.response;
+  });
+
+  return app;
+}
