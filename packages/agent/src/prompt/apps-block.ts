@@ -1,12 +1,12 @@
 // The `<user_mentioned_apps>` block (A38–A42, the form of L6699–L6715 for every app, schema 1
 // included, which nests the `<app><system_prompt_addendum>` of L5062). Every piece of author text
 // is escaped, so an addendum that writes `</system_prompt_addendum>` or `</app>` stays inside its
-// fence as text (A39).
+// fence as text (A39). The block is not indented, so author text keeps its lines exactly.
 
 import type { AgentTool } from "../turns/types.js";
 import type { BundledExecuta } from "./executa-tools.js";
 import type { PromptApp, PromptExecuta } from "./prompt-input.js";
-import { attrs, element, indent } from "./xml.js";
+import { attrs, element } from "./xml.js";
 
 export interface AppBlockInput {
   app: PromptApp;
@@ -20,8 +20,11 @@ const APPS_PREAMBLE =
 
 export function renderAppsBlock(apps: readonly AppBlockInput[]): string {
   if (apps.length === 0) return "";
-  const blocks = apps.map(renderApp).map((b) => indent(b));
-  const parts = [APPS_PREAMBLE, ["<user_mentioned_apps>", ...blocks, "</user_mentioned_apps>"].join("\n")];
+  const blocks = apps.map(renderApp);
+  const parts = [
+    APPS_PREAMBLE,
+    ["<user_mentioned_apps>", ...blocks, "</user_mentioned_apps>"].join("\n"),
+  ];
   const prefix = firstPrefixTemplate(apps.map((a) => a.app));
   if (prefix !== undefined) {
     // A40: a hint only. The user's message is not rewritten.
@@ -35,14 +38,14 @@ export function renderAppsBlock(apps: readonly AppBlockInput[]): string {
 
 function renderApp({ app, bundled, toolsByExecuta }: AppBlockInput): string {
   const lines = [`<app${attrs({ slug: app.slug, name: app.name, version: app.version })}>`];
-  if (app.tagline !== undefined && app.tagline !== "") lines.push(indent(element("tagline", app.tagline)));
+  if (app.tagline !== undefined && app.tagline !== "") lines.push(element("tagline", app.tagline));
   const addendum = app.manifest.system_prompt_addendum;
   if (typeof addendum === "string" && addendum.trim() !== "") {
-    lines.push(indent(element("system_prompt_addendum", addendum)));
+    lines.push(element("system_prompt_addendum", addendum));
   }
   if (bundled.length > 0) {
     const items = bundled.map((b) => renderBundled(b, toolsByExecuta.get(b.toolId) ?? []));
-    lines.push(indent(["<bundled_executas>", ...items.map((i) => indent(i)), "</bundled_executas>"].join("\n")));
+    lines.push("<bundled_executas>", ...items, "</bundled_executas>");
   }
   const views = app.manifest.schema === 2 ? (app.manifest.ui?.views ?? []) : [];
   if (views.length > 0) {
@@ -55,7 +58,7 @@ function renderApp({ app, bundled, toolsByExecuta }: AppBlockInput): string {
           summary_template: v.summary_template ?? undefined,
         })} />`,
     );
-    lines.push(indent(["<ui_views>", ...items.map((i) => indent(i)), "</ui_views>"].join("\n")));
+    lines.push("<ui_views>", ...items, "</ui_views>");
   }
   lines.push("</app>");
   return lines.join("\n");
@@ -70,7 +73,7 @@ function renderBundled(b: BundledExecuta, tools: readonly AgentTool[]): string {
   });
   if (tools.length === 0) return `<executa${head} />`;
   const docs = tools.map((t) => element("tool", t.description ?? "", { name: t.name }));
-  return [`<executa${head}>`, ...docs.map((d) => indent(d)), "</executa>"].join("\n");
+  return [`<executa${head}>`, ...docs, "</executa>"].join("\n");
 }
 
 function executaName(executa: PromptExecuta | undefined): string | undefined {

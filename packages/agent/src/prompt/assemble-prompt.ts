@@ -68,7 +68,12 @@ export function assemblePrompt(input: PromptInput): AssembledPrompt {
   const allTools = [...fixed, ...executaTools];
   const tools = allTools.slice(0, limits.maxTools);
   if (allTools.length > tools.length) {
-    out.push(notices.toolsCapped(allTools.slice(tools.length).map((t) => t.name), limits.maxTools));
+    out.push(
+      notices.toolsCapped(
+        allTools.slice(tools.length).map((t) => t.name),
+        limits.maxTools,
+      ),
+    );
   }
   const offered = new Set(tools);
   const offeredByExecuta = new Map(

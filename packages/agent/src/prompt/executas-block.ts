@@ -5,7 +5,7 @@ import { type SkillSummary, skillToolName } from "@anna-ai/skills";
 import type { AgentTool } from "../turns/types.js";
 import type { PromptExecuta } from "./prompt-input.js";
 import { LOAD_SKILL_TOOL } from "./skills-section.js";
-import { attrs, element, indent } from "./xml.js";
+import { attrs, element } from "./xml.js";
 
 export function renderMentionedExecutasBlock(
   executas: readonly PromptExecuta[],
@@ -23,16 +23,19 @@ export function renderMentionedExecutasBlock(
     for (const tool of toolsByExecuta.get(executa.toolId) ?? []) {
       body.push(element("tool", tool.description ?? "", { name: tool.name }));
     }
-    items.push(body.length === 0 ? `${head.slice(0, -1)} />` : [head, ...body.map((b) => indent(b)), "</executa>"].join("\n"));
+    items.push(
+      body.length === 0 ? `${head.slice(0, -1)} />` : [head, ...body, "</executa>"].join("\n"),
+    );
   }
   for (const skill of skills) {
     items.push(`<skill${attrs({ name: skillToolName(skill.id) })} />`);
   }
-  const skillHint = skills.length > 0 ? ` Load the mentioned skills with \`${LOAD_SKILL_TOOL}\` first.` : "";
+  const skillHint =
+    skills.length > 0 ? ` Load the mentioned skills with \`${LOAD_SKILL_TOOL}\` first.` : "";
   return [
     `The user mentioned these executas with @ in this message: prefer their tools for this request.${skillHint}`,
     "<user_mentioned_executas>",
-    ...items.map((i) => indent(i)),
+    ...items,
     "</user_mentioned_executas>",
   ].join("\n");
 }

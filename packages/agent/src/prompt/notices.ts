@@ -4,7 +4,9 @@
 export const notices = {
   appNotInstalled: (slug: string, executaSlug?: string) =>
     `#${slug} was not applied: you have no app "${slug}" installed. Install it from the App Store (POST /api/v1/store/apps/${slug}/install) and mention it again.` +
-    (executaSlug !== undefined ? ` (There is an executa @${executaSlug}: did you mean @${executaSlug}?)` : ""),
+    (executaSlug !== undefined
+      ? ` (There is an executa @${executaSlug}: did you mean @${executaSlug}?)`
+      : ""),
   appDisabled: (slug: string) =>
     `#${slug} was not applied: the app is installed but disabled. Enable it in My Apps (PATCH /api/v1/me/apps/${slug} with {"enabled": true}) and mention it again.`,
   tooManyApps: (skipped: readonly string[], max: number) =>

@@ -45,7 +45,8 @@ export function resolveMentions(input: PromptInput, limits: PromptLimits): Resol
       out.apps.push(app);
     }
   }
-  if (skippedApps.length > 0) out.notices.push(notices.tooManyApps(skippedApps, limits.maxMentionedApps));
+  if (skippedApps.length > 0)
+    out.notices.push(notices.tooManyApps(skippedApps, limits.maxMentionedApps));
 
   const skippedExecutas: string[] = [];
   for (const name of executaNames) {

@@ -59,7 +59,8 @@ export function skillsSection(
       }),
     );
   }
-  const tool = catalog !== undefined && skills.length > 0 ? loadSkillTool(catalog, skills) : undefined;
+  const tool =
+    catalog !== undefined && skills.length > 0 ? loadSkillTool(catalog, skills) : undefined;
   return { system: parts.join("\n\n"), tool, omitted: omitted.map((s) => s.id) };
 }
 
@@ -71,7 +72,8 @@ function fitIndex(
   skills: readonly SkillSummary[],
   maxChars: number,
 ): { listed: SkillSummary[]; omitted: SkillSummary[] } {
-  if (renderAvailableSkillsBlock(skills).length <= maxChars) return { listed: [...skills], omitted: [] };
+  if (renderAvailableSkillsBlock(skills).length <= maxChars)
+    return { listed: [...skills], omitted: [] };
   const listed: SkillSummary[] = [];
   let size = INDEX_WRAPPER_CHARS;
   let i = 0;
@@ -111,7 +113,9 @@ function loadSkillTool(catalog: SkillCatalog, skills: readonly SkillSummary[]): 
     source: { kind: "platform", family: "skills" },
     async execute(input): Promise<ToolOutcome> {
       const name =
-        typeof input === "object" && input !== null ? (input as { name?: unknown }).name : undefined;
+        typeof input === "object" && input !== null
+          ? (input as { name?: unknown }).name
+          : undefined;
       if (typeof name !== "string" || name === "") {
         return {
           isError: true,

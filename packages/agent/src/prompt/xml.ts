@@ -28,11 +28,3 @@ export function element(
   const open = `<${tag}${attrs(attributes)}>`;
   return body.includes("\n") ? `${open}\n${body}\n</${tag}>` : `${open}${body}</${tag}>`;
 }
-
-export function indent(block: string, spaces = 2): string {
-  const pad = " ".repeat(spaces);
-  return block
-    .split("\n")
-    .map((line) => (line === "" ? line : pad + line))
-    .join("\n");
-}
