@@ -8,7 +8,10 @@ import type { ChatMessage } from "../gateway/types.js";
 import type { AgentTool } from "../turns/types.js";
 import type { PromptLimits } from "./limits.js";
 
-/** An executa the user has installed (`UserExecuta`), with the manifest of its installed version. */
+/**
+ * A tool executa the user has installed (`UserExecuta`), with the manifest of its installed
+ * version. Installed skill executas go to `skills` instead: they have no process to call.
+ */
 export interface PromptExecuta {
   toolId: string;
   /** The catalogue slug: what `@slug` mentions and what qualifies its tool names. */

@@ -175,6 +175,22 @@ describe("assemblePrompt (behaviour)", () => {
     expect(prompt.notices).toEqual([]);
   });
 
+  it("inlines always-on skills with their hint, fenced like the rest", async () => {
+    const skills = world.base.skills;
+    if (skills === undefined) throw new Error("the fixture world has skills");
+    const prompt = assemble("hi", { alwaysSkills: [await skills.load("weekly-notes")] });
+    expect(prompt.system).toContain(
+      '<always_loaded_skill name="weekly-notes">\nExecution mode: prompt. Follow the instructions in the body.',
+    );
+    expect(prompt.system).toContain("Write three sections: Done, Doing, Blocked.");
+  });
+
+  it("leaves skills out entirely when the user has none", () => {
+    const prompt = assemble("hi", { skills: undefined });
+    expect(prompt.tools.map((t) => t.name)).not.toContain(LOAD_SKILL_TOOL);
+    expect(prompt.system).not.toContain("Skills");
+  });
+
   it("takes mentions the client resolved, after the ones in the text, each once", () => {
     const prompt = assemble("#weekly-review", { mentions: { apps: ["102", "weekly-review"] } });
     expect(prompt.activatedApps).toEqual(["101", "102"]);
