@@ -5,7 +5,7 @@
 
 import type { AgentTool } from "../turns/types.js";
 import type { BundledExecuta } from "./executa-tools.js";
-import type { PromptApp, PromptExecuta } from "./prompt-input.js";
+import type { PromptApp } from "./prompt-input.js";
 import { attrs, element } from "./xml.js";
 
 export interface AppBlockInput {
@@ -67,17 +67,13 @@ function renderApp({ app, bundled, toolsByExecuta }: AppBlockInput): string {
 function renderBundled(b: BundledExecuta, tools: readonly AgentTool[]): string {
   const head = attrs({
     tool_id: b.toolId,
-    name: executaName(b.executa),
+    name: b.executa?.name,
     required: b.required ? "true" : "false",
     status: b.status,
   });
   if (tools.length === 0) return `<executa${head} />`;
   const docs = tools.map((t) => element("tool", t.description ?? "", { name: t.name }));
   return [`<executa${head}>`, ...docs, "</executa>"].join("\n");
-}
-
-function executaName(executa: PromptExecuta | undefined): string | undefined {
-  return executa?.name;
 }
 
 /** A41: the template of the first mentioned app that has a non-empty one. */
