@@ -115,3 +115,26 @@ export type {
   TurnFrameStore,
   TurnWriter,
 } from "./turns/turn-event-log.js";
+// Prompt assembly (src/prompt): skills, @executas, #apps and installed tools for one turn.
+export { PromptAssemblyError, assemblePrompt } from "./prompt/assemble-prompt.js";
+export { DEFAULT_PROMPT_LIMITS, promptLimits } from "./prompt/limits.js";
+export type { PromptLimits } from "./prompt/limits.js";
+export { maskCode, parseMentions } from "./prompt/mentions.js";
+export type { Mention, MentionKind } from "./prompt/mentions.js";
+export type {
+  BindExecutaTool,
+  ExecutaToolTarget,
+  PromptApp,
+  PromptExecuta,
+  PromptInput,
+  SkillCatalog,
+} from "./prompt/prompt-input.js";
+export { LOAD_SKILL_TOOL } from "./prompt/skills-section.js";
+export {
+  EXECUTA_TOOL_SEPARATOR,
+  TOOL_NAME_MAX_CHARS,
+  executaToolName,
+  sanitizeToolName,
+} from "./prompt/tool-names.js";
+export { toolJsonSchema, toolJsonSchemaWithWarnings } from "./prompt/tool-schema.js";
+export type { LlmToolSchema } from "./prompt/tool-schema.js";
