@@ -10,6 +10,7 @@ import * as m0006 from "./migrations/0006-executas.js";
 import * as m0007 from "./migrations/0007-app-registry.js";
 import * as m0008 from "./migrations/0008-executa-binaries.js";
 import * as m0009 from "./migrations/0009-installs.js";
+import * as m0012 from "./migrations/0012-release-review.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
@@ -21,6 +22,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0007-app-registry": m0007,
   "0008-executa-binaries": m0008,
   "0009-installs": m0009,
+  "0012-release-review": m0012,
 };
 
 export class MigrationError extends Error {
