@@ -105,7 +105,6 @@ export async function startTestNexus(
       hub,
       checks: PRE_REVIEW_CHECKS,
     }),
-    bundles: { db: handle.db, blobs },
     store: appStore({ db: handle.db, clock: systemClock }),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

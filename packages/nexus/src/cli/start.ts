@@ -277,7 +277,6 @@ async function serveUntilStopped(
       blobs,
     },
     runtime,
-    bundles: { db: handle.db, blobs },
   });
 
   let server: ReturnType<typeof serve>;

@@ -109,10 +109,14 @@ export function createApp(input: AppDeps): Hono<Env> {
   }
 
   if (deps.runtime) app.route("/", runtimeRoutes(deps, deps.runtime));
-  if (deps.bundles) {
-    app.route("/", appBundleRoutes(deps, deps.bundles));
-    app.route("/api/v1/super-admin", superAdminReviewRoutes(deps, deps.bundles.db));
-    app.route("/api/v1/developer", developerReviewRoutes(deps, deps.bundles.db));
+  // Served bundles and the review pages read what the app registry holds: its database, and
+  // for bundles its blob store.
+  const registryDeps = deps.apps?.deps;
+  if (registryDeps?.blobs) {
+    const { db, blobs } = registryDeps;
+    app.route("/", appBundleRoutes(deps, { db, blobs }));
+    app.route("/api/v1/super-admin", superAdminReviewRoutes(deps, db));
+    app.route("/api/v1/developer", developerReviewRoutes(deps, db));
   }
 
   app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));

@@ -52,8 +52,6 @@ export function harness(
     runtime?: (keyring: SigningKeyring) => NonNullable<AppDeps["runtime"]>;
     rateLimiter?: AppDeps["rateLimiter"];
     mail?: AppDeps["mail"];
-    /** The bundle-serving and review routes' tables and blob store (on whenever blobs are). */
-    bundles?: AppDeps["bundles"];
   } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
@@ -66,7 +64,7 @@ export function harness(
   });
   const rateLimiter = extra.rateLimiter ?? memoryRateLimiter(clock);
   const resolved = resolveConfig(config);
-  const blobs = extra.blobs ?? extra.bundles?.blobs ?? extra.storage?.blobs;
+  const blobs = extra.blobs ?? extra.storage?.blobs;
   const hub =
     extra.hub ??
     executaHub({ store: sqlExecutaStore(h.db), clock, references: appExecutaReferences(h.db) });
@@ -94,7 +92,6 @@ export function harness(
     ...(extra.binaries ? { binaries: extra.binaries } : {}),
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
     ...(extra.mail ? { mail: extra.mail } : {}),
-    ...(blobs ? { bundles: extra.bundles ?? { db: h.db, blobs } } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };
