@@ -1,5 +1,5 @@
 // `npm run bench:nexus`: Nexus costs next to baselines measured in the same run, printed as
-// ratios. One file per piece (tokens.ts, kv.ts, start.ts, store.ts): add it to PIECES.
+// ratios. One file per piece (tokens.ts, kv.ts, start.ts, store.ts, publish.ts): add it to PIECES.
 //   npm run bench:nexus                      all pieces
 //   npm run bench:nexus -- --only tokens     some pieces
 //   npm run bench:nexus -- --json [file]     also write JSON (default bench/results/nexus.json)
@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { kvPiece } from "./kv.js";
 import type { MeasureOptions, Row } from "./measure.js";
+import { publishPiece } from "./publish.js";
 import { startPiece } from "./start.js";
 import { storePiece } from "./store.js";
 import { tokensPiece } from "./tokens.js";
@@ -18,6 +19,7 @@ const PIECES: Record<string, (o: MeasureOptions) => Promise<Row[]>> = {
   kv: kvPiece,
   start: startPiece,
   store: storePiece,
+  publish: publishPiece,
 };
 
 const args = process.argv.slice(2);

@@ -1,6 +1,7 @@
 // `anna-app apps cut <version>` (R169, real-world-cli.md §9.2): the working draft becomes an
 // immutable version and the bundled executas it uses are frozen (A16). A version cut before is
-// exit 9; a draft the server cannot cut (invalid, missing bundle) is exit 4.
+// exit 9; a draft the server cannot cut (invalid, missing bundle) is exit 4. Before the cut, the
+// binary_artifacts of bundled executas go up (cut-binaries.ts), as `apps publish` uploads them.
 import { isAppVersion } from "@anna-ai/app-schema";
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import {
@@ -16,10 +17,12 @@ import { ACCOUNT_FLAG } from "../account/select-account.js";
 import { APPS } from "../publish/app-resolve.js";
 import { CWD_FLAG } from "../publish/cwd-flag.js";
 import { bumpVersion } from "../publish/executa-project.js";
+import { uploadCutBinaries } from "../publish/cut-binaries.js";
 import { markCut } from "../publish/executas-lock.js";
 import { projectApp } from "../publish/project-app.js";
 import { DRY_RUN_FLAG, JSON_FLAG, SLUG_FLAG } from "../publish/publish-flags.js";
 import { renderPlan, RequestPlan } from "../publish/request-plan.js";
+import { progressPrinter } from "./executa-upload-binaries.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "apps cut";
@@ -74,6 +77,14 @@ export const command: CommandModule = {
     const dryRun = args.flags["dry-run"] === true;
     const plan = new RequestPlan(client, dryRun);
     const changelog = typeof args.flags.changelog === "string" ? args.flags.changelog : undefined;
+    const binaries = await uploadCutBinaries({
+      client,
+      host,
+      dir,
+      dryRun,
+      plan: plan.steps,
+      ...(args.flags.json === true ? {} : { onProgress: progressPrinter(io) }),
+    });
     let res;
     try {
       res = await plan.send<CutAnswer>(
@@ -112,6 +123,7 @@ export const command: CommandModule = {
       version,
       version_id: res?.body.version_id ?? null,
       frozen_executas: frozen,
+      binaries,
       bundle: res?.body.bundle ?? null,
       dry_run: dryRun,
       plan: plan.steps,
@@ -125,6 +137,10 @@ export const command: CommandModule = {
       io.stdout.write(
         [
           `${io.style.green("✓")} cut ${app.slug} ${version} (version id ${out.version_id})`,
+          ...binaries.map(
+            (b) =>
+              `  binaries    ${b.tool_id}: ${b.binaries?.platforms.map((x) => `${x.platform} ${x.status}`).join(", ") ?? "none"}`,
+          ),
           ...frozen.map((f) => `  froze       ${f.tool_id}${f.version ? ` ${f.version}` : ""}`),
           `  next        anna-app apps submit-review ${app.slug}; once approved: anna-app apps release ${version}`,
         ].join("\n") + "\n",

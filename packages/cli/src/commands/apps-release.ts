@@ -63,6 +63,19 @@ interface VersionRow {
   is_latest?: boolean;
   published_at?: string | null;
   manifest?: { ui?: { bundle?: { entry?: string } } };
+  /** Servers with release review (spec 8189): `pending`, `approved`, `rejected` or null. */
+  release_review_state?: string | null;
+  release_review_message?: string | null;
+}
+
+/** "in release review" / "release rejected: <reason>" for an unreleased version; else undefined. */
+export function releaseReviewNote(v: VersionRow): string | undefined {
+  if (v.published_at) return undefined;
+  if (v.release_review_state === "pending") return "in release review";
+  if (v.release_review_state === "rejected") {
+    return `release rejected${v.release_review_message ? `: ${v.release_review_message}` : ""}`;
+  }
+  return undefined;
 }
 
 interface ReleaseAnswer {

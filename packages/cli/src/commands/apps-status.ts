@@ -1,6 +1,7 @@
 // `anna-app apps status <slug>` (R170, real-world-cli.md §9.5): the app's server state (A1,
 // A3), its latest version (A6: the first `is_latest`, else the first) and, beyond the
-// published CLI, its working draft revision (A14) — the value `apps push --if-match` takes.
+// published CLI, its working draft revision (A14) — the value `apps push --if-match` takes — and
+// the versions waiting in (or rejected by) release review on servers that review releases.
 import type { CommandSpec, ParsedArgs } from "../cli/args.js";
 import { EXIT_OK } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
@@ -8,7 +9,7 @@ import { ACCOUNT_FLAG } from "../account/select-account.js";
 import { APPS, getApp } from "../publish/app-resolve.js";
 import { findOwnApp, slugArgument } from "../publish/app-slug-arg.js";
 import { JSON_FLAG } from "../publish/publish-flags.js";
-import { listVersions } from "./apps-release.js";
+import { listVersions, releaseReviewNote } from "./apps-release.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "apps status";
@@ -53,6 +54,13 @@ export const command: CommandModule = {
           app,
           latest_version: latest ?? null,
           versions: versions.length,
+          release_reviews: versions
+            .filter((v) => releaseReviewNote(v) !== undefined)
+            .map((v) => ({
+              version: v.version,
+              release_review_state: v.release_review_state,
+              release_review_message: v.release_review_message ?? null,
+            })),
           working,
         }) + "\n",
       );
@@ -67,6 +75,10 @@ export const command: CommandModule = {
     ];
     if (typeof app.review_message === "string" && app.review_message !== "") {
       lines.push(`  review         ${app.review_message}`);
+    }
+    for (const v of versions) {
+      const note = releaseReviewNote(v);
+      if (note !== undefined) lines.push(`  ${v.version.padEnd(14)} ${note}`);
     }
     io.stdout.write(lines.join("\n") + "\n");
     return EXIT_OK;

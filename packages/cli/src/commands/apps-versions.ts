@@ -6,7 +6,7 @@ import { ACCOUNT_FLAG } from "../account/select-account.js";
 import { findOwnApp, slugArgument } from "../publish/app-slug-arg.js";
 import { JSON_FLAG } from "../publish/publish-flags.js";
 import { table } from "../publish/table.js";
-import { listVersions } from "./apps-release.js";
+import { listVersions, releaseReviewNote } from "./apps-release.js";
 import type { CommandModule } from "./registry.js";
 
 const NAME = "apps versions";
@@ -43,7 +43,7 @@ export const command: CommandModule = {
             v.version,
             String(v.id),
             v.is_latest ? "yes" : "",
-            v.published_at ?? "",
+            v.published_at ?? releaseReviewNote(v) ?? "",
             (v as { created_at?: string }).created_at ?? "",
           ]),
         ),

@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import type { NexusClient } from "../account/nexus-client.js";
 import { NexusRequestError } from "../account/nexus-error.js";
-import { resolveArtifacts } from "./binary-artifacts.js";
-import { DEV, type UploadProgress, type UploadResult, uploadBinaries } from "./binary-upload.js";
+import type { UploadProgress, UploadResult } from "./binary-upload.js";
+import { pushBinaries } from "./binary-push.js";
 import { listExecutas } from "./executa-refs.js";
 import { type ExecutaProject, writeBumpedVersion } from "./executa-project.js";
 import { clearIdentity, IDENTITY_SCHEMA, readIdentity, writeIdentity } from "./identity-cache.js";
@@ -177,51 +177,18 @@ export async function publishExecuta(o: PublishOptions): Promise<PublishResult> 
   );
 
   // 2b. binary_artifacts go up before the freeze, so the frozen version pins their URLs and
-  // sha256 (0.1.47: E5 → B1 → B3 → B4 × N → B5 → E4 …). Skills have none.
-  let binaries: UploadResult | null = null;
-  if (p.type === "tool" && p.binaryArtifacts !== undefined) {
-    const toolId = current?.tool_id ?? "{tool_id}";
-    const base = `${DEV}/executas/${toolId}/binaries`;
-    if (o.dryRun) {
-      // The archives are read (so a missing one shows now) once the tool_id for `{tool_id}` is known.
-      const local = current ? await resolveArtifacts(p, toolId) : undefined;
-      plan.push(
-        { method: "POST", path: `${DEV}/upload-session/mint`, body: { tool_id: toolId } },
-        {
-          method: "POST",
-          path: `${base}/init`,
-          body: {
-            executa_version: p.version,
-            assets: local
-              ? Object.fromEntries(
-                  local.map((a) => [
-                    a.platform,
-                    {
-                      filename: a.filename,
-                      sha256: a.sha256,
-                      byte_size: a.byteSize,
-                      format: a.format,
-                    },
-                  ]),
-                )
-              : Object.keys(p.binaryArtifacts).sort(),
-          },
-        },
-        { method: "POST", path: `${base}/{upload_id}/part?platform={platform}&index={i}` },
-        { method: "POST", path: `${base}/{upload_id}/finalize`, body: {} },
-      );
-    } else {
-      binaries = await uploadBinaries({
-        host,
-        toolId,
-        version: p.version,
-        artifacts: await resolveArtifacts(p, toolId),
-        dryRun: false,
-        auth: { kind: "pat", client },
-        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
-      });
-    }
-  }
+  // sha256 (0.1.47: E5 → B1 → B3 → B4 × N → B5 → E4 …). Skills have none. `apps push` (no E8)
+  // uploads them too, unlike 0.1.47: the visibility move below freezes the version on this
+  // server (S2), after which other bytes are refused; `apps cut` then finds them `exists`.
+  const binaries = await pushBinaries({
+    client,
+    host,
+    project: p,
+    toolId: current?.tool_id,
+    dryRun: o.dryRun,
+    plan,
+    ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+  });
 
   // 3. Visibility.
   const before = current?.visibility ?? "private";

@@ -108,7 +108,6 @@ export async function startTestNexus(
       hub,
       checks: PRE_REVIEW_CHECKS,
     }),
-    bundles: { db: handle.db, blobs },
     store: appStore({ db: handle.db, clock: systemClock }),
     ...(dashboard ? { dashboard } : {}),
   });

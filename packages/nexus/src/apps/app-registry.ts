@@ -5,6 +5,7 @@ import type { ExecutaReferences } from "../hub/executa-hub.js";
 import { appService } from "./app-service.js";
 import { appStatus } from "./app-status.js";
 import { bundleService } from "./bundle-service.js";
+import { releaseReviews } from "./release-review.js";
 import type { FrozenExecuta } from "./bundled-executas.js";
 import type { Db, RegistryDeps } from "./registry-deps.js";
 import { versionService } from "./version-service.js";
@@ -18,6 +19,7 @@ export function appRegistry(deps: RegistryDeps) {
     working: workingDraft(deps),
     bundles: bundleService(deps),
     status: appStatus(deps),
+    releases: releaseReviews(deps),
   };
 }
 

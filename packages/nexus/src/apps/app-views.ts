@@ -57,6 +57,8 @@ export function versionView(v: VersionRow, latestId: number | null) {
     is_latest: v.id === latestId,
     published_at: iso(v.published_at),
     release_review_state: v.release_review_state,
+    release_review_message: v.release_review_message,
+    release_reviewed_at: iso(v.release_reviewed_at),
     created_at: iso(v.created_at),
   };
 }

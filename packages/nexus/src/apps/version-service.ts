@@ -11,6 +11,7 @@ import type { User } from "../stores/types.js";
 import { uniqueViolation } from "../stores/sql-stores.js";
 import type { AppRow, VersionRow } from "./app-views.js";
 import { bundleEntryOf, requireValidManifest } from "./manifest-gate.js";
+import { needsReleaseReview, requestReleaseReview } from "./release-request.js";
 import {
   type Db,
   latestPublished,
@@ -96,7 +97,7 @@ export async function releaseVersion(
   if (v.published_at === null) {
     await tx
       .updateTable("app_versions")
-      .set({ published_at: now, release_review_state: null })
+      .set({ published_at: now })
       .where("id", "=", v.id)
       .execute();
   }
@@ -179,6 +180,9 @@ export function versionService(deps: RegistryDeps) {
       const app = await ownedApp(db, user.id, appId);
       const v = await ownedVersion(db, app, versionId);
       requireReleasable(app);
+      if (needsReleaseReview(deps, app, v)) {
+        return { app, version: await requestReleaseReview(db, app, v, clock.now()) };
+      }
       const released = await db
         .transaction()
         .execute((tx) => releaseVersion(tx, app, v, clock.now()));

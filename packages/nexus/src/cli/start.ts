@@ -7,7 +7,7 @@ import { sqlRateLimiter } from "../auth/sql-rate-limit.js";
 import { memoryRateLimiter } from "../auth/rate-limit.js";
 import { consoleMailSender, fileOutboxMailSender } from "../mail/mail-sender.js";
 import { systemClock } from "../core/clock.js";
-import { resolveConfig } from "../core/config.js";
+import { DEFAULT_CONFIG, resolveConfig } from "../core/config.js";
 import { bufferedJsonLogger } from "../core/logger.js";
 import { createApp } from "../http/app.js";
 import { findDashboardDist } from "../http/dashboard-dist.js";
@@ -78,6 +78,11 @@ const FLAGS: Flags = {
   "trust-proxy": {
     type: "boolean",
     description: "trust X-Forwarded-For/-Proto from a reverse proxy (env ANNA_TRUST_PROXY=1)",
+  },
+  "release-review": {
+    type: "boolean",
+    description:
+      "a new version of a live app waits for an admin's release review before it goes live (env ANNA_RELEASE_REVIEW=1)",
   },
   ...BINARY_FLAGS,
 };
@@ -253,6 +258,12 @@ async function serveUntilStopped(
     publicOrigin: publicOrigin?.replace(/\/$/, ""),
     trustProxy,
     binaries,
+    appLimits: {
+      ...DEFAULT_CONFIG.appLimits,
+      releaseReview:
+        flags["release-review"] === true ||
+        /^(1|true|yes|on)$/i.test(io.env.ANNA_RELEASE_REVIEW ?? ""),
+    },
   });
   const hub = executaHub({
     store: sqlExecutaStore(handle.db),
@@ -299,7 +310,6 @@ async function serveUntilStopped(
       blobs,
     },
     runtime,
-    bundles: { db: handle.db, blobs },
     dashboard: { distDir: dashboardDist },
     chat,
   });

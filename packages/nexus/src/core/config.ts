@@ -73,6 +73,11 @@ export interface AppLimits {
   /** Logo and screenshot images (A5: 2 MB for the logo). */
   logoMaxBytes: number;
   screenshotMaxBytes: number;
+  /**
+   * Whether a new version of a live (PUBLISHED) app waits for an admin's release review before
+   * it goes live (spec 8189–8191: "depending on deployment configuration"); off by default.
+   */
+  releaseReview: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -108,6 +113,7 @@ export const DEFAULT_CONFIG: NexusConfig = {
     bundleMaxTotalBytes: 1024 * MIB,
     logoMaxBytes: 2 * MIB,
     screenshotMaxBytes: 5 * MIB,
+    releaseReview: false,
   },
   rateLimits: {
     signinFailures: 5,

@@ -70,6 +70,7 @@ export const ERROR_STATUS = {
   developer_required: 403,
   app_limit_reached: 409,
   app_state: 409,
+  release_rejected: 409,
   app_has_installs: 409,
   stale_revision: 409,
   already_cut: 409,

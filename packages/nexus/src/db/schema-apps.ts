@@ -65,8 +65,17 @@ export interface AppVersionsTable {
   source: Generated<string>;
   /** When it was released; NULL while unreleased. */
   published_at: number | null;
-  /** `pending` while a release waits for review; NULL otherwise. */
+  /**
+   * Release review (spec 8189): `pending` while a release of a new version of a live app waits
+   * for an admin, then `approved` (released) or `rejected`; NULL when no review was asked.
+   */
   release_review_state: string | null;
+  /** When the developer released it into review (0012). */
+  release_requested_at: number | null;
+  release_reviewed_at: number | null;
+  release_reviewed_by_id: number | null;
+  /** The admin's reason on reject (or notes on approve), shown to the developer. */
+  release_review_message: string | null;
   created_at: number;
 }
 

@@ -107,15 +107,19 @@ export function createApp(input: AppDeps): Hono<Env> {
   if (deps.storage) app.route("/api/v1/storage", storageRoutes(deps, deps.storage));
   // Presigned URLs of a filesystem blob store point here, whichever part signed them: APS files,
   // or the registry's listing images (/api/v1/app-media redirects) on a server without APS.
-  const blobs = deps.storage?.blobs ?? deps.bundles?.blobs;
+  const blobs = deps.storage?.blobs ?? deps.apps?.deps.blobs;
   if (blobs instanceof FsBlobStore)
     app.route(FS_BLOB_ROUTE.replace(/\/$/, ""), fsBlobRoutes(blobs));
 
   if (deps.runtime) app.route("/", runtimeRoutes(deps, deps.runtime));
-  if (deps.bundles) {
-    app.route("/", appBundleRoutes(deps, deps.bundles));
-    app.route("/api/v1/super-admin", superAdminReviewRoutes(deps, deps.bundles.db));
-    app.route("/api/v1/developer", developerReviewRoutes(deps, deps.bundles.db));
+  // Served bundles and the review pages read what the app registry holds: its database, and
+  // for bundles its blob store.
+  const registryDeps = deps.apps?.deps;
+  if (registryDeps?.blobs) {
+    const { db, blobs } = registryDeps;
+    app.route("/", appBundleRoutes(deps, { db, blobs }));
+    app.route("/api/v1/super-admin", superAdminReviewRoutes(deps, db));
+    app.route("/api/v1/developer", developerReviewRoutes(deps, db));
   }
   // Last: it answers every GET no route above took (client routes of the page).
   if (deps.dashboard) app.route("/", dashboardRoutes(deps.dashboard));

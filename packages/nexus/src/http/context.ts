@@ -1,13 +1,11 @@
 // What every route handler can reach: the injected dependencies and the request's principal.
 import type { Context } from "hono";
-import type { Kysely } from "kysely";
 import type { Clock } from "../core/clock.js";
 import type { NexusConfig } from "../core/config.js";
 import type { Logger } from "../core/logger.js";
 import type { RateLimiter } from "../auth/rate-limit.js";
 import type { ScryptParams } from "../auth/password.js";
 import type { BlobStore } from "../blobs/blob-store.js";
-import type { Database } from "../db/schema.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
 import type { ExecutaBinaries } from "../hub/binaries/binary-uploads.js";
 import type { ExecutaHub } from "../hub/executa-hub.js";
@@ -44,14 +42,12 @@ export interface AppDeps {
   runtime?: NexusRuntime;
   /** The Executa Hub at /api/v1/executas/* (503 without it). */
   hub?: ExecutaHub;
-  /**
-   * The app registry's tables and the blob store bundle files live in: UI bundles served at
-   * /anna-apps/*, the review queue and review pages. Absent, those routes answer 404.
-   */
-  bundles?: { db: Kysely<Database>; blobs: BlobStore };
   /** Executa binary uploads, trusted publishers and downloads (503 without it). */
   binaries?: ExecutaBinaries;
-  /** The app registry at /api/v1/developer/apps/* and /api/v1/super-admin/apps/* (503 without it). */
+  /**
+   * The app registry at /api/v1/developer/apps/* and /api/v1/super-admin/apps/* (503 without it).
+   * With a blob store in its deps it also serves UI bundles at /anna-apps/* and the review pages.
+   */
   apps?: AppRegistry;
   /** The App Store at /api/v1/store/*, /api/v1/me/apps and /me/executas (503 without it). */
   store?: AppStore;

@@ -16,7 +16,7 @@ import { rowId } from "../runtime/sql-app-catalog.js";
 // Hono ends a param pattern at the first `}`, so no `{m,n}` quantifiers inside one.
 const ID = ":id{[0-9]+}";
 export const MAX_QUEUE_PAGE_SIZE = 100;
-const DEFAULT_QUEUE_PAGE_SIZE = 20;
+export const DEFAULT_QUEUE_PAGE_SIZE = 20;
 
 async function signedIn(c: Ctx, deps: AppDeps): Promise<Principal> {
   const p = await requireUser(c, deps);
@@ -42,7 +42,7 @@ function appIdOf(c: Ctx): number {
 }
 
 /** A positive integer query parameter within `max`, or `fallback` when absent. */
-function intQuery(c: Ctx, name: string, fallback: number, max: number): number {
+export function intQuery(c: Ctx, name: string, fallback: number, max: number): number {
   const raw = c.req.query(name);
   if (raw === undefined || raw === "") return fallback;
   const n = /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : NaN;

@@ -72,7 +72,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       const handle = await dialect.open();
       const blobs = await tempBlobStore();
-      const h = harness(handle, {}, { bundles: { db: handle.db, blobs } });
+      const h = harness(handle, {}, { blobs });
       const reg = registry(handle.db, blobs);
       const ownerCookie = await h.signup("owner@example.com");
       const strangerCookie = await h.signup("stranger@example.com");

@@ -52,7 +52,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       const handle = await dialect.open();
       const blobs = await tempBlobStore();
-      h = harness(handle, {}, { bundles: { db: handle.db, blobs } });
+      h = harness(handle, {}, { blobs });
       reg = registry(handle.db, blobs);
       admin = await h.signup("admin@example.com");
       await handle.db

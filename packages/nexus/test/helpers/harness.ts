@@ -52,8 +52,6 @@ export function harness(
     runtime?: (keyring: SigningKeyring) => NonNullable<AppDeps["runtime"]>;
     rateLimiter?: AppDeps["rateLimiter"];
     mail?: AppDeps["mail"];
-    /** The bundle-serving and review routes' tables and blob store (on whenever blobs are). */
-    bundles?: AppDeps["bundles"];
     /** The web dashboard's files at `/` (routes/dashboard.ts). */
     dashboard?: AppDeps["dashboard"];
     /** Chat turns (test/helpers/chat.ts builds them on a fake model provider). */
@@ -70,7 +68,7 @@ export function harness(
   });
   const rateLimiter = extra.rateLimiter ?? memoryRateLimiter(clock);
   const resolved = resolveConfig(config);
-  const blobs = extra.blobs ?? extra.bundles?.blobs ?? extra.storage?.blobs;
+  const blobs = extra.blobs ?? extra.storage?.blobs;
   const hub =
     extra.hub ??
     executaHub({ store: sqlExecutaStore(h.db), clock, references: appExecutaReferences(h.db) });
@@ -100,7 +98,6 @@ export function harness(
     ...(extra.mail ? { mail: extra.mail } : {}),
     ...(extra.dashboard ? { dashboard: extra.dashboard } : {}),
     ...(extra.chat ? { chat: extra.chat } : {}),
-    ...(blobs ? { bundles: extra.bundles ?? { db: h.db, blobs } } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };

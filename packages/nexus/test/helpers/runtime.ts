@@ -64,7 +64,6 @@ export async function runtimeServer(h: DatabaseHandle): Promise<RuntimeServer> {
     {
       clock,
       storage: { kv: fixture.kv, files: fixture.files, blobs: fixture.blobs },
-      bundles: { db: h.db, blobs: fixture.blobs },
       runtime: (keyring) =>
         (runtime = createNexusRuntime({
           db: h.db,
