@@ -202,18 +202,14 @@ describe("sheet_read", () => {
         mediaType: "text/csv",
         text: `a\n${"y".repeat(SHEET_CELL_MAX_CHARS * 3)}\n`,
       },
-      x: {
-        name: "book.xlsx",
-        mediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        text: "PK",
-      },
+      x: { name: "old.xls", mediaType: "application/vnd.ms-excel", text: "legacy" },
     });
     const out = await ok(tools, "sheet_read", { attachment_id: "s" });
     const cell = (out.rows as { cells: { d: string }[] }[])[1]?.cells[0];
     expect(cell?.d.length).toBe(SHEET_CELL_MAX_CHARS);
-    const xlsx = await fails(tools, "sheet_read", { attachment_id: "x" });
-    expect(xlsx.code).toBe("UNSUPPORTED_MEDIA_TYPE");
-    expect(xlsx.message).toMatch(/XLSX\) yet.*CSV and TSV/);
+    const xls = await fails(tools, "sheet_read", { attachment_id: "x" });
+    expect(xls.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    expect(xls.message).toMatch(/XLS\) yet.*XLSX workbooks and CSV\/TSV/);
     expect(
       (await fails(tools, "sheet_read", { attachment_id: "s", sheet: "Data" })).message,
     ).toMatch(/one sheet/);

@@ -1,15 +1,24 @@
-// sheet_read (R96): a CSV or TSV attachment as typed cells `{v, d, t}` (value, displayed text,
-// type: n number, b boolean, d date as ISO 8601, s string, z empty) with A1 locators like
-// `Sheet1!A2:D18`. Rows come in pages under a row, a column and a character cap; a cut is always
-// explicit (`truncated.next_call`). XLSX/XLS need a workbook parser the repo does not ship yet
-// and get a clear "not supported yet" error.
+// sheet_read (R96): an XLSX workbook or a CSV/TSV attachment as typed cells `{v, d, t}`
+// (sheet-cells.ts) with A1 locators like `Sheet1!A2:D18`: an overview of the sheets, then rows in
+// pages under a row, a column and a character cap; a cut is always explicit
+// (`truncated.next_call`). Legacy binary XLS gets a clear "not supported yet" error.
 import { z } from "zod";
+import type { ToolContext } from "../../turns/types.js";
 import type { AgentTool } from "../../turns/types.js";
 import { platformTool, PlatformToolError } from "../platform-tool.js";
-import { attachmentKind, attachmentText, loadAttachment, notSupportedYet } from "./attachment.js";
+import {
+  type Attachment,
+  attachmentKind,
+  attachmentText,
+  loadAttachment,
+  notSupportedYet,
+} from "./attachment.js";
 import { columnName, parseDelimited } from "./csv.js";
+import { type Cell, EMPTY_CELL, typedCell } from "./sheet-cells.js";
+import { readXlsx } from "./xlsx.js";
 import { ATTACHMENTS_FAMILY, type AttachmentToolsOptions } from "./doc-read.js";
 
+/** The one sheet of a CSV or TSV file. */
 export const SHEET_NAME = "Sheet1";
 export const SHEET_DEFAULT_ROWS = 100;
 export const SHEET_MAX_ROWS = 500;
@@ -19,28 +28,76 @@ export const SHEET_CELL_MAX_CHARS = 2000;
 /** Characters of cell text one answer carries before it stops at a row boundary. */
 export const SHEET_MAX_ANSWER_CHARS = 60_000;
 
-export interface Cell {
-  v: string | number | boolean | null;
-  d: string;
-  t: "n" | "b" | "d" | "s" | "z";
+/** One sheet ready to page through, and the overview of the workbook it is in. */
+interface OpenSheet {
+  /** Every sheet by name; only the one read has its size (sizing a sheet means parsing it). */
+  overview: { name: string; rows?: number; columns?: number }[];
+  name: string;
+  rows: number;
+  columns: number;
+  /** `width` cells of 1-based row `row`. */
+  cells(row: number, width: number): Cell[];
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+interface SheetRequest {
+  sheet?: string | undefined;
+  start_row: number;
+  max_rows: number;
+}
 
-export function typedCell(text: string): Cell {
-  const trimmed = text.trim();
-  if (trimmed === "") return { v: null, d: text, t: "z" };
-  if (NUMBER.test(trimmed)) return { v: Number(trimmed), d: text, t: "n" };
-  if (/^(true|false)$/i.test(trimmed))
-    return { v: trimmed.toLowerCase() === "true", d: text, t: "b" };
-  if (ISO_DATE.test(trimmed)) {
-    const date = new Date(trimmed.replace(" ", "T"));
-    if (!Number.isNaN(date.getTime())) {
-      return { v: trimmed.length === 10 ? trimmed : date.toISOString(), d: text, t: "d" };
-    }
+function openDelimited(attachment: Attachment, tab: boolean, request: SheetRequest): OpenSheet {
+  if (request.sheet !== undefined && request.sheet !== SHEET_NAME) {
+    throw new PlatformToolError(
+      "INVALID_ARGUMENT",
+      `${attachment.name} has one sheet, ${SHEET_NAME}; there is no sheet ${JSON.stringify(request.sheet)}`,
+    );
   }
-  return { v: text, d: text, t: "s" };
+  const table = parseDelimited(attachmentText(attachment), {
+    delimiter: tab ? "\t" : ",",
+    maxRows: request.start_row - 1 + request.max_rows,
+    maxFieldChars: SHEET_CELL_MAX_CHARS,
+  });
+  return {
+    overview: [{ name: SHEET_NAME, rows: table.totalRows, columns: table.columns }],
+    name: SHEET_NAME,
+    rows: table.totalRows,
+    columns: table.columns,
+    cells: (row, width) => {
+      const raw = table.rows[row - 1] ?? [];
+      return Array.from({ length: width }, (_, c) => typedCell(raw[c] ?? ""));
+    },
+  };
+}
+
+async function openWorkbook(attachment: Attachment, request: SheetRequest): Promise<OpenSheet> {
+  const book = await readXlsx(attachment.bytes, attachment.name, SHEET_CELL_MAX_CHARS);
+  const name = request.sheet ?? book.sheetNames[0];
+  if (name === undefined || !book.sheetNames.includes(name)) {
+    throw new PlatformToolError(
+      "INVALID_ARGUMENT",
+      `${attachment.name} has no sheet ${JSON.stringify(name ?? "")}; its sheets are ${book.sheetNames.map((n) => JSON.stringify(n)).join(", ")}`,
+    );
+  }
+  const sheet = book.sheet(name);
+  return {
+    overview: book.sheetNames.map((n) =>
+      n === name ? { name: n, rows: sheet.rows, columns: sheet.columns } : { name: n },
+    ),
+    name,
+    rows: sheet.rows,
+    columns: sheet.columns,
+    cells: (row, width) => {
+      const raw = sheet.cells.get(row) ?? [];
+      return Array.from({ length: width }, (_, c) => raw[c] ?? { ...EMPTY_CELL });
+    },
+  };
+}
+
+async function openSheet(attachment: Attachment, request: SheetRequest): Promise<OpenSheet> {
+  const kind = attachmentKind(attachment);
+  if (kind === "csv" || kind === "tsv") return openDelimited(attachment, kind === "tsv", request);
+  if (kind === "xlsx") return openWorkbook(attachment, request);
+  return notSupportedYet(attachment, kind, "sheet_read", "XLSX workbooks and CSV/TSV sheets");
 }
 
 export function sheetReadTool(options: AttachmentToolsOptions): AgentTool {
@@ -48,85 +105,71 @@ export function sheetReadTool(options: AttachmentToolsOptions): AgentTool {
     name: "sheet_read",
     family: ATTACHMENTS_FAMILY,
     description:
-      "Read a spreadsheet attached to this conversation (CSV, TSV) as typed cells {v, d, t} with A1 " +
+      "Read a spreadsheet attached to this conversation (XLSX, CSV, TSV) as typed cells {v, d, t} with A1 " +
       `ranges like Sheet1!A2:D18. Pages of up to ${SHEET_MAX_ROWS} rows; a cut is explicit: call truncated.next_call to continue.`,
     input: z.object({
       attachment_id: z.string().min(1),
-      sheet: z.string().optional(),
+      sheet: z.string().optional().describe("The sheet's name; default the first"),
       start_row: z.int().min(1).default(1),
       max_rows: z.int().min(1).max(SHEET_MAX_ROWS).default(SHEET_DEFAULT_ROWS),
       max_columns: z.int().min(1).max(SHEET_MAX_COLUMNS).default(SHEET_DEFAULT_COLUMNS),
     }),
-    async run(input, ctx) {
-      const attachment = await loadAttachment(options.attachment, input.attachment_id, ctx);
-      const kind = attachmentKind(attachment);
-      if (kind !== "csv" && kind !== "tsv") {
-        notSupportedYet(attachment, kind, "sheet_read", "CSV and TSV sheets");
-      }
-      if (input.sheet !== undefined && input.sheet !== SHEET_NAME) {
-        throw new PlatformToolError(
-          "INVALID_ARGUMENT",
-          `${attachment.name} has one sheet, ${SHEET_NAME}; there is no sheet ${JSON.stringify(input.sheet)}`,
-        );
-      }
-      const table = parseDelimited(attachmentText(attachment), {
-        delimiter: kind === "tsv" ? "\t" : ",",
-        maxRows: input.start_row - 1 + input.max_rows,
-        maxFieldChars: SHEET_CELL_MAX_CHARS,
-      });
-      const workbook = {
-        name: attachment.name,
-        sheets: [{ name: SHEET_NAME, rows: table.totalRows, columns: table.columns }],
-      };
-      const width = Math.min(table.columns, input.max_columns);
-      const rows: { row: number; cells: Cell[] }[] = [];
-      let chars = 0;
-      for (let r = input.start_row; r <= table.rows.length; r++) {
-        const raw = table.rows[r - 1] as string[];
-        const cells = Array.from({ length: width }, (_, c) => typedCell(raw[c] ?? ""));
-        const size = cells.reduce((n, cell) => n + cell.d.length, 0);
-        if (rows.length > 0 && chars + size > SHEET_MAX_ANSWER_CHARS) break;
-        rows.push({ row: r, cells });
-        chars += size;
-      }
-      const lastRow = rows.at(-1)?.row ?? input.start_row - 1;
-      const range =
-        rows.length === 0 || width === 0
-          ? null
-          : `${SHEET_NAME}!A${input.start_row}:${columnName(width - 1)}${lastRow}`;
-      const rowsLeft = table.totalRows - lastRow;
-      const columnsLeft = table.columns - width;
-      return {
-        workbook,
-        sheet: SHEET_NAME,
-        range,
-        rows,
-        truncated:
-          rowsLeft <= 0 && columnsLeft <= 0
-            ? false
-            : {
-                ...(rowsLeft > 0 ? { rows_left: rowsLeft } : {}),
-                ...(columnsLeft > 0
-                  ? {
-                      columns_left: columnsLeft,
-                      hint: `pass max_columns up to ${SHEET_MAX_COLUMNS}`,
-                    }
-                  : {}),
-                ...(rowsLeft > 0
-                  ? {
-                      next_call: {
-                        tool: "sheet_read",
-                        arguments: {
-                          attachment_id: input.attachment_id,
-                          start_row: lastRow + 1,
-                          max_rows: input.max_rows,
-                          max_columns: input.max_columns,
-                        },
-                      },
-                    }
-                  : {}),
-              },
-      };
-    },
+    run: (input, ctx) => readPage(options, input, ctx),
   });
+}
+
+async function readPage(
+  options: AttachmentToolsOptions,
+  input: SheetRequest & { attachment_id: string; max_columns: number },
+  ctx: ToolContext,
+) {
+  const attachment = await loadAttachment(options.attachment, input.attachment_id, ctx);
+  const sheet = await openSheet(attachment, input);
+  const width = Math.min(sheet.columns, input.max_columns);
+  const end = Math.min(sheet.rows, input.start_row - 1 + input.max_rows);
+  const rows: { row: number; cells: Cell[] }[] = [];
+  let chars = 0;
+  for (let r = input.start_row; r <= end; r++) {
+    const cells = sheet.cells(r, width);
+    const size = cells.reduce((n, cell) => n + cell.d.length, 0);
+    if (rows.length > 0 && chars + size > SHEET_MAX_ANSWER_CHARS) break;
+    rows.push({ row: r, cells });
+    chars += size;
+  }
+  const lastRow = rows.at(-1)?.row ?? input.start_row - 1;
+  const range =
+    rows.length === 0 || width === 0
+      ? null
+      : `${sheet.name}!A${input.start_row}:${columnName(width - 1)}${lastRow}`;
+  const rowsLeft = sheet.rows - lastRow;
+  const columnsLeft = sheet.columns - width;
+  return {
+    workbook: { name: attachment.name, sheets: sheet.overview },
+    sheet: sheet.name,
+    range,
+    rows,
+    truncated:
+      rowsLeft <= 0 && columnsLeft <= 0
+        ? false
+        : {
+            ...(rowsLeft > 0 ? { rows_left: rowsLeft } : {}),
+            ...(columnsLeft > 0
+              ? { columns_left: columnsLeft, hint: `pass max_columns up to ${SHEET_MAX_COLUMNS}` }
+              : {}),
+            ...(rowsLeft > 0
+              ? {
+                  next_call: {
+                    tool: "sheet_read",
+                    arguments: {
+                      attachment_id: input.attachment_id,
+                      sheet: sheet.name,
+                      start_row: lastRow + 1,
+                      max_rows: input.max_rows,
+                      max_columns: input.max_columns,
+                    },
+                  },
+                }
+              : {}),
+          },
+  };
 }
