@@ -10,6 +10,7 @@ import { AppViewError, type AppViews } from "./app-views.js";
 
 export const APP_VIEWS_FAMILY = "app_views";
 export const APP_VIEW_TITLE_MAX_CHARS = 200;
+export const APP_VIEW_TOOL_TIMEOUT_MS = 15_000;
 /** JSON characters of an `open_app_view` payload or a runtime_state_patch. */
 export const APP_VIEW_PAYLOAD_MAX_CHARS = 64 * 1024;
 
@@ -53,6 +54,7 @@ export function appViewTools(options: AppViewToolsOptions): AgentTool[] {
   const open = platformTool({
     name: "open_app_view",
     family: APP_VIEWS_FAMILY,
+    timeoutMs: APP_VIEW_TOOL_TIMEOUT_MS,
     description:
       "Open (or focus) a window of an app mentioned in this turn. view: one of the app's <ui_views> (omit for its default); payload: initial data for the window.",
     input: z.object({
@@ -90,6 +92,7 @@ export function appViewTools(options: AppViewToolsOptions): AgentTool[] {
   const update = platformTool({
     name: "update_app_view",
     family: APP_VIEWS_FAMILY,
+    timeoutMs: APP_VIEW_TOOL_TIMEOUT_MS,
     description:
       "Push state into an open app window: a new title, geometry, and/or a runtime_state_patch shallow-merged into its state.",
     input: z
@@ -132,6 +135,7 @@ export function appViewTools(options: AppViewToolsOptions): AgentTool[] {
   const close = platformTool({
     name: "close_app_view",
     family: APP_VIEWS_FAMILY,
+    timeoutMs: APP_VIEW_TOOL_TIMEOUT_MS,
     description: "Close an app window. Closing a window that is already closed succeeds.",
     input: z.object({ window_uuid: z.string().min(1), reason: z.string().max(100).optional() }),
     async run(input, ctx) {

@@ -20,6 +20,8 @@ export const DOC_READ_DEFAULT_CHARS = 20_000;
 export const DOC_READ_MAX_CHARS = 60_000;
 export const DOC_OUTLINE_MAX_HEADINGS = 500;
 export const ATTACHMENTS_FAMILY = "attachments";
+/** Parsing is in memory and bounded; this only guards a pathological file. */
+export const ATTACHMENT_TOOL_TIMEOUT_MS = 30_000;
 
 export interface AttachmentToolsOptions {
   attachment: AttachmentLookup;
@@ -37,6 +39,7 @@ export function docReadTool(options: AttachmentToolsOptions): AgentTool {
   return platformTool({
     name: "doc_read",
     family: ATTACHMENTS_FAMILY,
+    timeoutMs: ATTACHMENT_TOOL_TIMEOUT_MS,
     description:
       "Read a document attached to this conversation (text, Markdown, HTML) as blocks with stable " +
       "locators (para:N, table:M). Use mode 'outline' first for long documents, then read from a locator with 'start'. " +

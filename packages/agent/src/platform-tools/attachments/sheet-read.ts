@@ -16,7 +16,11 @@ import {
 import { columnName, parseDelimited } from "./csv.js";
 import { type Cell, EMPTY_CELL, typedCell } from "./sheet-cells.js";
 import { readXlsx } from "./xlsx.js";
-import { ATTACHMENTS_FAMILY, type AttachmentToolsOptions } from "./doc-read.js";
+import {
+  ATTACHMENT_TOOL_TIMEOUT_MS,
+  ATTACHMENTS_FAMILY,
+  type AttachmentToolsOptions,
+} from "./doc-read.js";
 
 /** The one sheet of a CSV or TSV file. */
 export const SHEET_NAME = "Sheet1";
@@ -104,6 +108,7 @@ export function sheetReadTool(options: AttachmentToolsOptions): AgentTool {
   return platformTool({
     name: "sheet_read",
     family: ATTACHMENTS_FAMILY,
+    timeoutMs: ATTACHMENT_TOOL_TIMEOUT_MS,
     description:
       "Read a spreadsheet attached to this conversation (XLSX, CSV, TSV) as typed cells {v, d, t} with A1 " +
       `ranges like Sheet1!A2:D18. Pages of up to ${SHEET_MAX_ROWS} rows; a cut is explicit: call truncated.next_call to continue.`,

@@ -18,3 +18,5 @@ export const FS_WALK_MAX_DEPTH = 16;
 /** Total bytes and entries one fs_copy_file may copy. */
 export const FS_COPY_MAX_BYTES = 64 * 1024 * 1024;
 export const FS_COPY_MAX_ENTRIES = 5000;
+/** The runner aborts an fs_* call after this long (a walk or a copy of a big tree). */
+export const FS_TOOL_TIMEOUT_MS = 30_000;

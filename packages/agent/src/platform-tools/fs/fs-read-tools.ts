@@ -10,6 +10,7 @@ import {
   FS_FILE_MAX_BYTES,
   FS_LIST_MAX_ENTRIES,
   FS_READ_MAX_BYTES,
+  FS_TOOL_TIMEOUT_MS,
   FS_WALK_MAX_DEPTH,
   FS_WALK_MAX_VISITED,
 } from "./fs-limits.js";
@@ -59,6 +60,7 @@ function readFileTool(options: FsToolsOptions): AgentTool {
   return platformTool({
     name: "fs_read_file",
     family: FS_FAMILY,
+    timeoutMs: FS_TOOL_TIMEOUT_MS,
     description:
       "Read a file in the user's workspace: UTF-8 text, or base64 for binary files. " +
       `Pass start_line/end_line (1-based, inclusive) for part of a text file. At most ${FS_READ_MAX_BYTES} bytes are returned; 'truncated' says when there is more.`,
@@ -205,6 +207,7 @@ function listDirectoryTool(options: FsToolsOptions): AgentTool {
   return platformTool({
     name: "fs_list_directory",
     family: FS_FAMILY,
+    timeoutMs: FS_TOOL_TIMEOUT_MS,
     description:
       "List a directory of the user's workspace ('.' for its root): name, path, type, size, modified. " +
       "Optional glob filter (e.g. '*.md', 'src/**/*.ts') and recursive listing.",
@@ -222,6 +225,7 @@ function searchTool(options: FsToolsOptions): AgentTool {
   return platformTool({
     name: "fs_search",
     family: FS_FAMILY,
+    timeoutMs: FS_TOOL_TIMEOUT_MS,
     description:
       "Find files and directories by name or glob pattern anywhere below a directory of the " +
       "user's workspace (e.g. pattern '*.csv', or 'reports/**/2024-*').",
@@ -234,6 +238,7 @@ function getInfoTool(options: FsToolsOptions): AgentTool {
   return platformTool({
     name: "fs_get_info",
     family: FS_FAMILY,
+    timeoutMs: FS_TOOL_TIMEOUT_MS,
     description: "Metadata of a path in the user's workspace: type, size in bytes, modified time.",
     input: z.object({ path: pathField }),
     async run(input, ctx) {
@@ -255,6 +260,7 @@ function existsTool(options: FsToolsOptions): AgentTool {
   return platformTool({
     name: "fs_exists",
     family: FS_FAMILY,
+    timeoutMs: FS_TOOL_TIMEOUT_MS,
     description: "Whether a path exists in the user's workspace, and what it is.",
     input: z.object({ path: pathField }),
     async run(input, ctx) {

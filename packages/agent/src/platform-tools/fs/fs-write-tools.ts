@@ -14,6 +14,7 @@ import {
   FS_APPEND_RESULT_MAX_BYTES,
   FS_COPY_MAX_BYTES,
   FS_COPY_MAX_ENTRIES,
+  FS_TOOL_TIMEOUT_MS,
   FS_WALK_MAX_DEPTH,
   FS_WRITE_MAX_BYTES,
 } from "./fs-limits.js";
@@ -39,6 +40,7 @@ function writeFileTool(options: FsToolsOptions): AgentTool {
   return platformTool({
     name: "fs_write_file",
     family: FS_FAMILY,
+    timeoutMs: FS_TOOL_TIMEOUT_MS,
     description:
       "Write (or, with mode 'append', append) content to a file in the user's workspace, creating " +
       `parent directories. Content is UTF-8 text or base64; at most ${FS_WRITE_MAX_BYTES} bytes per call. REAL side effects.`,
@@ -93,6 +95,7 @@ function mkdirTool(options: FsToolsOptions): AgentTool {
   return platformTool({
     name: "fs_mkdir",
     family: FS_FAMILY,
+    timeoutMs: FS_TOOL_TIMEOUT_MS,
     description: "Create a directory (and its parents) in the user's workspace.",
     input: z.object({ path: pathField }),
     async run(input, ctx) {
@@ -179,6 +182,7 @@ function copyTool(options: FsToolsOptions): AgentTool {
   return platformTool({
     name: "fs_copy_file",
     family: FS_FAMILY,
+    timeoutMs: FS_TOOL_TIMEOUT_MS,
     description: `Copy a file or a directory tree within the user's workspace (at most ${FS_COPY_MAX_BYTES} bytes, ${FS_COPY_MAX_ENTRIES} entries).`,
     input: transferInput,
     async run(input, ctx) {
@@ -206,6 +210,7 @@ function moveTool(options: FsToolsOptions): AgentTool {
   return platformTool({
     name: "fs_move_file",
     family: FS_FAMILY,
+    timeoutMs: FS_TOOL_TIMEOUT_MS,
     description: "Move or rename a file or directory within the user's workspace.",
     input: transferInput,
     async run(input, ctx) {
@@ -224,6 +229,7 @@ function deleteTool(options: FsToolsOptions): AgentTool {
   return platformTool({
     name: "fs_delete_file",
     family: FS_FAMILY,
+    timeoutMs: FS_TOOL_TIMEOUT_MS,
     description:
       "Delete a file, or a directory (a non-empty one only with recursive: true), in the user's workspace. Destructive.",
     input: z.object({ path: pathField, recursive: z.boolean().default(false) }),

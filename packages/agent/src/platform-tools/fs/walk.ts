@@ -1,6 +1,6 @@
 // A bounded directory walk for listings and searches: never follows symlinks (they are reported
 // as `symlink`), stops at a depth and at a number of visited entries, and says when it stopped.
-import { lstat, readdir } from "node:fs/promises";
+import { lstat, opendir } from "node:fs/promises";
 import path from "node:path";
 import { shownPath } from "./workspace.js";
 
@@ -41,8 +41,13 @@ export async function walk(root: string, start: string, options: WalkOptions): P
   for (let depth = 0; level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      const names = (await readdir(dir)).sort();
-      for (const name of names) {
+      // opendir, not readdir: a directory of a million names is read only as far as the budget.
+      const names: string[] = [];
+      for await (const dirent of await opendir(dir)) {
+        names.push(dirent.name);
+        if (visited + names.length > options.maxVisited) break;
+      }
+      for (const name of names.sort()) {
         if (++visited > options.maxVisited) return true;
         const absolute = path.join(dir, name);
         const stats = await lstat(absolute).catch(() => undefined);

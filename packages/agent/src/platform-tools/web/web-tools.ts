@@ -23,6 +23,8 @@ export const WEB_QUERY_MAX_CHARS = 400;
 /** Characters of page text one web_fetch returns by default and at most. */
 export const WEB_FETCH_DEFAULT_CHARS = 20_000;
 export const WEB_FETCH_MAX_CHARS = 100_000;
+/** Above the fetcher's longest deadline and the search provider's default timeout. */
+export const WEB_TOOL_TIMEOUT_MS = 60_000;
 
 export interface WebToolsOptions {
   /** `undefined`: search is off, and web_search says how to turn it on. */
@@ -55,6 +57,7 @@ function webSearchTool(options: WebToolsOptions): AgentTool {
   return platformTool({
     name: "web_search",
     family: WEB_FAMILY,
+    timeoutMs: WEB_TOOL_TIMEOUT_MS,
     description:
       "Search the public web (or news with topic: 'news') and return short snippets with their URLs.",
     input: z.object({
@@ -113,6 +116,7 @@ function webFetchTool(options: WebToolsOptions): AgentTool {
   return platformTool({
     name: "web_fetch",
     family: WEB_FAMILY,
+    timeoutMs: WEB_TOOL_TIMEOUT_MS,
     description:
       "Fetch one public web page and return its main content as Markdown or plain text (navigation stripped).",
     input: z.object({
