@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   FS_FILE_MAX_BYTES,
+  FS_LIST_MAX_ENTRIES,
   FS_READ_MAX_BYTES,
   FS_WRITE_MAX_BYTES,
 } from "../../src/platform-tools/fs/fs-limits.js";
@@ -185,6 +186,20 @@ describe("fs_* tools", () => {
       /root/,
     );
     expect(await ok(tools, "fs_mkdir", { path: "d/e/f" })).toMatchObject({ created: true });
+  });
+
+  it("stops a listing at its entry cap and says how to narrow it", async () => {
+    const { tools, home } = await setup();
+    await mkdir(path.join(home, "many"));
+    for (let i = 0; i <= FS_LIST_MAX_ENTRIES; i++) {
+      await writeFile(path.join(home, "many", `f${String(i).padStart(4, "0")}.txt`), "");
+    }
+    const listed = await ok(tools, "fs_list_directory", { path: "many" });
+    expect((listed.entries as unknown[]).length).toBe(FS_LIST_MAX_ENTRIES);
+    expect(listed.truncated).toMatch(/narrow the path or the pattern/);
+    const narrowed = await ok(tools, "fs_list_directory", { path: "many", pattern: "f000?.txt" });
+    expect((narrowed.entries as unknown[]).length).toBe(10);
+    expect(narrowed.truncated).toBe(false);
   });
 
   it("finds files by glob and reports bad arguments by field", async () => {

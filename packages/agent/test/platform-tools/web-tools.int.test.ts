@@ -114,6 +114,23 @@ describe("web_search", () => {
     expect(error.message).toMatch(/did not answer within 200 ms/);
   });
 
+  it("stops waiting for the provider when the turn is cancelled", async () => {
+    const fake = await serve(() => {
+      /* never answers */
+    });
+    const search = tavilySearchProvider({ apiKey: new Secret(KEY), baseUrl: fake.baseUrl });
+    const turn = new AbortController();
+    const pending = fails(
+      webTools({ search }),
+      "web_search",
+      { query: "x" },
+      context("u_alice", { signal: turn.signal }),
+    );
+    await expect.poll(() => fake.requests.length).toBe(1);
+    turn.abort();
+    expect((await pending).message).toMatch(/was cancelled/);
+  });
+
   it("needs the app's web_grant when the turn runs for an app", async () => {
     const fake = await serve((_req, _body, res) => json(res, 200, { results: [] }));
     const search = tavilySearchProvider({ apiKey: new Secret(KEY), baseUrl: fake.baseUrl });
