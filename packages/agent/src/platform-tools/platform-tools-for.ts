@@ -56,8 +56,11 @@ export interface ResolvedPlatformTools {
   tools: AgentTool[];
   /** The create response's `granted_tools`: the names, or `["*"]` for inherit. */
   grantedTools: string[];
-  /** `NO_TOOLS_AVAILABLE` when a sandbox session ends up text-only. */
-  warnings: { code: "NO_TOOLS_AVAILABLE"; message: string }[];
+  /**
+   * `NO_TOOLS_AVAILABLE` when a sandbox session ends up text-only; `TOOL_NAME_CONFLICT` when an
+   * executa tool has a built-in's name (the built-in wins: names are unique within a turn).
+   */
+  warnings: { code: "NO_TOOLS_AVAILABLE" | "TOOL_NAME_CONFLICT"; message: string }[];
   /** Every registry tool and whether this session would get it. */
   catalog: CatalogEntry[];
 }
@@ -137,13 +140,17 @@ function inherit(request: PlatformToolsRequest): ResolvedPlatformTools {
     (tool) =>
       allow.length === 0 || (tool.source.kind === "executa" && allow.includes(tool.source.toolId)),
   );
-  const tools = [...request.builtins, ...executas];
   const served = new Set(request.builtins.map((tool) => tool.name));
+  const clashing = executas.filter((tool) => served.has(tool.name));
+  const tools = [...request.builtins, ...executas.filter((tool) => !served.has(tool.name))];
   return {
     regime: "inherit",
     tools,
     grantedTools: ["*"],
-    warnings: [],
+    warnings: clashing.map((tool) => ({
+      code: "TOOL_NAME_CONFLICT" as const,
+      message: `the executa tool ${tool.name} has the name of a platform tool and is left out of this session; rename it in the executa`,
+    })),
     catalog: SANDBOX_REGISTRY.map((entry) => ({
       name: entry.name,
       description: request.builtins.find((t) => t.name === entry.name)?.description ?? "",

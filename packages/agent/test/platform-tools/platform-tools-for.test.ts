@@ -131,6 +131,20 @@ describe("platformToolsFor", () => {
     expect(names(pinned.tools).filter((n) => n.includes("__"))).toEqual(["tool-b__send"]);
   });
 
+  it("inherit: an executa tool named like a built-in is left out with a warning", () => {
+    const clash = { ...executaTool("tool-x", "read"), name: "fs_read_file" };
+    const resolved = platformToolsFor({
+      regime: "inherit",
+      builtins,
+      userGrant: [],
+      inheritGranted: true,
+      executaTools: [clash],
+    });
+    expect(resolved.tools.filter((t) => t.name === "fs_read_file")).toHaveLength(1);
+    expect(resolved.tools.find((t) => t.name === "fs_read_file")?.source.kind).toBe("platform");
+    expect(resolved.warnings.map((w) => w.code)).toEqual(["TOOL_NAME_CONFLICT"]);
+  });
+
   it("inherit: refused without the user's grant, saying what to do instead", () => {
     expect(() => platformToolsFor({ regime: "inherit", builtins, userGrant: "*" })).toThrow(
       PlatformRegimeError,
