@@ -138,3 +138,76 @@ export {
 } from "./prompt/tool-names.js";
 export { toolJsonSchema, toolJsonSchemaWithWarnings } from "./prompt/tool-schema.js";
 export type { LlmToolSchema } from "./prompt/tool-schema.js";
+// Platform tools (src/platform-tools): fs_*, web_search/web_fetch, doc_read/sheet_read, the app
+// view tools, and the sandbox/inherit regimes of agent sessions (R95).
+export { PlatformToolError, errorOutcome, platformTool } from "./platform-tools/platform-tool.js";
+export type { PlatformToolErrorCode, PlatformToolSpec } from "./platform-tools/platform-tool.js";
+export { platformBuiltins } from "./platform-tools/builtins.js";
+export type { PlatformBuiltinsOptions } from "./platform-tools/builtins.js";
+export { PlatformRegimeError, platformToolsFor } from "./platform-tools/platform-tools-for.js";
+export type {
+  BlockedBy,
+  CatalogEntry,
+  PlatformRegime,
+  PlatformToolsRequest,
+  ResolvedPlatformTools,
+} from "./platform-tools/platform-tools-for.js";
+export { SANDBOX_REGISTRY, isSandboxToolName } from "./platform-tools/registry.js";
+export type { RegistryEntry, SandboxToolName, ToolEffect } from "./platform-tools/registry.js";
+export { fsTools } from "./platform-tools/fs/fs-tools.js";
+export type { FsToolsOptions } from "./platform-tools/fs/fs-read-tools.js";
+export {
+  FS_APPEND_RESULT_MAX_BYTES,
+  FS_FILE_MAX_BYTES,
+  FS_READ_MAX_BYTES,
+  FS_WRITE_MAX_BYTES,
+} from "./platform-tools/fs/fs-limits.js";
+export {
+  openWorkspace,
+  resolveInWorkspace,
+  workspaceDirName,
+} from "./platform-tools/fs/workspace.js";
+export type { ResolvedPath } from "./platform-tools/fs/workspace.js";
+export { webTools } from "./platform-tools/web/web-tools.js";
+export type { WebToolsOptions } from "./platform-tools/web/web-tools.js";
+export {
+  SEARCH_CONFIG_HINT,
+  SEARCH_PROVIDER_KINDS,
+  tavilySearchProvider,
+} from "./platform-tools/web/search-provider.js";
+export type {
+  SearchHit,
+  SearchProvider,
+  SearchProviderKind,
+  SearchQuery,
+  TavilyProviderOptions,
+} from "./platform-tools/web/search-provider.js";
+export {
+  SearchConfigError,
+  WEB_SEARCH_ENV_VARS,
+  searchProviderFromEnv,
+} from "./platform-tools/web/search-config.js";
+export { attachmentTools } from "./platform-tools/attachments/attachment-tools.js";
+export { ATTACHMENT_MAX_BYTES, attachmentKind } from "./platform-tools/attachments/attachment.js";
+export type {
+  Attachment,
+  AttachmentKind,
+  AttachmentLookup,
+} from "./platform-tools/attachments/attachment.js";
+export type { AttachmentToolsOptions } from "./platform-tools/attachments/doc-read.js";
+export { appViewTools } from "./platform-tools/app-views/app-view-tools.js";
+export type { AppViewToolsOptions, ViewApp } from "./platform-tools/app-views/app-view-tools.js";
+export {
+  APP_VIEW_ERROR_CODES,
+  AppViewError,
+  dispatcherAppViews,
+} from "./platform-tools/app-views/app-views.js";
+export type {
+  AppViewErrorCode,
+  AppViewWindow,
+  AppViews,
+  CloseAppViewRequest,
+  OpenAppViewRequest,
+  UpdateAppViewRequest,
+  WindowDispatcher,
+} from "./platform-tools/app-views/app-views.js";
