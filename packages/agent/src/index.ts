@@ -96,3 +96,6 @@ export type {
   TurnEvent,
   TurnStatus,
 } from "./turns/types.js";
+
+// The executor: sandboxed plugin processes per (user, tool) and the exec_* platform tools.
+export * from "./executor/index.js";

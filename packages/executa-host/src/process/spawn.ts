@@ -5,6 +5,7 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import type { PluginLauncher } from "./launcher.js";
 import {
   resolveExecutable,
   resolveSupervisorMode,
@@ -21,6 +22,8 @@ export interface SpawnRequest {
   env: Readonly<Record<string, string | undefined>>;
   /** Default: ANNA_EXECUTA_SUPERVISOR, else `auto`. */
   supervisor?: SupervisorMode;
+  /** Replaces the built-in supervisor: the caller's wrapper decides what actually runs. */
+  launcher?: PluginLauncher;
 }
 
 const liveGroups = new Set<number>();
@@ -52,18 +55,23 @@ export function spawnPluginProcess(request: SpawnRequest): ChildProcessWithoutNu
     throw new Error("cannot spawn a plugin with an empty command");
   }
   installExitHook();
-  const wrapped = supervisedCommand(request);
-  const [file, ...args] = wrapped ?? request.command;
-  const child = spawn(file!, args, {
+  const launched = request.launcher?.({
+    command: request.command,
     cwd: request.cwd,
     env: request.env,
+  });
+  const wrapped = launched === undefined ? supervisedCommand(request) : undefined;
+  const [file, ...args] = launched?.command ?? wrapped ?? request.command;
+  const child = spawn(file!, args, {
+    cwd: launched?.cwd ?? request.cwd,
+    env: launched?.env ?? request.env,
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
     windowsHide: true,
   });
   // Tracked until sweepGroup: after the leader exits, helpers it left may still be in the group.
   if (child.pid !== undefined) liveGroups.add(child.pid);
-  if (wrapped !== undefined) supervisedChildren.add(child);
+  if (wrapped !== undefined || launched?.signalsAsExitCodes === true) supervisedChildren.add(child);
   return child;
 }
 
