@@ -43,6 +43,8 @@ export interface SandboxMounts {
   home: string;
   /** Host folder bound read-write at SANDBOX_TMP. */
   tmp: string;
+  /** Also bind `tmp` at its own host path (for `__file_transport` pointers the host resolves). */
+  tmpAlsoAtHostPath?: boolean;
   /** Host folder bound read-write at SANDBOX_WORKSPACE, when the sandbox gets one. */
   workspace?: string;
   /** Host folders bound read-only at the same path (the plugin's install dir, toolchains). */
@@ -94,6 +96,7 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
   for (const entry of SYSTEM_ETC) argv.push("--ro-bind-try", entry, entry);
   argv.push("--proc", "/proc", "--dev", "/dev");
   argv.push("--bind", mounts.home, SANDBOX_HOME, "--bind", mounts.tmp, SANDBOX_TMP);
+  if (mounts.tmpAlsoAtHostPath === true) argv.push("--bind", mounts.tmp, mounts.tmp);
   if (mounts.workspace !== undefined) argv.push("--bind", mounts.workspace, SANDBOX_WORKSPACE);
   for (const dir of mounts.readOnly) argv.push("--ro-bind", dir, dir);
   argv.push("--chdir", options.cwd, "--", binaries.env, "--default-signal=TERM", ...options.command);

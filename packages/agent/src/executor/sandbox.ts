@@ -13,6 +13,7 @@ import {
   SANDBOX_WORKSPACE,
   SYSTEM_READ_ONLY,
   sandboxArgv,
+  type SandboxMounts,
 } from "./sandbox-argv.js";
 import {
   DEFAULT_RUN_AS,
@@ -117,15 +118,22 @@ export class Sandbox {
     return (request) => {
       const dirs = pluginDirs(this.root, userId, toolId, this.owner);
       const readOnly = unique([pluginDir, request.cwd, ...(this.options.readOnlyPaths ?? [])]);
+      // TMPDIR is the private tmp's host path (bound there as well as at /tmp): the SDKs write
+      // large frames to it as `__file_transport` files (T2), which the host then finds by name.
       const env = sandboxEnv(request.env, {
         ANNA_WORKSPACE_DIR: `${SANDBOX_HOME}/anna-workspace`,
+        TMPDIR: dirs.tmp,
       });
-      const launched = this.wrap(request.command, request.cwd, env, {
-        home: dirs.home,
-        tmp: dirs.tmp,
-        readOnly,
-      });
-      return launched;
+      const owner = this.owner;
+      return {
+        ...this.wrap(request.command, request.cwd, env, {
+          home: dirs.home,
+          tmp: dirs.tmp,
+          tmpAlsoAtHostPath: true,
+          readOnly,
+        }),
+        fileTransport: { dir: dirs.tmp, ...(owner === undefined ? {} : { ownerUid: owner.uid }) },
+      };
     };
   }
 
@@ -155,7 +163,7 @@ export class Sandbox {
     command: readonly string[],
     cwd: string,
     env: Record<string, string>,
-    mounts: { home: string; tmp: string; workspace?: string; readOnly: readonly string[] },
+    mounts: SandboxMounts,
   ): SandboxedCommand {
     const probe = this.probe();
     if (!probe.usable) throw new SandboxRefusedError(`the bwrap sandbox cannot run here: ${probe.reason}`);
@@ -170,7 +178,7 @@ export class Sandbox {
 
   private argv(
     binaries: SandboxBinaries,
-    mounts: { home: string; tmp: string; workspace?: string; readOnly: readonly string[] },
+    mounts: SandboxMounts,
     cwd: string,
     command: readonly string[],
   ): string[] {

@@ -37,7 +37,8 @@ describe.skipIf(!BWRAP.usable)("the plugin sandbox (bubblewrap)", () => {
     // bubblewrap is pid 1 of the namespace; the plugin is one of its first children.
     expect(me.pid).toBeLessThan(10);
     expect(me.home).toBe(SANDBOX_HOME);
-    expect(me.tmp).toBe("/tmp");
+    // TMPDIR is the private tmp's host path, so `__file_transport` pointers resolve on the host.
+    expect(me.tmp).toMatch(/\/plugins\/alice-[0-9a-f]{12}\/node-probe-[0-9a-f]{12}\/tmp$/);
     if (process.getuid?.() === 0) expect(me.uid).toBe(65534);
     expect(me.envKeys).not.toContain("ANNA_TEST_SERVER_SECRET");
     const written = await data(p, "alice", "node", "write", {

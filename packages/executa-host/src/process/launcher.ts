@@ -14,6 +14,12 @@ export interface WrappedLaunch extends LaunchCommand {
    * the host translates it back so messages read "killed by SIGKILL" either way.
    */
   signalsAsExitCodes: boolean;
+  /**
+   * Where the wrapped plugin's `__file_transport` files appear on the host (T2), when the
+   * wrapper gives it a temp folder of its own, and the uid that writes them. Pointers to any
+   * other folder (the host's /tmp included) are then refused.
+   */
+  fileTransport?: { dir: string; ownerUid?: number };
 }
 
 /** Throwing refuses the start; the message reaches the caller as the start error. */

@@ -5,7 +5,7 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import type { PluginLauncher } from "./launcher.js";
+import type { PluginLauncher, WrappedLaunch } from "./launcher.js";
 import {
   resolveExecutable,
   resolveSupervisorMode,
@@ -29,6 +29,8 @@ export interface SpawnRequest {
 const liveGroups = new Set<number>();
 /** Children started under bubblewrap: their exit status needs translating (supervisedExit). */
 const supervisedChildren = new WeakSet<ChildProcessWithoutNullStreams>();
+/** What a launcher said about the children it wrapped (their file-transport folder). */
+const launchedChildren = new WeakMap<ChildProcessWithoutNullStreams, WrappedLaunch>();
 let exitHookInstalled = false;
 
 /**
@@ -72,6 +74,7 @@ export function spawnPluginProcess(request: SpawnRequest): ChildProcessWithoutNu
   // Tracked until sweepGroup: after the leader exits, helpers it left may still be in the group.
   if (child.pid !== undefined) liveGroups.add(child.pid);
   if (wrapped !== undefined || launched?.signalsAsExitCodes === true) supervisedChildren.add(child);
+  if (launched !== undefined) launchedChildren.set(child, launched);
   return child;
 }
 
@@ -104,6 +107,13 @@ export function pluginExitStatus(
   signal: NodeJS.Signals | null,
 ): { code: number | null; signal: NodeJS.Signals | null } {
   return supervisedChildren.has(child) ? supervisedExit(code, signal) : { code, signal };
+}
+
+/** The file-transport folder a launcher gave this child, when it gave one. */
+export function launchedFileTransport(
+  child: ChildProcessWithoutNullStreams,
+): WrappedLaunch["fileTransport"] {
+  return launchedChildren.get(child)?.fileTransport;
 }
 
 /** Whether this child runs under the supervisor (its pid is bubblewrap's, not the plugin's). */
