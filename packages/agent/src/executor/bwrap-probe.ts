@@ -16,7 +16,8 @@ export interface SandboxBinaries {
   setpriv?: string;
 }
 
-export type BwrapProbe = { usable: true; binaries: SandboxBinaries } | { usable: false; reason: string };
+export type BwrapProbe =
+  { usable: true; binaries: SandboxBinaries } | { usable: false; reason: string };
 
 const PROBE_TIMEOUT_MS = 5_000;
 let cached: BwrapProbe | undefined;
@@ -27,14 +28,18 @@ export function findSandboxBinaries(
 ): SandboxBinaries | { missing: string } {
   const which = createWhich({ env: { PATH: env.PATH ?? "/usr/bin:/bin" } });
   const bwrap = which("bwrap");
-  if (bwrap === undefined) return { missing: "bwrap is not on PATH (Debian/Ubuntu: apt install bubblewrap)" };
+  if (bwrap === undefined)
+    return { missing: "bwrap is not on PATH (Debian/Ubuntu: apt install bubblewrap)" };
   const envBin = which("env");
   if (envBin === undefined) return { missing: "env is not on PATH (coreutils)" };
   const prlimit = which("prlimit");
-  if (prlimit === undefined) return { missing: "prlimit is not on PATH (Debian/Ubuntu: util-linux)" };
+  if (prlimit === undefined)
+    return { missing: "prlimit is not on PATH (Debian/Ubuntu: util-linux)" };
   const setpriv = which("setpriv");
   if (isRoot() && setpriv === undefined) {
-    return { missing: "setpriv is not on PATH and the server runs as root (Debian/Ubuntu: util-linux)" };
+    return {
+      missing: "setpriv is not on PATH and the server runs as root (Debian/Ubuntu: util-linux)",
+    };
   }
   return { bwrap, env: envBin, prlimit, ...(setpriv === undefined ? {} : { setpriv }) };
 }
@@ -60,7 +65,10 @@ function runProbe(
   run: (binaries: SandboxBinaries, dirs: { home: string; tmp: string }) => string[],
 ): BwrapProbe {
   if (process.platform !== "linux") {
-    return { usable: false, reason: `bubblewrap needs Linux namespaces (this is ${process.platform})` };
+    return {
+      usable: false,
+      reason: `bubblewrap needs Linux namespaces (this is ${process.platform})`,
+    };
   }
   const binaries = findSandboxBinaries();
   if ("missing" in binaries) return { usable: false, reason: binaries.missing };

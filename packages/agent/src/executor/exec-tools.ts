@@ -39,7 +39,9 @@ function commandText(value: unknown, name: string): string {
     throw new ExecInputError(`${name} must be a non-empty string with the shell command to run`);
   }
   if (value.length > EXEC_MAX_COMMAND_CHARS) {
-    throw new ExecInputError(`${name} is ${value.length} characters; at most ${EXEC_MAX_COMMAND_CHARS}`);
+    throw new ExecInputError(
+      `${name} is ${value.length} characters; at most ${EXEC_MAX_COMMAND_CHARS}`,
+    );
   }
   return value;
 }
@@ -48,7 +50,9 @@ function timeoutOf(args: Record<string, unknown>): number {
   const raw = args.timeout_ms;
   if (raw === undefined) return EXEC_DEFAULT_TIMEOUT_MS;
   if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 1 || raw > EXEC_MAX_TIMEOUT_MS) {
-    throw new ExecInputError(`timeout_ms is ${JSON.stringify(raw)}; expected a whole number from 1 to ${EXEC_MAX_TIMEOUT_MS}`);
+    throw new ExecInputError(
+      `timeout_ms is ${JSON.stringify(raw)}; expected a whole number from 1 to ${EXEC_MAX_TIMEOUT_MS}`,
+    );
   }
   return raw;
 }
@@ -56,10 +60,13 @@ function timeoutOf(args: Record<string, unknown>): number {
 /** `cwd` inside the sandbox: under /workspace, or an error naming the escape. */
 export function workspaceCwd(raw: unknown): string {
   if (raw === undefined || raw === "") return SANDBOX_WORKSPACE;
-  if (typeof raw !== "string") throw new ExecInputError(`cwd must be a string, got ${JSON.stringify(raw)}`);
+  if (typeof raw !== "string")
+    throw new ExecInputError(`cwd must be a string, got ${JSON.stringify(raw)}`);
   const resolved = path.posix.resolve(SANDBOX_WORKSPACE, raw);
   if (resolved !== SANDBOX_WORKSPACE && !resolved.startsWith(`${SANDBOX_WORKSPACE}/`)) {
-    throw new ExecInputError(`cwd "${raw}" leaves the workspace; give a folder inside ${SANDBOX_WORKSPACE}`);
+    throw new ExecInputError(
+      `cwd "${raw}" leaves the workspace; give a folder inside ${SANDBOX_WORKSPACE}`,
+    );
   }
   return resolved;
 }
@@ -72,7 +79,10 @@ function summary(command: string, result: RunResult): Record<string, unknown> {
     stdout: result.stdout,
     stderr: result.stderr,
     ...(result.truncated.stdout + result.truncated.stderr > 0
-      ? { truncated_bytes: result.truncated, note: `output past ${EXEC_MAX_OUTPUT_BYTES} bytes per stream was dropped` }
+      ? {
+          truncated_bytes: result.truncated,
+          note: `output past ${EXEC_MAX_OUTPUT_BYTES} bytes per stream was dropped`,
+        }
       : {}),
     ...(result.timedOut ? { timed_out: true } : {}),
     duration_ms: result.durationMs,
@@ -108,8 +118,7 @@ async function guarded(body: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
 export function execTools(sandbox: Sandbox): AgentTool[] {
   const execRun: AgentTool = {
     name: "exec_run",
-    description:
-      `Run one shell command (/bin/sh -c) in the user's sandboxed workspace (${SANDBOX_WORKSPACE}). REAL side effects.`,
+    description: `Run one shell command (/bin/sh -c) in the user's sandboxed workspace (${SANDBOX_WORKSPACE}). REAL side effects.`,
     parameters: {
       type: "object",
       properties: {
@@ -140,7 +149,12 @@ export function execTools(sandbox: Sandbox): AgentTool[] {
     parameters: {
       type: "object",
       properties: {
-        commands: { type: "array", items: { type: "string" }, minItems: 1, maxItems: EXEC_MAX_COMMANDS },
+        commands: {
+          type: "array",
+          items: { type: "string" },
+          minItems: 1,
+          maxItems: EXEC_MAX_COMMANDS,
+        },
         cwd: CWD_PARAM,
         stop_on_error: { type: "boolean", description: "Default true." },
         timeout_ms: { ...TIMEOUT_PARAM, description: "Per command; default 30000." },
@@ -153,8 +167,14 @@ export function execTools(sandbox: Sandbox): AgentTool[] {
     execute: (input, ctx) =>
       guarded(async () => {
         const args = record(input);
-        if (!Array.isArray(args.commands) || args.commands.length === 0 || args.commands.length > EXEC_MAX_COMMANDS) {
-          throw new ExecInputError(`commands must be a list of 1 to ${EXEC_MAX_COMMANDS} shell commands`);
+        if (
+          !Array.isArray(args.commands) ||
+          args.commands.length === 0 ||
+          args.commands.length > EXEC_MAX_COMMANDS
+        ) {
+          throw new ExecInputError(
+            `commands must be a list of 1 to ${EXEC_MAX_COMMANDS} shell commands`,
+          );
         }
         const commands = args.commands.map((c, i) => commandText(c, `commands[${i}]`));
         const cwd = workspaceCwd(args.cwd);

@@ -42,7 +42,10 @@ export interface ExecutaPoolOptions {
   /** Mints the per-invoke tokens (H15). */
   tokens?: TokenIssuer;
   /** Per-invoke credentials (H10) from the user's connected accounts. */
-  credentials?: (userId: string, toolId: string) => Promise<Readonly<Record<string, string>> | undefined>;
+  credentials?: (
+    userId: string,
+    toolId: string,
+  ) => Promise<Readonly<Record<string, string>> | undefined>;
   /** Non-secret variables every plugin gets (the server's own environment is never passed). */
   env?: Readonly<Record<string, string>>;
   maxProcesses?: number;
@@ -96,14 +99,19 @@ export class ExecutaPool {
 
   constructor(options: ExecutaPoolOptions) {
     this.options = options;
-    this.sandbox = options.sandbox instanceof Sandbox ? options.sandbox : new Sandbox(options.sandbox);
+    this.sandbox =
+      options.sandbox instanceof Sandbox ? options.sandbox : new Sandbox(options.sandbox);
     this.maxProcesses = options.maxProcesses ?? DEFAULT_POOL_MAX_PROCESSES;
     this.idleMs = options.idleMs ?? DEFAULT_POOL_IDLE_MS;
     if (!Number.isInteger(this.maxProcesses) || this.maxProcesses < 1) {
-      throw new Error(`maxProcesses is ${this.maxProcesses}; expected a whole number of at least 1`);
+      throw new Error(
+        `maxProcesses is ${this.maxProcesses}; expected a whole number of at least 1`,
+      );
     }
     if (options.services !== undefined && options.grants === undefined) {
-      throw new Error("ExecutaPool: `services` needs `grants` (which families each user and tool may use)");
+      throw new Error(
+        "ExecutaPool: `services` needs `grants` (which families each user and tool may use)",
+      );
     }
     const router =
       options.services === undefined
@@ -160,7 +168,11 @@ export class ExecutaPool {
     return executaTools(this, userId, executa);
   }
 
-  async describe(userId: string, executa: PoolExecuta, signal?: AbortSignal): Promise<DescribedManifest> {
+  async describe(
+    userId: string,
+    executa: PoolExecuta,
+    signal?: AbortSignal,
+  ): Promise<DescribedManifest> {
     const entry = await this.acquire(userId, executa);
     try {
       return await this.host.describe(userId, entry.toolId, signal);

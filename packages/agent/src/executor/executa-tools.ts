@@ -38,7 +38,9 @@ export function outcomeToToolResult(outcome: InvokeOutcome): ToolOutcome {
 }
 
 function isArgs(input: unknown): input is Record<string, unknown> | undefined {
-  return input === undefined || (input !== null && typeof input === "object" && !Array.isArray(input));
+  return (
+    input === undefined || (input !== null && typeof input === "object" && !Array.isArray(input))
+  );
 }
 
 export async function executaTools(
@@ -65,7 +67,9 @@ export async function executaTools(
         }
         if (!isArgs(input)) {
           return {
-            output: { error: `the arguments of ${tool.name} must be a JSON object, got ${JSON.stringify(input)}` },
+            output: {
+              error: `the arguments of ${tool.name} must be a JSON object, got ${JSON.stringify(input)}`,
+            },
             isError: true,
           };
         }

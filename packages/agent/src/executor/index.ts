@@ -1,5 +1,10 @@
 // The executor: installed executas in per-(user, tool) sandboxed processes, and exec_*.
-export { ExecutaPool, PoolFullError, DEFAULT_POOL_IDLE_MS, DEFAULT_POOL_MAX_PROCESSES } from "./executa-pool.js";
+export {
+  ExecutaPool,
+  PoolFullError,
+  DEFAULT_POOL_IDLE_MS,
+  DEFAULT_POOL_MAX_PROCESSES,
+} from "./executa-pool.js";
 export type { ExecutaPoolOptions, PoolExecuta, PoolInvokeOptions } from "./executa-pool.js";
 export { executaTools, modelToolName, outcomeToToolResult } from "./executa-tools.js";
 export {
@@ -9,7 +14,13 @@ export {
   EXEC_MAX_TIMEOUT_MS,
   execTools,
 } from "./exec-tools.js";
-export { Sandbox, SandboxRefusedError, SANDBOX_HOME, SANDBOX_TMP, SANDBOX_WORKSPACE } from "./sandbox.js";
+export {
+  Sandbox,
+  SandboxRefusedError,
+  SANDBOX_HOME,
+  SANDBOX_TMP,
+  SANDBOX_WORKSPACE,
+} from "./sandbox.js";
 export type { SandboxedCommand } from "./sandbox.js";
 export { probeBwrap } from "./bwrap-probe.js";
 export type { BwrapProbe } from "./bwrap-probe.js";

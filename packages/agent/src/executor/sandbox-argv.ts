@@ -99,6 +99,13 @@ export function sandboxArgv(options: SandboxArgvOptions): string[] {
   if (mounts.tmpAlsoAtHostPath === true) argv.push("--bind", mounts.tmp, mounts.tmp);
   if (mounts.workspace !== undefined) argv.push("--bind", mounts.workspace, SANDBOX_WORKSPACE);
   for (const dir of mounts.readOnly) argv.push("--ro-bind", dir, dir);
-  argv.push("--chdir", options.cwd, "--", binaries.env, "--default-signal=TERM", ...options.command);
+  argv.push(
+    "--chdir",
+    options.cwd,
+    "--",
+    binaries.env,
+    "--default-signal=TERM",
+    ...options.command,
+  );
   return argv;
 }

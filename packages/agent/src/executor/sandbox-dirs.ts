@@ -9,7 +9,10 @@ import { isRoot } from "./bwrap-probe.js";
 
 /** `[A-Za-z0-9._-]` (at most 40), then a hash of the raw id: `a/b` and `a_b` stay apart. */
 export function segment(id: string): string {
-  const readable = id.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_").slice(0, 40);
+  const readable = id
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .replace(/^\.+/, "_")
+    .slice(0, 40);
   const hash = createHash("sha256").update(id).digest("hex").slice(0, 12);
   return `${readable}-${hash}`;
 }
@@ -21,7 +24,9 @@ export interface PrivateDirs {
 
 export function checkRoot(root: string): string {
   if (!path.isAbsolute(root)) {
-    throw new Error(`the sandbox root "${root}" must be an absolute path (e.g. /var/lib/anna/sandbox)`);
+    throw new Error(
+      `the sandbox root "${root}" must be an absolute path (e.g. /var/lib/anna/sandbox)`,
+    );
   }
   return path.resolve(root);
 }
@@ -30,7 +35,11 @@ export function checkRoot(root: string): string {
  * Creates a folder owned by the sandbox's uid, mode 0700. The root and the per-user folders are
  * 0711: the sandbox's uid must traverse them to reach its own folder, but cannot list them.
  */
-function ensureDir(dir: string, owner: { uid: number; gid: number } | undefined, mode: number): string {
+function ensureDir(
+  dir: string,
+  owner: { uid: number; gid: number } | undefined,
+  mode: number,
+): string {
   mkdirSync(dir, { recursive: true, mode });
   chmodSync(dir, mode);
   if (owner !== undefined && isRoot()) chownSync(dir, owner.uid, owner.gid);

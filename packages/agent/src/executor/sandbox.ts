@@ -85,7 +85,8 @@ export class Sandbox {
         : "sandbox: off; only plugins marked trusted run (unsandboxed); untrusted plugins and exec_* are refused";
     }
     const probe = this.probe();
-    if (!probe.usable) return `sandbox: bwrap unusable, plugins are refused: ${probe.reason}; ${OPT_OUT_HINT}`;
+    if (!probe.usable)
+      return `sandbox: bwrap unusable, plugins are refused: ${probe.reason}; ${OPT_OUT_HINT}`;
     const owner = this.owner;
     return (
       `sandbox: bwrap (PID namespace, read-only system, private home/tmp per user and tool under ${this.root}` +
@@ -166,7 +167,8 @@ export class Sandbox {
     mounts: SandboxMounts,
   ): SandboxedCommand {
     const probe = this.probe();
-    if (!probe.usable) throw new SandboxRefusedError(`the bwrap sandbox cannot run here: ${probe.reason}`);
+    if (!probe.usable)
+      throw new SandboxRefusedError(`the bwrap sandbox cannot run here: ${probe.reason}`);
     const executable = this.resolveInside(command[0]!, cwd, env, mounts.readOnly);
     return {
       command: this.argv(probe.binaries, mounts, cwd, [executable, ...command.slice(1)]),

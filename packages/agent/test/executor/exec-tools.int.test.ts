@@ -82,7 +82,10 @@ describe.skipIf(!BWRAP.usable)("exec_* in the sandbox", () => {
 
   it("caps what a command prints and says how much was dropped", async () => {
     const { run } = tools(sandboxRoot());
-    const outcome = await run.execute({ command: "head -c 200000 /dev/zero | tr '\\0' a" }, ctx("alice"));
+    const outcome = await run.execute(
+      { command: "head -c 200000 /dev/zero | tr '\\0' a" },
+      ctx("alice"),
+    );
     const output = outcome.output as RunOutput;
     expect(output.stdout.length).toBe(EXEC_MAX_OUTPUT_BYTES);
     expect(output.truncated_bytes).toEqual({ stdout: 200_000 - EXEC_MAX_OUTPUT_BYTES, stderr: 0 });
@@ -91,7 +94,10 @@ describe.skipIf(!BWRAP.usable)("exec_* in the sandbox", () => {
   it("kills a command past its timeout, children included", async () => {
     const { run } = tools(sandboxRoot());
     const started = Date.now();
-    const outcome = await run.execute({ command: "sleep 30 & sleep 30", timeout_ms: 300 }, ctx("alice"));
+    const outcome = await run.execute(
+      { command: "sleep 30 & sleep 30", timeout_ms: 300 },
+      ctx("alice"),
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(outcome.isError).toBe(true);
     expect(outcome.output).toMatchObject({ timed_out: true, signal: "SIGKILL" });
@@ -99,7 +105,10 @@ describe.skipIf(!BWRAP.usable)("exec_* in the sandbox", () => {
 
   it("stops at the first failing command unless asked to go on", async () => {
     const { runCommands } = tools(sandboxRoot());
-    const stopped = await runCommands.execute({ commands: ["echo one", "false", "echo three"] }, ctx("alice"));
+    const stopped = await runCommands.execute(
+      { commands: ["echo one", "false", "echo three"] },
+      ctx("alice"),
+    );
     expect(stopped.isError).toBe(true);
     expect(stopped.output).toMatchObject({ ran: 2, of: 3 });
     const all = await runCommands.execute(

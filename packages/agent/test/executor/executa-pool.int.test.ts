@@ -8,7 +8,14 @@ import {
   sandboxOptionsFromEnv,
   type ToolContext,
 } from "../../src/index.js";
-import { BWRAP, FAST, bwrapOptions, eventually, fixtureExecuta, sandboxRoot } from "./sandbox-helpers.js";
+import {
+  BWRAP,
+  FAST,
+  bwrapOptions,
+  eventually,
+  fixtureExecuta,
+  sandboxRoot,
+} from "./sandbox-helpers.js";
 
 function ctx(userId: string): ToolContext {
   return { userId, conversationId: "c1", turnId: "t1", signal: new AbortController().signal };
@@ -53,7 +60,9 @@ describe("the sandbox policy", () => {
     }));
     const p = new ExecutaPool({ sandbox, ...FAST });
     onTestFinished(() => p.close());
-    await expect(p.invoke("alice", fixtureExecuta("node", "probe", true), "whoami", {})).rejects.toThrow(
+    await expect(
+      p.invoke("alice", fixtureExecuta("node", "probe", true), "whoami", {}),
+    ).rejects.toThrow(
       /bwrap sandbox cannot run here \(bwrap is not on PATH.*\); to run it without a sandbox anyway/,
     );
     expect(sandbox.startupNotice()).toMatch(/bwrap unusable, plugins are refused/);

@@ -76,7 +76,9 @@ describe.skipIf(!BWRAP.usable)("what the sandbox contains", () => {
         stdout += chunk.toString();
         if (stdout.includes("\n")) resolve(stdout.trim());
       });
-      host.once("exit", () => reject(new Error(`the host exited before its plugin answered: ${stderr}`)));
+      host.once("exit", () =>
+        reject(new Error(`the host exited before its plugin answered: ${stderr}`)),
+      );
     });
     const started = JSON.parse(line) as { ok: boolean; pid: number };
     expect(started.ok).toBe(true);

@@ -14,7 +14,11 @@ export const FIXTURES = fileURLToPath(new URL("../fixtures/sandbox/", import.met
 export const BWRAP = new Sandbox({ mode: "bwrap", root: tmpdir() }).probe();
 export const SKIP_REASON = BWRAP.usable ? "" : `bubblewrap sandbox unusable here: ${BWRAP.reason}`;
 
-export function fixtureExecuta(kind: "node" | "python", toolId: string, trusted = false): PoolExecuta {
+export function fixtureExecuta(
+  kind: "node" | "python",
+  toolId: string,
+  trusted = false,
+): PoolExecuta {
   const dir = path.join(FIXTURES, kind === "node" ? "node-plugin" : "python-plugin");
   const spec: LaunchSpec = {
     toolId,
@@ -81,10 +85,15 @@ export function isLive(pid: number): boolean {
   }
 }
 
-export async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+export async function eventually(
+  check: () => boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -22,7 +22,13 @@ function pool(root: string): ExecutaPool {
   return created;
 }
 
-async function data(p: ExecutaPool, user: string, kind: "node" | "python", tool: string, args = {}) {
+async function data(
+  p: ExecutaPool,
+  user: string,
+  kind: "node" | "python",
+  tool: string,
+  args = {},
+) {
   const outcome = await p.invoke(user, fixtureExecuta(kind, `${kind}-probe`), tool, args);
   if (!outcome.ok) throw new Error(`invoke ${tool} failed: ${JSON.stringify(outcome)}`);
   return outcome.data as Record<string, unknown>;
@@ -31,7 +37,9 @@ async function data(p: ExecutaPool, user: string, kind: "node" | "python", tool:
 describe.skipIf(!BWRAP.usable)("the plugin sandbox (bubblewrap)", () => {
   it("runs a node plugin in its own PID namespace with a private home and none of the server's environment", async () => {
     process.env.ANNA_TEST_SERVER_SECRET = "must-not-leak";
-    onTestFinished(() => delete process.env.ANNA_TEST_SERVER_SECRET);
+    onTestFinished(() => {
+      delete process.env.ANNA_TEST_SERVER_SECRET;
+    });
     const p = pool(sandboxRoot());
     const me = await data(p, "alice", "node", "whoami");
     // bubblewrap is pid 1 of the namespace; the plugin is one of its first children.
@@ -46,9 +54,11 @@ describe.skipIf(!BWRAP.usable)("the plugin sandbox (bubblewrap)", () => {
       text: "alice's note",
     });
     expect(written).toEqual({ written: true });
-    expect(await data(p, "alice", "node", "write", { path: "/usr/evil", text: "x" })).toMatchObject({
-      written: false,
-    });
+    expect(await data(p, "alice", "node", "write", { path: "/usr/evil", text: "x" })).toMatchObject(
+      {
+        written: false,
+      },
+    );
   });
 
   it("keeps one warm process per (user, tool) and separate processes per user", async () => {
@@ -69,7 +79,10 @@ describe.skipIf(!BWRAP.usable)("the plugin sandbox (bubblewrap)", () => {
     const root = sandboxRoot();
     const server = serverDataDir();
     const p = pool(root);
-    await data(p, "alice", "node", "write", { path: `${SANDBOX_HOME}/note.txt`, text: "alice only" });
+    await data(p, "alice", "node", "write", {
+      path: `${SANDBOX_HOME}/note.txt`,
+      text: "alice only",
+    });
     // Bob's plugin: the same path is his own, empty home; alice's folder on the host is not there.
     expect(await data(p, "bob", "node", "read", { path: `${SANDBOX_HOME}/note.txt` })).toEqual({
       readable: false,
