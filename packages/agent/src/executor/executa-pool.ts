@@ -238,7 +238,13 @@ export class ExecutaPool {
     if (entry.inFlight > 0 || this.closed) return;
     const key = keyOf(entry.userId, entry.toolId);
     entry.idleTimer = setTimeout(() => {
-      if (this.entries.get(key) === entry && entry.inFlight === 0) void this.evict(key, entry);
+      if (this.entries.get(key) !== entry || entry.inFlight > 0) return;
+      this.evict(key, entry).catch((error: unknown) => {
+        this.options.logger?.error("idle plugin did not shut down cleanly", {
+          toolId: entry.toolId,
+          error: String(error),
+        });
+      });
     }, this.idleMs);
     entry.idleTimer.unref();
   }
