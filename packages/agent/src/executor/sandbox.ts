@@ -213,9 +213,10 @@ export class Sandbox {
         `cannot start "${file}" in the sandbox: it is not found on the sandbox PATH (${env.PATH ?? ""}) nor relative to ${cwd}`,
       );
     }
-    const real = existsSync(found) ? realpathSync(found) : found;
+    const real = realOrSelf(found);
     const visible = [...SYSTEM_READ_ONLY, ...readOnly];
-    if (!visible.some((dir) => isInside(real, dir))) {
+    // A bound folder may be a symlink (an install's `current` → `v1.2.0`): bwrap binds its target.
+    if (!visible.some((dir) => isInside(found, dir) || isInside(real, realOrSelf(dir)))) {
       throw new SandboxRefusedError(
         `cannot start "${file}" in the sandbox: it resolves to ${real}, outside the folders the sandbox sees ` +
           `(${visible.join(", ")}); add its toolchain folder to sandbox.readOnlyPaths`,
@@ -223,6 +224,10 @@ export class Sandbox {
     }
     return found;
   }
+}
+
+function realOrSelf(file: string): string {
+  return existsSync(file) ? realpathSync(file) : file;
 }
 
 function isInside(file: string, dir: string): boolean {

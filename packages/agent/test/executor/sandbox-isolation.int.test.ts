@@ -2,11 +2,14 @@
 // (its own PID namespace, an unprivileged uid, a private home, no server secrets), what it
 // cannot reach (another user's files, the server's data directory) and warm reuse per
 // (user, tool).
+import { cpSync, symlinkSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { ExecutaPool, SANDBOX_HOME } from "../../src/index.js";
 import {
   BWRAP,
   FAST,
+  FIXTURES,
   SKIP_REASON,
   bwrapOptions,
   fixtureExecuta,
@@ -116,6 +119,33 @@ describe.skipIf(!BWRAP.usable)("the plugin sandbox (bubblewrap)", () => {
       readable: false,
       code: "FileNotFoundError",
     });
+  });
+
+  it("starts an installed binary whose folder is a `current` symlink to the version folder", async () => {
+    const installs = sandboxRoot();
+    const version = path.join(installs, "v0.1.0");
+    cpSync(path.join(FIXTURES, "node-plugin"), version, { recursive: true });
+    // What `installedLaunchSpec` gives: the entrypoint itself as command[0], under `current`.
+    writeFileSync(
+      path.join(version, "run.sh"),
+      '#!/bin/sh\nexec node "$(dirname "$0")/main.mjs"\n',
+      {
+        mode: 0o755,
+      },
+    );
+    const current = path.join(installs, "current");
+    symlinkSync(version, current);
+    const executa = fixtureExecuta("node", "installed");
+    const spec = {
+      ...executa.spec,
+      type: "binary" as const,
+      dir: current,
+      cwd: current,
+      command: [path.join(current, "run.sh")],
+    };
+    const p = pool(sandboxRoot());
+    const outcome = await p.invoke("alice", { ...executa, spec }, "whoami", {});
+    expect(outcome).toMatchObject({ ok: true, data: { home: SANDBOX_HOME } });
   });
 
   it("passes credentials per invoke in context.credentials (H10), not through the environment", async () => {
