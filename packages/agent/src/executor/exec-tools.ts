@@ -85,6 +85,7 @@ function summary(command: string, result: RunResult): Record<string, unknown> {
         }
       : {}),
     ...(result.timedOut ? { timed_out: true } : {}),
+    ...(result.aborted ? { cancelled: true } : {}),
     duration_ms: result.durationMs,
   };
 }

@@ -103,6 +103,16 @@ describe.skipIf(!BWRAP.usable)("exec_* in the sandbox", () => {
     expect(outcome.output).toMatchObject({ timed_out: true, signal: "SIGKILL" });
   });
 
+  it("kills the command when the turn is cancelled", async () => {
+    const { run } = tools(sandboxRoot());
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = Date.now();
+    const outcome = await run.execute({ command: "sleep 30" }, ctx("alice", controller.signal));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(outcome).toMatchObject({ isError: true, output: { signal: "SIGKILL", cancelled: true } });
+  });
+
   it("stops at the first failing command unless asked to go on", async () => {
     const { runCommands } = tools(sandboxRoot());
     const stopped = await runCommands.execute(

@@ -90,6 +90,19 @@ describe.skipIf(!BWRAP.usable)("the pool", () => {
     expect(p.pidOf("carol", "probe")).toBeDefined();
   });
 
+  it("refuses a new process while every one of them is busy, naming the bound", async () => {
+    const p = new ExecutaPool({ sandbox: bwrapOptions(sandboxRoot()), maxProcesses: 1, ...FAST });
+    onTestFinished(() => p.close());
+    const executa = fixtureExecuta("node", "probe");
+    await p.invoke("alice", executa, "whoami", {});
+    const busy = p.invoke("alice", executa, "slow", {}); // held for its 1 s timeout
+    await expect(p.invoke("bob", executa, "whoami", {})).rejects.toThrow(
+      'cannot start plugin "probe": all 1 plugin processes are busy',
+    );
+    await busy;
+    expect(await p.invoke("bob", executa, "whoami", {})).toMatchObject({ ok: true });
+  });
+
   it("shuts a process down after it sat idle", async () => {
     const p = new ExecutaPool({ sandbox: bwrapOptions(sandboxRoot()), idleMs: 200, ...FAST });
     onTestFinished(() => p.close());
