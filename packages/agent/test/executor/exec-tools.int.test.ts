@@ -110,7 +110,10 @@ describe.skipIf(!BWRAP.usable)("exec_* in the sandbox", () => {
     const started = Date.now();
     const outcome = await run.execute({ command: "sleep 30" }, ctx("alice", controller.signal));
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(outcome).toMatchObject({ isError: true, output: { signal: "SIGKILL", cancelled: true } });
+    expect(outcome).toMatchObject({
+      isError: true,
+      output: { signal: "SIGKILL", cancelled: true },
+    });
   });
 
   it("stops at the first failing command unless asked to go on", async () => {
