@@ -169,11 +169,15 @@ export class Sandbox {
     const probe = this.probe();
     if (!probe.usable)
       throw new SandboxRefusedError(`the bwrap sandbox cannot run here: ${probe.reason}`);
-    const executable = this.resolveInside(command[0]!, cwd, env, mounts.readOnly);
+    // Only PATH entries the sandbox can see: a spec detected on the host may put the server's
+    // own toolchain folders (a pyenv shim under /root) in front of /usr/bin.
+    const visible = [...SYSTEM_READ_ONLY, ...mounts.readOnly];
+    const insideEnv = { ...env, PATH: visiblePath(env.PATH ?? SANDBOX_PATH, visible) };
+    const executable = this.resolveInside(command[0]!, cwd, insideEnv, mounts.readOnly);
     return {
       command: this.argv(probe.binaries, mounts, cwd, [executable, ...command.slice(1)]),
       cwd: "/",
-      env,
+      env: insideEnv,
       signalsAsExitCodes: true,
     };
   }
@@ -233,6 +237,13 @@ function realOrSelf(file: string): string {
 function isInside(file: string, dir: string): boolean {
   const rel = path.relative(dir, file);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+function visiblePath(value: string, visible: readonly string[]): string {
+  const kept = value
+    .split(":")
+    .filter((dir) => dir !== "" && visible.some((root) => isInside(path.resolve(dir), root)));
+  return kept.length > 0 ? kept.join(":") : SANDBOX_PATH;
 }
 
 function unique(dirs: readonly string[]): string[] {

@@ -109,9 +109,15 @@ describe.skipIf(!BWRAP.usable)("the plugin sandbox (bubblewrap)", () => {
     });
   });
 
-  it("sandboxes a python plugin the same way", async () => {
+  it("sandboxes a python plugin the same way, whatever toolchain folders the host's PATH puts first", async () => {
     const server = serverDataDir();
     const p = pool(sandboxRoot());
+    const python = fixtureExecuta("python", "python-probe");
+    // As detection on a developer's machine gives it: a pyenv-like folder the sandbox cannot see first.
+    writeFileSync(path.join(server.dir, "python3"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    const spec = { ...python.spec, env: { PATH: `${server.dir}:/usr/bin:/bin` } };
+    const outcome = await p.invoke("alice", { ...python, spec }, "whoami", {});
+    expect(outcome.ok).toBe(true);
     const me = await data(p, "alice", "python", "whoami");
     expect(me.pid).toBeLessThan(10);
     expect(me.home).toBe(SANDBOX_HOME);
