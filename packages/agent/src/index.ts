@@ -211,3 +211,44 @@ export type {
   UpdateAppViewRequest,
   WindowDispatcher,
 } from "./platform-tools/app-views/app-views.js";
+// The executor: sandboxed plugin processes per (user, tool) and the exec_* platform tools.
+export {
+  ExecutaPool,
+  PoolFullError,
+  DEFAULT_POOL_IDLE_MS,
+  DEFAULT_POOL_MAX_PROCESSES,
+} from "./executor/executa-pool.js";
+export type {
+  ExecutaPoolOptions,
+  PoolExecuta,
+  PoolInvokeOptions,
+} from "./executor/executa-pool.js";
+export { executaTools, modelToolName, outcomeToToolResult } from "./executor/executa-tools.js";
+export {
+  EXEC_DEFAULT_TIMEOUT_MS,
+  EXEC_MAX_COMMANDS,
+  EXEC_MAX_OUTPUT_BYTES,
+  EXEC_MAX_TIMEOUT_MS,
+  execTools,
+} from "./executor/exec-tools.js";
+export {
+  Sandbox,
+  SandboxRefusedError,
+  SANDBOX_HOME,
+  SANDBOX_TMP,
+  SANDBOX_WORKSPACE,
+} from "./executor/sandbox.js";
+export type { SandboxedCommand } from "./executor/sandbox.js";
+export { probeBwrap } from "./executor/bwrap-probe.js";
+export type { BwrapProbe } from "./executor/bwrap-probe.js";
+export {
+  DEFAULT_RUN_AS,
+  DEFAULT_SANDBOX_LIMITS,
+  SANDBOX_ALLOW_UNSANDBOXED_ENV,
+  SANDBOX_ENV,
+  SANDBOX_MODES,
+  SANDBOX_NETWORK_ENV,
+  SandboxConfigError,
+  sandboxOptionsFromEnv,
+} from "./executor/sandbox-options.js";
+export type { SandboxLimits, SandboxMode, SandboxOptions } from "./executor/sandbox-options.js";

@@ -123,6 +123,8 @@ export {
   type SupervisorStatus,
 } from "./process/supervisor.js";
 export type { SpawnRequest } from "./process/spawn.js";
+export type { LaunchCommand, PluginLauncher, WrappedLaunch } from "./process/launcher.js";
+export { resolveExecutable } from "./process/supervisor.js";
 export {
   CappedLineSplitter,
   STDERR_MAX_LINE_CHARS,

@@ -10,6 +10,7 @@ import { ExecutaHostError } from "../process/errors.js";
 import type { InvokeOutcome } from "../process/invoke.js";
 import type { DescribedManifest } from "../process/manifest.js";
 import type { ClientInfo } from "../process/plugin-instance.js";
+import type { PluginLauncher } from "../process/launcher.js";
 import type { SupervisorMode } from "../process/supervisor.js";
 import {
   PluginProcess,
@@ -37,6 +38,8 @@ export interface RegisterOptions {
   userId: string;
   /** This user's environment; defaults to the host's `env`, then `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** This plugin's wrapper (a per-(user, tool) sandbox); see PluginProcessOptions.launcher. */
+  launcher?: PluginLauncher;
 }
 
 /** Called with every PluginProcess the host creates, e.g. to subscribe a UI to its events. */
@@ -71,6 +74,7 @@ export class ExecutaHost {
       userId: options.userId,
       logger: this.logger,
       ...(env === undefined ? {} : { env }),
+      ...(options.launcher === undefined ? {} : { launcher: options.launcher }),
       ...(this.options.router === undefined ? {} : { router: this.options.router }),
       ...(this.options.timeouts === undefined ? {} : { timeouts: this.options.timeouts }),
       ...(this.options.restart === undefined ? {} : { restart: this.options.restart }),

@@ -21,7 +21,13 @@ import { ChildProcessTransport } from "@anna-ai/jsonrpc/node";
 import { hostError } from "./errors.js";
 import { readDescribeResult, type DescribedManifest, type ManifestReading } from "./manifest.js";
 import type { ShutdownTarget } from "./shutdown.js";
-import { pluginExitStatus, spawnPluginProcess, sweepGroup, type SpawnRequest } from "./spawn.js";
+import {
+  launchedFileTransport,
+  pluginExitStatus,
+  spawnPluginProcess,
+  sweepGroup,
+  type SpawnRequest,
+} from "./spawn.js";
 import { CappedLineSplitter, type StderrRing } from "./stderr-ring.js";
 
 /** How long the exit handler waits for stdout/stderr to drain: a reply written just before exit still counts. */
@@ -156,11 +162,19 @@ export class PluginInstance {
     this.stdoutClosed = new Promise<void>((resolve) => {
       markStdoutClosed = resolve;
     });
+    const ownFiles = launchedFileTransport(child);
     const transport = tapTransport(
       new ChildProcessTransport(child, {
         name: options.label,
         logger: options.logger,
-        fileTransport: { resolveIncoming: true },
+        fileTransport:
+          ownFiles === undefined
+            ? { resolveIncoming: true }
+            : {
+                resolveIncoming: true,
+                tempDir: ownFiles.dir,
+                ...(ownFiles.ownerUid === undefined ? {} : { ownerUid: ownFiles.ownerUid }),
+              },
         ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
       }),
       (line) => options.hooks.onDropped(line),

@@ -24,6 +24,7 @@ import { newInvokeId } from "./invoke-id.js";
 import type { DescribedManifest } from "./manifest.js";
 import { PluginInstance, type ClientInfo, type ExitInfo } from "./plugin-instance.js";
 import { shutdownPluginProcess, type ShutdownGrace } from "./shutdown.js";
+import type { PluginLauncher } from "./launcher.js";
 import { StderrRing } from "./stderr-ring.js";
 import { resolveSupervisorMode, supervisorFor, type SupervisorMode } from "./supervisor.js";
 
@@ -80,6 +81,8 @@ export interface PluginProcessOptions {
    * where it works). Defaults to ANNA_EXECUTA_SUPERVISOR, else `auto`.
    */
   supervisor?: SupervisorMode;
+  /** Runs every start through the caller's wrapper instead of `supervisor` (see PluginLauncher). */
+  launcher?: PluginLauncher;
 }
 
 export interface InvokeOptions {
@@ -144,7 +147,7 @@ export class PluginProcess {
     this.logger = options.logger ?? NULL_LOGGER;
     this.supervisor = resolveSupervisorMode(options.supervisor);
     // Asking for bwrap where it cannot run fails here, once, not as a spawn error per restart.
-    if (this.supervisor === "bwrap") supervisorFor("bwrap");
+    if (this.supervisor === "bwrap" && options.launcher === undefined) supervisorFor("bwrap");
     this.timeouts = {
       initializeMs: options.timeouts?.initializeMs ?? INITIALIZE_TIMEOUT_MS,
       describeMs: options.timeouts?.describeMs ?? DESCRIBE_TIMEOUT_MS,
@@ -483,6 +486,7 @@ export class PluginProcess {
         cwd: spec.cwd,
         env: { ...(this.options.env ?? process.env), ...spec.env },
         supervisor: this.supervisor,
+        ...(this.options.launcher === undefined ? {} : { launcher: this.options.launcher }),
       },
       stderr: this.stderr,
       logger: this.logger,

@@ -5,6 +5,7 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import type { PluginLauncher, WrappedLaunch } from "./launcher.js";
 import {
   resolveExecutable,
   resolveSupervisorMode,
@@ -21,11 +22,15 @@ export interface SpawnRequest {
   env: Readonly<Record<string, string | undefined>>;
   /** Default: ANNA_EXECUTA_SUPERVISOR, else `auto`. */
   supervisor?: SupervisorMode;
+  /** Replaces the built-in supervisor: the caller's wrapper decides what actually runs. */
+  launcher?: PluginLauncher;
 }
 
 const liveGroups = new Set<number>();
 /** Children started under bubblewrap: their exit status needs translating (supervisedExit). */
 const supervisedChildren = new WeakSet<ChildProcessWithoutNullStreams>();
+/** What a launcher said about the children it wrapped (their file-transport folder). */
+const launchedChildren = new WeakMap<ChildProcessWithoutNullStreams, WrappedLaunch>();
 let exitHookInstalled = false;
 
 /**
@@ -52,18 +57,24 @@ export function spawnPluginProcess(request: SpawnRequest): ChildProcessWithoutNu
     throw new Error("cannot spawn a plugin with an empty command");
   }
   installExitHook();
-  const wrapped = supervisedCommand(request);
-  const [file, ...args] = wrapped ?? request.command;
-  const child = spawn(file!, args, {
+  const launched = request.launcher?.({
+    command: request.command,
     cwd: request.cwd,
     env: request.env,
+  });
+  const wrapped = launched === undefined ? supervisedCommand(request) : undefined;
+  const [file, ...args] = launched?.command ?? wrapped ?? request.command;
+  const child = spawn(file!, args, {
+    cwd: launched?.cwd ?? request.cwd,
+    env: launched?.env ?? request.env,
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
     windowsHide: true,
   });
   // Tracked until sweepGroup: after the leader exits, helpers it left may still be in the group.
   if (child.pid !== undefined) liveGroups.add(child.pid);
-  if (wrapped !== undefined) supervisedChildren.add(child);
+  if (wrapped !== undefined || launched?.signalsAsExitCodes === true) supervisedChildren.add(child);
+  if (launched !== undefined) launchedChildren.set(child, launched);
   return child;
 }
 
@@ -96,6 +107,13 @@ export function pluginExitStatus(
   signal: NodeJS.Signals | null,
 ): { code: number | null; signal: NodeJS.Signals | null } {
   return supervisedChildren.has(child) ? supervisedExit(code, signal) : { code, signal };
+}
+
+/** The file-transport folder a launcher gave this child, when it gave one. */
+export function launchedFileTransport(
+  child: ChildProcessWithoutNullStreams,
+): WrappedLaunch["fileTransport"] {
+  return launchedChildren.get(child)?.fileTransport;
 }
 
 /** Whether this child runs under the supervisor (its pid is bubblewrap's, not the plugin's). */

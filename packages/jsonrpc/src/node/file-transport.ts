@@ -70,6 +70,8 @@ export function readFileTransport(
   path: unknown,
   allowedDirs: ReadonlySet<string>,
   maxBytes: number,
+  /** The uid the other side runs as; default this process's (a sandbox may run it as another). */
+  ownerUid: number | undefined = process.getuid?.(),
 ): Record<string, unknown> {
   if (typeof path !== "string" || !isAbsolute(path)) {
     throw new FileTransportError("__file_transport must be an absolute path");
@@ -88,7 +90,7 @@ export function readFileTransport(
   if (!allowedDirs.has(dirname(real))) {
     throw new FileTransportError("file is not in the OS temp directory");
   }
-  ownedSingleLink(link);
+  ownedSingleLink(link, ownerUid);
   let fd: number;
   try {
     // O_NOFOLLOW: a symlink swapped in since lstat is refused by the kernel, not followed.
@@ -104,7 +106,7 @@ export function readFileTransport(
     if (stat.ino !== link.ino || stat.dev !== link.dev) {
       throw new FileTransportError("the file changed between its check and its opening");
     }
-    ownedSingleLink(stat);
+    ownedSingleLink(stat, ownerUid);
     if (stat.size > maxBytes)
       throw new FileTransportError(`file is ${stat.size} bytes, over ${maxBytes}`);
     const buffer = Buffer.allocUnsafe(stat.size);
@@ -136,15 +138,16 @@ export function readFileTransport(
 }
 
 /** This process's user owns the file and it has no other name (POSIX; Windows has no uid). */
-function ownedSingleLink(stat: Stats): void {
+function ownedSingleLink(stat: Stats, uid: number | undefined): void {
   if (stat.nlink !== 1) {
     throw new FileTransportError(
       `file has ${stat.nlink} links; a frame file has exactly one (refusing a hard link)`,
     );
   }
-  const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid) {
-    throw new FileTransportError(`file is owned by uid ${stat.uid}, not by this user (${uid})`);
+    throw new FileTransportError(
+      `file is owned by uid ${stat.uid}, not by the uid the plugin runs as (${uid})`,
+    );
   }
 }
 

@@ -38,6 +38,8 @@ export interface FileTransportOptions {
   writeAboveBytes?: number;
   /** Refuse pointed-to files larger than this. Default 256 MiB. */
   maxFileBytes?: number;
+  /** Pointed-to files must be owned by this uid. Default this process's (the peer runs as us). */
+  ownerUid?: number;
 }
 
 export interface StreamTransportOptions {
@@ -98,6 +100,7 @@ export class StreamTransport implements Transport {
   private readonly resolveIncoming: boolean;
   private readonly allowedDirs: ReadonlySet<string>;
   private readonly maxFileBytes: number;
+  private readonly ownerUid: number | undefined;
   private readonly tempDir: string | undefined;
   private readonly writeAboveBytes: number;
   private readonly endWritableOnClose: boolean;
@@ -128,6 +131,7 @@ export class StreamTransport implements Transport {
     this.tempDir = file?.tempDir;
     this.allowedDirs = this.resolveIncoming ? allowedFileTransportDirs(file?.tempDir) : new Set();
     this.maxFileBytes = file?.maxFileBytes ?? DEFAULT_MAX_FILE_TRANSPORT_BYTES;
+    this.ownerUid = file?.ownerUid ?? process.getuid?.();
     this.writeAboveBytes = file?.writeAboveBytes ?? Number.POSITIVE_INFINITY;
     this.endWritableOnClose = options.endWritableOnClose ?? true;
     this.readableOnClose = options.readableOnClose ?? "drain";
@@ -296,7 +300,7 @@ export class StreamTransport implements Transport {
     };
     if (!this.resolveIncoming) return fail("file transport is not enabled on this connection");
     try {
-      return readFileTransport(path, this.allowedDirs, this.maxFileBytes);
+      return readFileTransport(path, this.allowedDirs, this.maxFileBytes, this.ownerUid);
     } catch (error) {
       return fail((error as Error).message);
     }

@@ -168,11 +168,27 @@ describe("file transport", () => {
         {
           reason: "file_transport_failed",
           path,
-          error: "file is owned by uid 65534, not by this user (0)",
+          error: "file is owned by uid 65534, not by the uid the plugin runs as (0)",
           idHint: 9,
         },
       ]);
       expect(existsSync(path)).toBe(true);
+    },
+  );
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "accepts a frame file owned by the uid a sandboxed plugin runs as (ownerUid)",
+    async () => {
+      const path = tmpFile(JSON.stringify({ jsonrpc: "2.0", id: 10, result: "sandboxed" }));
+      chownSync(path, 65534, 65534);
+      const { messages, feed } = harness({
+        fileTransport: { resolveIncoming: true, ownerUid: 65534 },
+      });
+      await feed(JSON.stringify({ jsonrpc: "2.0", id: 10, __file_transport: path }));
+      expect(messages.map(([message]) => message)).toEqual([
+        { jsonrpc: "2.0", id: 10, result: "sandboxed" },
+      ]);
+      expect(existsSync(path)).toBe(false);
     },
   );
 
