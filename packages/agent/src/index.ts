@@ -223,7 +223,13 @@ export type {
   PoolExecuta,
   PoolInvokeOptions,
 } from "./executor/executa-pool.js";
-export { executaTools, modelToolName, outcomeToToolResult } from "./executor/executa-tools.js";
+export {
+  executaTools,
+  modelToolName,
+  outcomeToToolResult,
+  poolBinder,
+  poolExecute,
+} from "./executor/executa-tools.js";
 export {
   EXEC_DEFAULT_TIMEOUT_MS,
   EXEC_MAX_COMMANDS,

@@ -2,26 +2,20 @@
 // pool with the tool's declared timeout. Failures come back as error results for the model,
 // never as throws, so one broken plugin cannot fail a turn.
 
-import { toLlmToolSchema, toolTimeoutMs, type ToolDefinition } from "@anna-ai/app-schema";
+import { toolTimeoutMs } from "@anna-ai/app-schema";
 import type { InvokeOutcome } from "@anna-ai/executa-host";
+import type { BindExecutaTool } from "../prompt/prompt-input.js";
+import { executaToolName } from "../prompt/tool-names.js";
+import { toolJsonSchema } from "../prompt/tool-schema.js";
 import type { AgentTool, ToolOutcome } from "../turns/types.js";
 import type { ExecutaPool, PoolExecuta } from "./executa-pool.js";
 
-/** Providers accept `^[a-zA-Z0-9_-]{1,64}$` for tool names. */
-const MODEL_NAME_MAX = 64;
-
-/** `<tool_id>__<tool>`, flattened to the characters providers accept and cut to 64. */
-export function modelToolName(toolId: string, tool: string): string {
-  return `${toolId}__${tool}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, MODEL_NAME_MAX);
-}
-
 /**
- * The tool's parameters as a JSON Schema object.
- * TODO(merge): replace with `toolJsonSchema` from packages/agent/src/prompt/ (T6), written
- * alongside; this one only wraps app-schema's converter and drops its warnings.
+ * `<tool_id>__<tool>` in the characters providers accept, at most 64. Prompt assembly names the
+ * tools of a turn by slug instead (`executaToolName`); this is for callers without one.
  */
-function parametersSchema(tool: ToolDefinition): Record<string, unknown> {
-  return toLlmToolSchema(tool).schema;
+export function modelToolName(toolId: string, tool: string): string {
+  return executaToolName(toolId, tool);
 }
 
 export function outcomeToToolResult(outcome: InvokeOutcome): ToolOutcome {
@@ -43,6 +37,63 @@ function isArgs(input: unknown): input is Record<string, unknown> | undefined {
   );
 }
 
+/** How one tool of `executa` runs for `userId`: through the pool, errors as results. */
+export function poolExecute(
+  pool: ExecutaPool,
+  userId: string,
+  executa: PoolExecuta,
+  tool: string,
+  timeoutMs: number,
+): AgentTool["execute"] {
+  return async (input, ctx): Promise<ToolOutcome> => {
+    if (ctx.userId !== userId) {
+      return {
+        output: { error: `this tool was built for user "${userId}", not "${ctx.userId}"` },
+        isError: true,
+      };
+    }
+    if (!isArgs(input)) {
+      return {
+        output: {
+          error: `the arguments of ${tool} must be a JSON object, got ${JSON.stringify(input)}`,
+        },
+        isError: true,
+      };
+    }
+    try {
+      const outcome = await pool.invoke(userId, executa, tool, input, {
+        signal: ctx.signal,
+        timeoutMs,
+      });
+      return outcomeToToolResult(outcome);
+    } catch (error) {
+      return { output: { error: (error as Error).message }, isError: true };
+    }
+  };
+}
+
+/**
+ * The executor side of prompt assembly's seam: `assemblePrompt({bindExecutaTool})` names and
+ * describes the tools, this runs them. `executas` are the user's, by tool id.
+ */
+export function poolBinder(
+  pool: ExecutaPool,
+  userId: string,
+  executas: ReadonlyMap<string, PoolExecuta>,
+): BindExecutaTool {
+  return ({ toolId, tool, definition }) => {
+    const executa = executas.get(toolId);
+    if (executa === undefined) {
+      return () =>
+        Promise.resolve({
+          output: { error: `executa ${toolId} is not installed for this user` },
+          isError: true,
+        });
+    }
+    return poolExecute(pool, userId, executa, tool, toolTimeoutMs(definition));
+  };
+}
+
 export async function executaTools(
   pool: ExecutaPool,
   userId: string,
@@ -55,34 +106,10 @@ export async function executaTools(
     return {
       name: modelToolName(toolId, tool.name),
       ...(tool.description == null ? {} : { description: tool.description }),
-      parameters: parametersSchema(tool),
+      parameters: toolJsonSchema(tool),
       source: { kind: "executa", toolId, tool: tool.name },
       timeoutMs,
-      async execute(input, ctx): Promise<ToolOutcome> {
-        if (ctx.userId !== userId) {
-          return {
-            output: { error: `this tool was built for user "${userId}", not "${ctx.userId}"` },
-            isError: true,
-          };
-        }
-        if (!isArgs(input)) {
-          return {
-            output: {
-              error: `the arguments of ${tool.name} must be a JSON object, got ${JSON.stringify(input)}`,
-            },
-            isError: true,
-          };
-        }
-        try {
-          const outcome = await pool.invoke(userId, executa, tool.name, input, {
-            signal: ctx.signal,
-            timeoutMs,
-          });
-          return outcomeToToolResult(outcome);
-        } catch (error) {
-          return { output: { error: (error as Error).message }, isError: true };
-        }
-      },
+      execute: poolExecute(pool, userId, executa, tool.name, timeoutMs),
     };
   });
 }

@@ -4,6 +4,8 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import {
   ExecutaPool,
   Sandbox,
+  assemblePrompt,
+  poolBinder,
   SandboxRefusedError,
   sandboxOptionsFromEnv,
   type ToolContext,
@@ -134,6 +136,47 @@ describe.skipIf(!BWRAP.usable)("the pool", () => {
     const wrongUser = await read.execute({ path: "/etc/hostname" }, ctx("bob"));
     expect(wrongUser).toEqual({
       output: { error: 'this tool was built for user "alice", not "bob"' },
+      isError: true,
+    });
+  });
+
+  it("runs the tools prompt assembly names through the pool (poolBinder)", async () => {
+    const p = new ExecutaPool({ sandbox: bwrapOptions(sandboxRoot()), ...FAST });
+    onTestFinished(() => p.close());
+    const executa = fixtureExecuta("node", "sandbox-probe");
+    const manifest = executa.manifest ?? (await p.describe("alice", executa));
+    const prompt = assemblePrompt({
+      text: "who am I?",
+      history: [],
+      baseSystem: "You are Anna.",
+      executas: [
+        {
+          toolId: "sandbox-probe",
+          slug: "probe",
+          name: "Probe",
+          enabled: true,
+          source: "user",
+          manifest,
+        },
+      ],
+      bindExecutaTool: poolBinder(p, "alice", new Map([["sandbox-probe", executa]])),
+      apps: [],
+    });
+    const whoami = prompt.tools.find((tool) => tool.name === "probe__whoami");
+    expect(whoami?.timeoutMs).toBeGreaterThan(0);
+    const me = await whoami!.execute({}, ctx("alice"));
+    expect(me.output).toMatchObject({ home: "/home/sandbox" });
+    const missing = poolBinder(
+      p,
+      "alice",
+      new Map(),
+    )({
+      toolId: "gone",
+      tool: "whoami",
+      definition: manifest.tools[0]!,
+    });
+    expect(await missing({}, ctx("alice"))).toEqual({
+      output: { error: "executa gone is not installed for this user" },
       isError: true,
     });
   });
