@@ -23,7 +23,9 @@ import { PRE_REVIEW_CHECKS } from "../apps/checks/index.js";
 import { sqlExecutaStore } from "../hub/executa-store.js";
 import { appStore } from "../store/app-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
+import { openCopilot } from "../copilot/copilot-services.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
+import { llmFromEnv, llmSummary } from "./llm-env.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
 import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
@@ -156,6 +158,8 @@ async function serveUntilStopped(
     throw usageError(`--rate-limit-store is memory or database (got '${rateLimitStore}')`, "start");
   }
   const binaries = binaryConfig(flags, io.env);
+  // Checked before the database opens: a bad ANNA_LLM_* is a usage error, not a half-started server.
+  const llm = llmFromEnv(io.env);
   const outbox =
     (flags["mail-outbox"] as string | undefined) ?? (io.env.ANNA_MAIL_OUTBOX || undefined);
   const mail = outbox
@@ -222,6 +226,28 @@ async function serveUntilStopped(
     publicOrigin: publicOrigin?.replace(/\/$/, ""),
     trustProxy,
     binaries,
+    llmQuota: llm.quota,
+  });
+  let copilot;
+  try {
+    copilot = await openCopilot({
+      db: handle.db,
+      llm: llm.llm,
+      quota: config.llmQuota,
+      clock,
+      blobs,
+    });
+  } catch (err) {
+    await handle.close();
+    await blobs.close();
+    throw new ExitError(EXIT.usage, `LLM gateway: ${(err as Error).message}`, { cause: err });
+  }
+  // Which model answers each purpose, so an operator sees what "offline by default" means; the key
+  // is never part of it.
+  logger.log("info", "llm gateway ready", {
+    ...llmSummary(llm.llm),
+    quota_tokens_per_user: config.llmQuota.tokensPerUser ?? null,
+    quota_window_hours: Math.round(config.llmQuota.windowMs / 3_600_000),
   });
   const hub = executaHub({
     store: sqlExecutaStore(handle.db),
@@ -267,6 +293,7 @@ async function serveUntilStopped(
     },
     runtime,
     bundles: { db: handle.db, blobs },
+    copilot,
   });
 
   let server: ReturnType<typeof serve>;

@@ -10,6 +10,7 @@ import * as m0006 from "./migrations/0006-executas.js";
 import * as m0007 from "./migrations/0007-app-registry.js";
 import * as m0008 from "./migrations/0008-executa-binaries.js";
 import * as m0009 from "./migrations/0009-installs.js";
+import * as m0011 from "./migrations/0011-llm-usage.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
@@ -21,6 +22,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0007-app-registry": m0007,
   "0008-executa-binaries": m0008,
   "0009-installs": m0009,
+  "0011-llm-usage": m0011,
 };
 
 export class MigrationError extends Error {

@@ -9,6 +9,7 @@ import type { AppTables } from "./schema-apps.js";
 import type { InstallTables } from "./schema-installs.js";
 import type { AccountTables } from "./schema-accounts.js";
 import type { TokenTables } from "./schema-tokens.js";
+import type { CopilotTables } from "./schema-copilot.js";
 
 export interface UsersTable {
   id: Generated<number>;
@@ -143,7 +144,8 @@ export interface Database
     AccountTables,
     AppTables,
     BinaryTables,
-    InstallTables {
+    InstallTables,
+    CopilotTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

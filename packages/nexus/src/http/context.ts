@@ -15,6 +15,7 @@ import type { AppRegistry } from "../apps/app-registry.js";
 import type { AppStore } from "../store/app-store.js";
 import type { MailSender } from "../mail/mail-sender.js";
 import type { StorageServices } from "../routes/storage.js";
+import type { CopilotServices } from "../copilot/copilot-services.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
 
@@ -53,6 +54,8 @@ export interface AppDeps {
   apps?: AppRegistry;
   /** The App Store at /api/v1/store/*, /api/v1/me/apps and /me/executas (503 without it). */
   store?: AppStore;
+  /** The LLM gateway at /api/v1/copilot/* (503 without it). */
+  copilot?: CopilotServices;
 }
 
 export type Principal =

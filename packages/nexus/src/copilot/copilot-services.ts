@@ -1,0 +1,67 @@
+// `AppDeps.copilot`: the LLM gateway and what the copilot endpoints keep beside it. Built once
+// where the server assembles its deps (cli/start.ts), on the server's database and blob store.
+import {
+  createGatewayEmbeddingsService,
+  createGatewaySamplingService,
+  openLlmGateway,
+  type LlmConfig,
+  type LlmGateway,
+} from "@anna-ai/agent";
+import type { EmbeddingsService, SamplingService } from "@anna-ai/executa-host";
+import type { Kysely } from "kysely";
+import type { BlobStore } from "../blobs/blob-store.js";
+import type { NexusConfig } from "../core/config.js";
+import type { Database } from "../db/schema.js";
+import { AgentRuns } from "./agent-runs.js";
+import { CopilotSessionStore } from "./copilot-session-store.js";
+import { type HostUploadLimits, type HostUploads, hostUploads } from "./host-upload.js";
+import { SqlUsageLedger } from "./sql-usage-ledger.js";
+
+export interface CopilotServices {
+  db: Kysely<Database>;
+  gateway: LlmGateway;
+  usage: SqlUsageLedger;
+  sessions: CopilotSessionStore;
+  runs: AgentRuns;
+  sampling: SamplingService;
+  embeddings: EmbeddingsService;
+  /** Absent without a blob store: the upload endpoints answer 503. */
+  uploads: HostUploads | undefined;
+}
+
+export interface OpenCopilotOptions {
+  db: Kysely<Database>;
+  llm: LlmConfig;
+  quota: NexusConfig["llmQuota"];
+  clock: () => number;
+  blobs?: BlobStore;
+  uploadLimits?: HostUploadLimits;
+  /** Replaces `fetch` for provider calls (tests). */
+  fetch?: typeof globalThis.fetch;
+}
+
+export async function openCopilot(options: OpenCopilotOptions): Promise<CopilotServices> {
+  const usage = new SqlUsageLedger(options.db, options.quota, options.clock);
+  const gateway = await openLlmGateway({
+    config: options.llm,
+    usage,
+    quota: usage,
+    clock: options.clock,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  return {
+    db: options.db,
+    gateway,
+    usage,
+    sessions: new CopilotSessionStore(options.db),
+    runs: new AgentRuns(),
+    sampling: createGatewaySamplingService({ gateway, clock: options.clock }),
+    embeddings: createGatewayEmbeddingsService({
+      gateway,
+      dimensions: options.llm.embeddings.dimensions,
+    }),
+    uploads: options.blobs
+      ? hostUploads(options.db, options.blobs, options.clock, options.uploadLimits)
+      : undefined,
+  };
+}
