@@ -54,6 +54,8 @@ export function harness(
     mail?: AppDeps["mail"];
     /** The bundle-serving and review routes' tables and blob store (on whenever blobs are). */
     bundles?: AppDeps["bundles"];
+    /** The LLM gateway's endpoints (test/copilot/copilot-harness.ts builds one). */
+    copilot?: AppDeps["copilot"];
   } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
@@ -94,6 +96,7 @@ export function harness(
     ...(extra.binaries ? { binaries: extra.binaries } : {}),
     ...(extra.runtime ? { runtime: extra.runtime(keyring) } : {}),
     ...(extra.mail ? { mail: extra.mail } : {}),
+    ...(extra.copilot ? { copilot: extra.copilot } : {}),
     ...(blobs ? { bundles: extra.bundles ?? { db: h.db, blobs } } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
