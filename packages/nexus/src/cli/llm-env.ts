@@ -13,7 +13,10 @@ export const LLM_QUOTA_ENV = {
   windowHours: "ANNA_LLM_QUOTA_WINDOW_HOURS",
 } as const;
 
-function positiveInt(env: Readonly<Record<string, string | undefined>>, name: string): number | undefined {
+function positiveInt(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): number | undefined {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === "") return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) <= 0) {

@@ -36,12 +36,20 @@ export class AgentRuns {
 
   start(userId: number, sessionUuid: string): { runId: string; controller: AbortController } {
     if (this.#runs.size >= AGENT_MAX_RUNS_IN_FLIGHT) {
-      throw new NexusError("rate_limited", `this server runs ${AGENT_MAX_RUNS_IN_FLIGHT} agent runs at most; retry shortly`, { retryAfterS: 1 });
+      throw new NexusError(
+        "rate_limited",
+        `this server runs ${AGENT_MAX_RUNS_IN_FLIGHT} agent runs at most; retry shortly`,
+        { retryAfterS: 1 },
+      );
     }
     let mine = 0;
     for (const r of this.#runs.values()) if (r.userId === userId) mine += 1;
     if (mine >= AGENT_MAX_RUNS_PER_USER) {
-      throw new NexusError("rate_limited", `at most ${AGENT_MAX_RUNS_PER_USER} agent runs per user at once; wait for one to end or cancel it`, { retryAfterS: 1 });
+      throw new NexusError(
+        "rate_limited",
+        `at most ${AGENT_MAX_RUNS_PER_USER} agent runs per user at once; wait for one to end or cancel it`,
+        { retryAfterS: 1 },
+      );
     }
     const runId = `run_${randomBytes(12).toString("hex")}`;
     const controller = new AbortController();
@@ -155,10 +163,28 @@ export async function runAgentTurn(input: AgentRunInput): Promise<void> {
   await input.db
     .insertInto("copilot_messages")
     .values([
-      { session_uuid: session.uuid, user_id: session.userId, run_id: runId, role: "user", content: input.content.slice(0, AGENT_MESSAGE_MAX_CHARS), created_at: now },
-      { session_uuid: session.uuid, user_id: session.userId, run_id: runId, role: "assistant", content: text.slice(0, AGENT_MESSAGE_MAX_CHARS), created_at: now },
+      {
+        session_uuid: session.uuid,
+        user_id: session.userId,
+        run_id: runId,
+        role: "user",
+        content: input.content.slice(0, AGENT_MESSAGE_MAX_CHARS),
+        created_at: now,
+      },
+      {
+        session_uuid: session.uuid,
+        user_id: session.userId,
+        run_id: runId,
+        role: "assistant",
+        content: text.slice(0, AGENT_MESSAGE_MAX_CHARS),
+        created_at: now,
+      },
     ])
     .execute();
-  await emit({ event: "final", text, usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 } });
+  await emit({
+    event: "final",
+    text,
+    usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  });
   await emit({ event: "complete", run_id: runId, aborted: false });
 }

@@ -93,7 +93,10 @@ export async function appSessionCaller(
       throw new NexusError("unauthenticated", "the token names an unknown app session");
     }
     if (found.patRevoked) {
-      throw new NexusError("token_revoked", "the developer token that minted this session was revoked");
+      throw new NexusError(
+        "token_revoked",
+        "the developer token that minted this session was revoked",
+      );
     }
     checkLifecycle(found.session.revokedAt, isLive(found.session, now));
     session = {
@@ -142,7 +145,10 @@ function checkLifecycle(revokedAt: number | null, live: boolean): void {
 export async function samplingCaller(c: Ctx, deps: AppDeps) {
   const token = bearerOf(c);
   if (!token) {
-    throw new NexusError("unauthenticated", "send the invoke's sampling_token as Authorization: Bearer");
+    throw new NexusError(
+      "unauthenticated",
+      "send the invoke's sampling_token as Authorization: Bearer",
+    );
   }
   return verifyNexusToken(
     { keyring: requireKeyring(deps), stores: deps.stores, clock: deps.clock },

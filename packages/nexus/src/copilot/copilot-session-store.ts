@@ -131,7 +131,11 @@ export class CopilotSessionStore {
         .where("expires_at", ">", opts.now)
         .where("max_lifetime_at", ">", opts.now);
     }
-    const rows = await q.orderBy("created_at", "desc").orderBy("id", "desc").limit(opts.limit).execute();
+    const rows = await q
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(opts.limit)
+      .execute();
     return rows.map(toRow);
   }
 }

@@ -37,7 +37,10 @@ type Stat = NonNullable<Awaited<ReturnType<UploadBlobStore["stat"]>>>;
 
 /** The Nexus BlobStore as the upload service's object store. */
 export function uploadBlobStore(blobs: BlobStore, maxFileBytes: number): UploadBlobStore {
-  const signed = (u: { url: string; headers: Record<string, string>; expiresAtMs: number }, method: "PUT" | "GET") => ({
+  const signed = (
+    u: { url: string; headers: Record<string, string>; expiresAtMs: number },
+    method: "PUT" | "GET",
+  ) => ({
     url: u.url,
     method,
     headers: u.headers,
@@ -54,7 +57,13 @@ export function uploadBlobStore(blobs: BlobStore, maxFileBytes: number): UploadB
       const body = (async function* () {
         yield bytes;
       })();
-      const out = await blobs.put(key, options.contentType, body, bytes.byteLength, bytes.byteLength);
+      const out = await blobs.put(
+        key,
+        options.contentType,
+        body,
+        bytes.byteLength,
+        bytes.byteLength,
+      );
       if (!out.ok) throw new Error(out.message);
       return { key, ...out.head, storedAtMs: Date.now() };
     },
@@ -129,11 +138,18 @@ export function hostUploads(
         const usage = await lockUsage(trx, userId, clock());
         const inserted = await trx
           .insertInto("copilot_uploads")
-          .values({ r2_key: key, user_id: userId, size_bytes: sizeBytes, content_type: contentType, created_at: clock() })
+          .values({
+            r2_key: key,
+            user_id: userId,
+            size_bytes: sizeBytes,
+            content_type: contentType,
+            created_at: clock(),
+          })
           .onConflict((oc) => oc.column("r2_key").doNothing())
           .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
-        if (usage.bytes_used + sizeBytes > limits.quotaBytes) throw overQuota(usage.bytes_used, sizeBytes);
+        if (usage.bytes_used + sizeBytes > limits.quotaBytes)
+          throw overQuota(usage.bytes_used, sizeBytes);
         await addUsage(trx, userId, sizeBytes, 1);
       });
     },

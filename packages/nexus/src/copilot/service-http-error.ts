@@ -23,7 +23,8 @@ export function serviceHttpError(err: unknown): unknown {
   const code =
     BY_SUFFIX.find(([suffix]) => errorCode.endsWith(suffix))?.[1] ??
     (err.code === -32602 ? "validation_failed" : "upstream_error");
-  const data = err.data !== null && typeof err.data === "object" ? (err.data as Record<string, unknown>) : {};
+  const data =
+    err.data !== null && typeof err.data === "object" ? (err.data as Record<string, unknown>) : {};
   return new NexusError(code, err.message, {
     cause: err,
     details: { ...data, error_code: errorCode || undefined, rpc_code: err.code },

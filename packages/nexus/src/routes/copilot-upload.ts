@@ -20,7 +20,8 @@ import { verifyNexusToken } from "../tokens/verify-token.js";
 import { bearerAudience, requireCopilot, serviceContext } from "./copilot.js";
 
 /** Base64 of the inline cap, plus room for the JSON around it. */
-export const INLINE_UPLOAD_MAX_BODY_BYTES = Math.ceil((INLINE_UPLOAD_MAX_BYTES * 4) / 3) + 64 * 1024;
+export const INLINE_UPLOAD_MAX_BODY_BYTES =
+  Math.ceil((INLINE_UPLOAD_MAX_BYTES * 4) / 3) + 64 * 1024;
 
 const Common = { filename: z.string().min(1).max(512), purpose: z.string().max(64).nullish() };
 const NegotiateBody = z.object({
@@ -43,11 +44,16 @@ export function isCopilotInlineRoute(path: string): boolean {
 
 function requireUploads(deps: AppDeps): HostUploads {
   const uploads = requireCopilot(deps).uploads;
-  if (!uploads) throw new NexusError("unavailable", "host upload needs a blob store on this server");
+  if (!uploads)
+    throw new NexusError("unavailable", "host upload needs a blob store on this server");
   return uploads;
 }
 
-async function uploader(c: Ctx, deps: AppDeps, uploads: HostUploads): Promise<ServiceContext<UploadGrant>> {
+async function uploader(
+  c: Ctx,
+  deps: AppDeps,
+  uploads: HostUploads,
+): Promise<ServiceContext<UploadGrant>> {
   const grant: UploadGrant = { maxFileBytes: uploads.limits.maxFileBytes };
   const signal = c.req.raw.signal;
   const window = await windowCaller(c, deps);
@@ -150,7 +156,9 @@ export function copilotUploadRoutes(deps: AppDeps): Hono<Env> {
     }
     const body = await readJson(c, InlineBody);
     // Base64 is 4 characters per 3 bytes: refuse over-quota before decoding.
-    await callHostService(() => uploads.checkQuota(ctx.userId, Math.floor((body.content_b64.length * 3) / 4)));
+    await callHostService(() =>
+      uploads.checkQuota(ctx.userId, Math.floor((body.content_b64.length * 3) / 4)),
+    );
     const result = await callHostService(() =>
       uploads.service.inline(
         {

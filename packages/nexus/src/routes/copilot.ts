@@ -54,7 +54,10 @@ const AgentBody = z.object({
   content: z.string().trim().min(1, "content required").max(AGENT_CONTENT_MAX_CHARS),
   app_session_uuid: z.string().optional(),
 });
-const CancelBody = z.object({ run_id: z.string().min(1).max(64), app_session_uuid: z.string().optional() });
+const CancelBody = z.object({
+  run_id: z.string().min(1).max(64),
+  app_session_uuid: z.string().optional(),
+});
 const EmbedBody = EmbeddingsCreateParamsSchema.extend({
   user_id: z.union([z.string(), z.number()]).nullish(),
   executa_tool_id: z.string().nullish(),
@@ -64,7 +67,8 @@ const EmbedBody = EmbeddingsCreateParamsSchema.extend({
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function requireCopilot(deps: AppDeps): CopilotServices {
-  if (!deps.copilot) throw new NexusError("unavailable", "the LLM gateway is not configured on this server");
+  if (!deps.copilot)
+    throw new NexusError("unavailable", "the LLM gateway is not configured on this server");
   return deps.copilot;
 }
 
@@ -106,7 +110,13 @@ export function copilotRoutes(deps: AppDeps): Hono<Env> {
   const createCopilotSession = async (
     c: Ctx,
     body: SessionBody,
-    owner: { userId: number; origin: "window" | "sampling"; appSlug: string; toolId: string; mintedBy: string },
+    owner: {
+      userId: number;
+      origin: "window" | "sampling";
+      appSlug: string;
+      toolId: string;
+      mintedBy: string;
+    },
   ) => {
     const copilot = requireCopilot(deps);
     const keyring = requireKeyring(deps);
@@ -137,7 +147,10 @@ export function copilotRoutes(deps: AppDeps): Hono<Env> {
       expiresAt: now + idleMs,
       maxLifetimeAt: now + maxMs,
     });
-    const ttl = Math.max(1, Math.min(MAX_TOKEN_TTL_S, Math.floor((row.maxLifetimeAt - now) / 1000)));
+    const ttl = Math.max(
+      1,
+      Math.min(MAX_TOKEN_TTL_S, Math.floor((row.maxLifetimeAt - now) / 1000)),
+    );
     const token = await keyring.mint({
       userId: String(row.userId),
       toolId: row.toolId,
@@ -159,9 +172,7 @@ export function copilotRoutes(deps: AppDeps): Hono<Env> {
       origin: owner.origin,
       kind,
     });
-    return c.json(
-      sessionAnswer({ ...row, token, ttl, now, idleMs }),
-    );
+    return c.json(sessionAnswer({ ...row, token, ttl, now, idleMs }));
   };
 
   app.post("/app/sessions", async (c) => {
@@ -180,7 +191,10 @@ export function copilotRoutes(deps: AppDeps): Hono<Env> {
     // A PAT: the session is a dev session, so revoking the PAT ends it (as …/dev/session/mint).
     const p = await devCaller(c, deps, body.pat);
     if (body.app_slug === undefined) {
-      throw new NexusError("validation_failed", "app_slug: required with a developer token (the app the session is for)");
+      throw new NexusError(
+        "validation_failed",
+        "app_slug: required with a developer token (the app the session is for)",
+      );
     }
     const now = deps.clock.now();
     const kind = body.kind;
@@ -271,7 +285,10 @@ export function copilotRoutes(deps: AppDeps): Hono<Env> {
       throw new NexusError("forbidden", "app_session_uuid names another session than the token's");
     }
     if (session.kind !== "agent") {
-      throw new NexusError("permission_denied", "this is a 'complete' session; create one with kind 'agent' to run the agent");
+      throw new NexusError(
+        "permission_denied",
+        "this is a 'complete' session; create one with kind 'agent' to run the agent",
+      );
     }
     await refuseOverQuota(copilot, caller.account);
     const now = deps.clock.now();
@@ -280,7 +297,12 @@ export function copilotRoutes(deps: AppDeps): Hono<Env> {
       await copilot.sessions.slide(session.userId, session.uuid, now, lifetimes("agent").idleMs);
     } else {
       const dev = await deps.stores.devSessions.find(session.userId, session.uuid);
-      if (dev) await deps.stores.devSessions.slide(dev.id, now, Math.min(now + deps.config.devSessionIdleMs, dev.maxLifetimeAt));
+      if (dev)
+        await deps.stores.devSessions.slide(
+          dev.id,
+          now,
+          Math.min(now + deps.config.devSessionIdleMs, dev.maxLifetimeAt),
+        );
     }
     const { runId, controller } = copilot.runs.start(session.userId, session.uuid);
     c.header("x-anna-run-id", runId);
@@ -299,7 +321,11 @@ export function copilotRoutes(deps: AppDeps): Hono<Env> {
           clock: deps.clock.now,
           emit: async (frame) => {
             const tagged = { ...frame, seq, stream_id: runId };
-            await stream.writeSSE({ id: String(seq), event: frame.event, data: JSON.stringify(tagged) });
+            await stream.writeSSE({
+              id: String(seq),
+              event: frame.event,
+              data: JSON.stringify(tagged),
+            });
             seq += 1;
           },
         });
@@ -314,7 +340,10 @@ export function copilotRoutes(deps: AppDeps): Hono<Env> {
     const caller = await appSessionCaller(c, deps, copilot.sessions);
     const body = await readJson(c, CancelBody);
     if (!copilot.runs.cancel(caller.session.userId, body.run_id)) {
-      throw new NexusError("not_found", `no run ${body.run_id} is in flight for you (it ended, or never started)`);
+      throw new NexusError(
+        "not_found",
+        `no run ${body.run_id} is in flight for you (it ended, or never started)`,
+      );
     }
     return c.json({ cancelled: true, run_id: body.run_id });
   });
@@ -329,7 +358,10 @@ export function copilotRoutes(deps: AppDeps): Hono<Env> {
       (body.executa_tool_id != null && body.executa_tool_id !== caller.toolId) ||
       (body.tool_invoke_id != null && body.tool_invoke_id !== caller.invokeId);
     if (mismatch) {
-      throw new NexusError("forbidden", "user_id, executa_tool_id and tool_invoke_id must be the ones the token is bound to");
+      throw new NexusError(
+        "forbidden",
+        "user_id, executa_tool_id and tool_invoke_id must be the ones the token is bound to",
+      );
     }
     await refuseOverQuota(copilot, {
       userId: caller.userId,
@@ -354,7 +386,12 @@ async function embeddingsCaller(
   const aud = bearerAudience(c.req.header("authorization"));
   const signal = c.req.raw.signal;
   if (aud === APP_SESSION_AUDIENCE) {
-    return serviceContext(await appSessionCaller(c, deps, copilot.sessions), signal, Number.POSITIVE_INFINITY, {});
+    return serviceContext(
+      await appSessionCaller(c, deps, copilot.sessions),
+      signal,
+      Number.POSITIVE_INFINITY,
+      {},
+    );
   }
   const t = await samplingCaller(c, deps);
   const appSlug = typeof t.claims["app_slug"] === "string" ? t.claims["app_slug"] : undefined;
@@ -377,8 +414,14 @@ export function bearerAudience(header: string | undefined): string | undefined {
   const payload = token?.split(".")[1];
   if (payload === undefined) return undefined;
   try {
-    const aud = (JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { aud?: unknown }).aud;
-    return typeof aud === "string" ? aud : Array.isArray(aud) && typeof aud[0] === "string" ? aud[0] : undefined;
+    const aud = (
+      JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { aud?: unknown }
+    ).aud;
+    return typeof aud === "string"
+      ? aud
+      : Array.isArray(aud) && typeof aud[0] === "string"
+        ? aud[0]
+        : undefined;
   } catch {
     return undefined;
   }

@@ -35,7 +35,13 @@ export interface CopilotHttp {
   person(): Promise<{ userId: number; pat: string }>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   windowToken(userId: number, appId: string, windowUuid?: string): Promise<string>;
-  familyToken(family: "sampling" | "upload", userId: number, toolId: string, invokeId: string, extra?: Record<string, unknown>): Promise<string>;
+  familyToken(
+    family: "sampling" | "upload",
+    userId: number,
+    toolId: string,
+    invokeId: string,
+    extra?: Record<string, unknown>,
+  ): Promise<string>;
 }
 
 let people = 0;
@@ -88,10 +94,22 @@ export async function copilotHttp(
     async person() {
       const now = clock.now();
       const user = await h.stores.users.create(
-        { email: `copilot${++people}@example.com`, passwordHash: "x", isVerified: true, developer: true, isAdmin: false },
+        {
+          email: `copilot${++people}@example.com`,
+          passwordHash: "x",
+          isVerified: true,
+          developer: true,
+          isAdmin: false,
+        },
         now,
       );
-      const { pat } = await mintPat(h.stores, { userId: user.id, scopes: ["aps:dev"], label: "t", now, ttlMs: 86_400_000 });
+      const { pat } = await mintPat(h.stores, {
+        userId: user.id,
+        scopes: ["aps:dev"],
+        label: "t",
+        now,
+        ttlMs: 86_400_000,
+      });
       return { userId: user.id, pat };
     },
     post(path, body, headers = {}) {
@@ -102,7 +120,12 @@ export async function copilotHttp(
       });
     },
     windowToken(userId, appId, windowUuid = `win_${people}`) {
-      return keyringWindowTokens(h.keyring).mint({ userId: String(userId), appId, windowUuid, versionId: "v1" });
+      return keyringWindowTokens(h.keyring).mint({
+        userId: String(userId),
+        appId,
+        windowUuid,
+        versionId: "v1",
+      });
     },
     familyToken(family, userId, toolId, invokeId, extra = {}) {
       return h.keyring.mint({

@@ -14,7 +14,11 @@ afterAll(() => {
 });
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 
 async function listening(env: NodeJS.ProcessEnv) {
   const data = mkdtempSync(join(tmpdir(), "anna-nexus-llm-"));
@@ -30,18 +34,32 @@ async function listening(env: NodeJS.ProcessEnv) {
 
 /** Sign up and the device flow, as the published CLI runs it. */
 async function devicePat(url: string): Promise<string> {
-  const signup = await post(`${url}/api/v1/auth/signup`, { email: "dev@example.com", password: "correct horse battery" });
+  const signup = await post(`${url}/api/v1/auth/signup`, {
+    email: "dev@example.com",
+    password: "correct horse battery",
+  });
   const cookie = /anna_session=[^;]+/.exec(signup.headers.get("set-cookie") ?? "")![0];
-  const start = (await (await post(`${url}/api/v1/anna-apps/dev/login/start`, {})).json()) as { device_code: string; user_code: string };
-  const approve = await post(`${url}/api/v1/anna-apps/dev/login/approve`, { user_code: start.user_code }, { cookie, origin: url });
+  const start = (await (await post(`${url}/api/v1/anna-apps/dev/login/start`, {})).json()) as {
+    device_code: string;
+    user_code: string;
+  };
+  const approve = await post(
+    `${url}/api/v1/anna-apps/dev/login/approve`,
+    { user_code: start.user_code },
+    { cookie, origin: url },
+  );
   expect(approve.status).toBe(200);
-  const poll = await post(`${url}/api/v1/anna-apps/dev/login/poll`, { device_code: start.device_code });
+  const poll = await post(`${url}/api/v1/anna-apps/dev/login/poll`, {
+    device_code: start.device_code,
+  });
   return ((await poll.json()) as { pat: string }).pat;
 }
 
 async function complete(url: string, text: string): Promise<Record<string, unknown>> {
   const pat = await devicePat(url);
-  const s = (await (await post(`${url}/api/v1/copilot/app/sessions`, { pat, app_slug: "notes", kind: "complete" })).json()) as { app_session_token: string };
+  const s = (await (
+    await post(`${url}/api/v1/copilot/app/sessions`, { pat, app_slug: "notes", kind: "complete" })
+  ).json()) as { app_session_token: string };
   const res = await post(
     `${url}/api/v1/copilot/app/complete`,
     { messages: [{ role: "user", content: { type: "text", text } }] },
@@ -54,7 +72,9 @@ async function complete(url: string, text: string): Promise<Record<string, unkno
 describe("anna-nexus start with the LLM gateway", () => {
   it("is offline by default, says so, and answers completions", async () => {
     const { p, url } = await listening({});
-    expect(p.stderr()).toMatch(/"msg":"llm gateway ready","chat":"offline\/offline","sampling":"offline\/offline"/);
+    expect(p.stderr()).toMatch(
+      /"msg":"llm gateway ready","chat":"offline\/offline","sampling":"offline\/offline"/,
+    );
     const reply = await complete(url, "Say hi");
     expect(reply).toMatchObject({ role: "assistant", model: "offline", content: { type: "text" } });
   });
@@ -71,9 +91,14 @@ describe("anna-nexus start with the LLM gateway", () => {
       ANNA_LLM_MODEL: "fake-chat-1",
       ANNA_LLM_QUOTA_TOKENS: "100000",
     });
-    expect(p.stderr()).toMatch(/"msg":"llm gateway ready","chat":"openai-compatible\/fake-chat-1".*"quota_tokens_per_user":100000/);
+    expect(p.stderr()).toMatch(
+      /"msg":"llm gateway ready","chat":"openai-compatible\/fake-chat-1".*"quota_tokens_per_user":100000/,
+    );
     const reply = await complete(url, "Say hi");
-    expect(reply).toMatchObject({ content: { type: "text", text: "Hello from the model" }, model: "fake-chat-1" });
+    expect(reply).toMatchObject({
+      content: { type: "text", text: "Hello from the model" },
+      model: "fake-chat-1",
+    });
     expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${key}`);
     expect(p.stderr() + p.stdout()).not.toContain(key);
   });
@@ -81,10 +106,16 @@ describe("anna-nexus start with the LLM gateway", () => {
   it("refuses a malformed quota or provider setting with exit 2 and the setting's name", async () => {
     const data = mkdtempSync(join(tmpdir(), "anna-nexus-llm-"));
     dirs.push(data);
-    const bad = startNexus(["start", "--port", "0", "--data", data], { ANNA_LLM_QUOTA_TOKENS: "lots" });
+    const bad = startNexus(["start", "--port", "0", "--data", data], {
+      ANNA_LLM_QUOTA_TOKENS: "lots",
+    });
     expect(await bad.exited()).toBe(2);
-    expect(bad.stderr()).toMatch(/ANNA_LLM_QUOTA_TOKENS must be a whole number above 0 \(got 'lots'\)/);
-    const provider = startNexus(["start", "--port", "0", "--data", data], { ANNA_LLM_PROVIDER: "skynet" });
+    expect(bad.stderr()).toMatch(
+      /ANNA_LLM_QUOTA_TOKENS must be a whole number above 0 \(got 'lots'\)/,
+    );
+    const provider = startNexus(["start", "--port", "0", "--data", data], {
+      ANNA_LLM_PROVIDER: "skynet",
+    });
     expect(await provider.exited()).toBe(2);
     expect(provider.stderr()).toMatch(/ANNA_LLM_PROVIDER/);
   });

@@ -19,7 +19,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("images", "integer", (c) => c.notNull())
     .addColumn("at_ms", "bigint", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("llm_usage_user_at").on("llm_usage").columns(["user_id", "at_ms"]).execute();
+  await db.schema
+    .createIndex("llm_usage_user_at")
+    .on("llm_usage")
+    .columns(["user_id", "at_ms"])
+    .execute();
 
   await idColumn(db, db.schema.createTable("copilot_sessions"))
     .addColumn("uuid", "text", (c) => c.notNull().unique())
