@@ -161,6 +161,8 @@ export interface WindowCaller {
   userId: number;
   appId: string;
   windowUuid: string;
+  /** The app version the window runs (its manifest is the ACL). */
+  versionId: string;
 }
 
 /** The window token in `X-Anna-App-Token`, or undefined when the request carries none. */
@@ -169,7 +171,12 @@ export async function windowCaller(c: Ctx, deps: AppDeps): Promise<WindowCaller 
   if (token === undefined) return undefined;
   try {
     const w = await keyringWindowTokens(requireKeyring(deps)).verify(token);
-    return { userId: Number(w.userId), appId: w.appId, windowUuid: w.windowUuid };
+    return {
+      userId: Number(w.userId),
+      appId: w.appId,
+      windowUuid: w.windowUuid,
+      versionId: w.versionId,
+    };
   } catch (err) {
     if (err instanceof NexusError) throw err;
     throw new NexusError(

@@ -11,6 +11,7 @@ import type { EmbeddingsService, SamplingService } from "@anna-ai/executa-host";
 import type { Kysely } from "kysely";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { NexusConfig } from "../core/config.js";
+import { NexusError } from "../core/errors.js";
 import type { Database } from "../db/schema.js";
 import { AgentRuns } from "./agent-runs.js";
 import { CopilotSessionStore } from "./copilot-session-store.js";
@@ -27,6 +28,14 @@ export interface CopilotServices {
   embeddings: EmbeddingsService;
   /** Absent without a blob store: the upload endpoints answer 503. */
   uploads: HostUploads | undefined;
+}
+
+/** The copilot services, or 503 naming what is missing. */
+export function requireCopilot(deps: { copilot?: CopilotServices }): CopilotServices {
+  if (!deps.copilot) {
+    throw new NexusError("unavailable", "the LLM gateway is not configured on this server");
+  }
+  return deps.copilot;
 }
 
 export interface OpenCopilotOptions {

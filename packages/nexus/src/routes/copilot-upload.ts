@@ -17,7 +17,8 @@ import { callHostService } from "../copilot/service-http-error.js";
 import type { ServiceContext } from "@anna-ai/executa-host";
 import { APP_SESSION_AUDIENCE, FAMILY_AUDIENCES } from "../tokens/audiences.js";
 import { verifyNexusToken } from "../tokens/verify-token.js";
-import { bearerAudience, requireCopilot, serviceContext } from "./copilot.js";
+import { requireCopilot } from "../copilot/copilot-services.js";
+import { bearerAudience, serviceContextFor, sessionIdentity } from "../copilot/service-contexts.js";
 
 /** Base64 of the inline cap, plus room for the JSON around it. */
 export const INLINE_UPLOAD_MAX_BODY_BYTES =
@@ -58,37 +59,26 @@ async function uploader(
   const signal = c.req.raw.signal;
   const window = await windowCaller(c, deps);
   if (window) {
-    return {
+    const app = `app:${window.appId}`;
+    const who = {
       userId: String(window.userId),
-      toolId: `app:${window.appId}`,
+      toolId: app,
       invokeId: window.windowUuid,
-      pluginName: window.appId,
-      tool: "upload",
-      deadlineMs: Number.POSITIVE_INFINITY,
-      signal,
-      grant,
-      app: { appId: `app:${window.appId}`, appScopeGranted: false },
+      appId: app,
     };
+    return serviceContextFor(who, "upload", signal, grant);
   }
   if (bearerAudience(c.req.header("authorization")) === APP_SESSION_AUDIENCE) {
     const caller = await appSessionCaller(c, deps, requireCopilot(deps).sessions);
-    return serviceContext(caller, signal, Number.POSITIVE_INFINITY, grant);
+    return serviceContextFor(sessionIdentity(caller), "upload", signal, grant);
   }
   const t = await verifyNexusToken(
     { keyring: requireKeyring(deps), stores: deps.stores, clock: deps.clock },
     bearerOrThrow(c),
     FAMILY_AUDIENCES.upload,
   );
-  return {
-    userId: t.userId,
-    toolId: t.toolId,
-    invokeId: t.invokeId,
-    pluginName: t.toolId,
-    tool: "upload",
-    deadlineMs: Number.POSITIVE_INFINITY,
-    signal,
-    grant,
-  };
+  const who = { userId: t.userId, toolId: t.toolId, invokeId: t.invokeId, appId: undefined };
+  return serviceContextFor(who, "upload", signal, grant);
 }
 
 function bearerOrThrow(c: Ctx): string {

@@ -17,6 +17,8 @@ import { resolveConfig } from "../../src/core/config.js";
 import type { DatabaseHandle } from "../../src/db/connect.js";
 import { openCopilot, type CopilotServices } from "../../src/copilot/copilot-services.js";
 import type { HostUploadLimits } from "../../src/copilot/host-upload.js";
+import type { AppManifest } from "@anna-ai/app-schema";
+import { installApp, putAppVersion } from "../../src/runtime/app-catalog-writes.js";
 import { keyringWindowTokens } from "../../src/runtime/window-token-service.js";
 import { mintPat } from "../../src/routes/tokens.js";
 import { FAMILY_AUDIENCES } from "../../src/tokens/audiences.js";
@@ -34,7 +36,10 @@ export interface CopilotHttp {
   url: string;
   person(): Promise<{ userId: number; pat: string }>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** A window token of `appId` at version 1.0.0 (install it first for sessions). */
   windowToken(userId: number, appId: string, windowUuid?: string): Promise<string>;
+  /** Puts an app whose manifest grants `hostApi` and installs it for the user; its id. */
+  installApp(userId: number, hostApi: Record<string, unknown>): Promise<string>;
   familyToken(
     family: "sampling" | "upload",
     userId: number,
@@ -45,6 +50,8 @@ export interface CopilotHttp {
 }
 
 let people = 0;
+let apps = 0;
+const APP_VERSION = "1.0.0";
 
 export async function copilotHttp(
   db: DatabaseHandle,
@@ -124,8 +131,22 @@ export async function copilotHttp(
         userId: String(userId),
         appId,
         windowUuid,
-        versionId: "v1",
+        versionId: APP_VERSION,
       });
+    },
+    async installApp(userId, hostApi) {
+      const manifest = {
+        name: "Copilot test",
+        ui: { host_api: hostApi },
+      } as unknown as AppManifest;
+      const slug = `copilot-app-${++apps}`;
+      const { appId } = await putAppVersion(
+        db.db,
+        { slug, version: APP_VERSION, name: slug, manifest },
+        clock.now(),
+      );
+      await installApp(db.db, { userId, appId, version: APP_VERSION }, clock.now());
+      return String(appId);
     },
     familyToken(family, userId, toolId, invokeId, extra = {}) {
       return h.keyring.mint({

@@ -208,16 +208,37 @@ describe.each(DIALECTS)("copilot endpoints on $name", (d) => {
     async () => {
       const t = await copilotHttp(await d.open());
       const alice = await t.person();
-      const win = await t.windowToken(alice.userId, "42", "win_a");
+      const appId = await t.installApp(alice.userId, { agent: { session: { auto: true } } });
+      const win = await t.windowToken(alice.userId, appId, "win_a");
       const ws = await json(
         await t.post(`${API}/app/sessions`, { submode: "auto" }, { "x-anna-app-token": win }),
       );
       expect(ws).toMatchObject({
         kind: "agent",
         submode: "auto",
-        app_slug: "app:42",
+        app_slug: `app:${appId}`,
         idle_ttl_seconds: 1800,
       });
+      // The manifest is the ACL: no `fixed` submode, no `llm: ["complete"]`, no other user's app.
+      const fixed = await refusal(
+        await t.post(
+          `${API}/app/sessions`,
+          { submode: "fixed", fixed_client_id: "desktop" },
+          { "x-anna-app-token": win },
+        ),
+      );
+      expect(fixed).toMatchObject({ status: 403, code: "permission_denied" });
+      expect(fixed.message).toMatch(/submode 'fixed' is not enabled in ui.host_api.agent.session/);
+      const complete = await refusal(
+        await t.post(`${API}/app/sessions`, { kind: "complete" }, { "x-anna-app-token": win }),
+      );
+      expect(complete).toMatchObject({ status: 403, code: "permission_denied" });
+      expect(complete.message).toMatch(/add it to manifest ui.host_api.llm/);
+      const bob = await t.person();
+      const bobWin = await t.windowToken(bob.userId, appId, "win_b");
+      expect(
+        await refusal(await t.post(`${API}/app/sessions`, {}, { "x-anna-app-token": bobWin })),
+      ).toMatchObject({ status: 403, code: "forbidden" });
       t.fake.enqueue({ text: "from the window" });
       const frames = await sseFrames(
         await t.post(
@@ -271,7 +292,7 @@ describe.each(DIALECTS)("copilot endpoints on $name", (d) => {
         .orderBy("id")
         .execute();
       expect(usage).toEqual([
-        { purpose: "agent", app_id: "app:42", tool_id: "" },
+        { purpose: "agent", app_id: `app:${appId}`, tool_id: "" },
         { purpose: "embeddings", app_id: "notes", tool_id: "tool-notes" },
         { purpose: "embeddings", app_id: "notes", tool_id: "tool-notes" },
       ]);
@@ -292,7 +313,8 @@ describe.each(DIALECTS)("copilot endpoints on $name", (d) => {
       expect(
         await refusal(await t.post(`${API}/app/agent`, { content: "x" }, s.auth)),
       ).toMatchObject({ status: 410, code: "APP_SESSION_EXPIRED" });
-      const win = await t.windowToken(alice.userId, "7");
+      const appId = await t.installApp(alice.userId, { llm: ["complete"] });
+      const win = await t.windowToken(alice.userId, appId);
       // A complete session idles for 15 min; its token lasts 10.
       const ws = await json(
         await t.post(`${API}/app/sessions`, { kind: "complete" }, { "x-anna-app-token": win }),

@@ -189,6 +189,7 @@ describe.each(DIALECTS)("host upload on $name", (d) => {
       const t = await copilotHttp(await d.open(), { uploadLimits: LIMITS });
       const alice = await t.person();
       const win = await t.windowToken(alice.userId, "42", "win_up");
+      // Uploads need no manifest grant here: the window token alone names user, app and window.
       const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
       const res = await json(
         await t.post(
