@@ -204,14 +204,6 @@ async function serveUntilStopped(
   logger.log("info", "blob store ready", { blob_store: blobs.description });
   const clock = systemClock.now;
   const kv = createSqlStorageService({ db: handle.db, clock });
-  // App windows served by this server: their `storage.*` is the same APS storage.
-  const runtime = createNexusRuntime({
-    db: handle.db,
-    keyring: tokens.keyring,
-    clock: systemClock,
-    logger,
-    storage: kv,
-  });
   // Several servers on one PostgreSQL must count together, or each multiplies the limits.
   const sharedLimits =
     (rateLimitStore ?? (handle.dialect === "postgres" ? "database" : "memory")) === "database";
@@ -242,6 +234,16 @@ async function serveUntilStopped(
     await blobs.close();
     throw new ExitError(EXIT.usage, `LLM gateway: ${(err as Error).message}`, { cause: err });
   }
+  // App windows served by this server: their `storage.*` is the same APS storage,
+  // their `llm.*` the same gateway.
+  const runtime = createNexusRuntime({
+    db: handle.db,
+    keyring: tokens.keyring,
+    clock: systemClock,
+    logger,
+    storage: kv,
+    llm: copilot.runtimeServices(),
+  });
   // Which model answers each purpose, so an operator sees what "offline by default" means; the key
   // is never part of it.
   logger.log("info", "llm gateway ready", {

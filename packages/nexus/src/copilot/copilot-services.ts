@@ -28,6 +28,16 @@ export interface CopilotServices {
   embeddings: EmbeddingsService;
   /** Absent without a blob store: the upload endpoints answer 503. */
   uploads: HostUploads | undefined;
+  /**
+   * The same sampling and embeddings for the app runtime's `llm.*`: a window's usage is
+   * accounted under `app:<id>`, as its HTTP sessions' is.
+   */
+  runtimeServices(): { sampling: SamplingService; embeddings: EmbeddingsService };
+}
+
+/** The dispatcher names an app by its id; usage names a window's app `app:<id>` everywhere. */
+function asWindowApp<C extends { app?: { appId: string; appScopeGranted: boolean } }>(ctx: C): C {
+  return ctx.app === undefined ? ctx : { ...ctx, app: { ...ctx.app, appId: `app:${ctx.app.appId}` } };
 }
 
 /** The copilot services, or 503 naming what is missing. */
@@ -58,16 +68,22 @@ export async function openCopilot(options: OpenCopilotOptions): Promise<CopilotS
     clock: options.clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+  const sampling = createGatewaySamplingService({ gateway, clock: options.clock });
+  const embeddings = createGatewayEmbeddingsService({
+    gateway,
+    dimensions: options.llm.embeddings.dimensions,
+  });
   return {
     db: options.db,
     gateway,
     usage,
     sessions: new CopilotSessionStore(options.db),
     runs: new AgentRuns(),
-    sampling: createGatewaySamplingService({ gateway, clock: options.clock }),
-    embeddings: createGatewayEmbeddingsService({
-      gateway,
-      dimensions: options.llm.embeddings.dimensions,
+    sampling,
+    embeddings,
+    runtimeServices: () => ({
+      sampling: { createMessage: (request, ctx) => sampling.createMessage(request, asWindowApp(ctx)) },
+      embeddings: { create: (params, ctx) => embeddings.create(params, asWindowApp(ctx)) },
     }),
     uploads: options.blobs
       ? hostUploads(options.db, options.blobs, options.clock, options.uploadLimits)

@@ -19,6 +19,9 @@ import { openCopilot, type CopilotServices } from "../../src/copilot/copilot-ser
 import type { HostUploadLimits } from "../../src/copilot/host-upload.js";
 import type { AppManifest } from "@anna-ai/app-schema";
 import { installApp, putAppVersion } from "../../src/runtime/app-catalog-writes.js";
+import { nullLogger } from "../../src/core/logger.js";
+import { createNexusRuntime } from "../../src/runtime/nexus-runtime.js";
+import type { SigningKeyring } from "../../src/tokens/keyring.js";
 import { keyringWindowTokens } from "../../src/runtime/window-token-service.js";
 import { mintPat } from "../../src/routes/tokens.js";
 import { FAMILY_AUDIENCES } from "../../src/tokens/audiences.js";
@@ -55,7 +58,12 @@ const APP_VERSION = "1.0.0";
 
 export async function copilotHttp(
   db: DatabaseHandle,
-  opts: { config?: Partial<NexusConfig>; uploadLimits?: HostUploadLimits } = {},
+  opts: {
+    config?: Partial<NexusConfig>;
+    uploadLimits?: HostUploadLimits;
+    /** Serve the app runtime too, its `llm.*` on this gateway. */
+    runtime?: boolean;
+  } = {},
 ): Promise<CopilotHttp> {
   const fake = await startFakeProvider({ apiKey: PROVIDER_KEY });
   onTestFinished(() => fake.close());
@@ -87,6 +95,19 @@ export async function copilotHttp(
     clock,
     copilot,
     storage: { kv: storage.kv, files: storage.files, blobs },
+    ...(opts.runtime
+      ? {
+          runtime: (keyring: SigningKeyring) =>
+            createNexusRuntime({
+              db: db.db,
+              keyring,
+              clock,
+              logger: nullLogger,
+              storage: storage.kv,
+              llm: copilot.runtimeServices(),
+            }),
+        }
+      : {}),
   });
   const server = serve({ fetch: h.app.fetch, port: 0, hostname: "127.0.0.1" });
   onTestFinished(() => new Promise<void>((r) => server.close(() => r())));
