@@ -112,11 +112,10 @@ export interface AgentRunInput {
 export async function runAgentTurn(input: AgentRunInput): Promise<void> {
   const { session, runId } = input;
   const model = input.gateway.modelFor("agent");
-  let frames = 0;
-  const emit = async (frame: AgentFrame) => {
-    frames += 1;
-    if (frames <= AGENT_MAX_FRAMES_PER_RUN) await input.emit(frame);
-  };
+  const emit = input.emit;
+  // Past the frame cap no more deltas go out, but nothing is lost: `final` carries the whole
+  // text and says the deltas stopped (run_meta, final, complete and an error fit in the rest).
+  let deltasLeft = AGENT_MAX_FRAMES_PER_RUN - 4;
   await emit({
     event: "run_meta",
     run_id: runId,
@@ -139,7 +138,8 @@ export async function runAgentTurn(input: AgentRunInput): Promise<void> {
     )) {
       if (event.type === "text-delta") {
         text += event.text;
-        await emit({ event: "delta", text: event.text });
+        if (deltasLeft > 0) await emit({ event: "delta", text: event.text });
+        deltasLeft -= 1;
       } else if (event.type === "finish") {
         usage = event.usage;
       }
@@ -185,6 +185,7 @@ export async function runAgentTurn(input: AgentRunInput): Promise<void> {
     event: "final",
     text,
     usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    ...(deltasLeft < 0 ? { deltas_capped_at: AGENT_MAX_FRAMES_PER_RUN - 4 } : {}),
   });
   await emit({ event: "complete", run_id: runId, aborted: false });
 }

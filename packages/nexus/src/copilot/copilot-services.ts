@@ -37,7 +37,9 @@ export interface CopilotServices {
 
 /** The dispatcher names an app by its id; usage names a window's app `app:<id>` everywhere. */
 function asWindowApp<C extends { app?: { appId: string; appScopeGranted: boolean } }>(ctx: C): C {
-  return ctx.app === undefined ? ctx : { ...ctx, app: { ...ctx.app, appId: `app:${ctx.app.appId}` } };
+  return ctx.app === undefined
+    ? ctx
+    : { ...ctx, app: { ...ctx.app, appId: `app:${ctx.app.appId}` } };
 }
 
 /** The copilot services, or 503 naming what is missing. */
@@ -82,7 +84,9 @@ export async function openCopilot(options: OpenCopilotOptions): Promise<CopilotS
     sampling,
     embeddings,
     runtimeServices: () => ({
-      sampling: { createMessage: (request, ctx) => sampling.createMessage(request, asWindowApp(ctx)) },
+      sampling: {
+        createMessage: (request, ctx) => sampling.createMessage(request, asWindowApp(ctx)),
+      },
       embeddings: { create: (params, ctx) => embeddings.create(params, asWindowApp(ctx)) },
     }),
     uploads: options.blobs

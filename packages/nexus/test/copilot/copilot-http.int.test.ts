@@ -3,6 +3,7 @@
 // complete; an agent run streamed as SSE with its history replayed; cancel mid-stream; the
 // quota; embeddings; the session lifecycle codes; usage rows per (user, app, purpose, model).
 import { describe, expect, it } from "vitest";
+import { AGENT_MAX_FRAMES_PER_RUN } from "../../src/copilot/agent-runs.js";
 import { DIALECTS, useDialectCleanup } from "../helpers/dialects.js";
 import { type CopilotHttp, copilotHttp, MODEL, sseFrames, sseStream } from "./copilot-harness.js";
 
@@ -133,6 +134,24 @@ describe.each(DIALECTS)("copilot endpoints on $name", (d) => {
       expect(
         await refusal(await t.post(`${API}/app/agent`, { content: "x" }, c.auth)),
       ).toMatchObject({ status: 403, code: "permission_denied" });
+    },
+  );
+
+  it.skipIf(d.skip)(
+    "a run longer than the frame cap stops sending deltas but loses no text",
+    async () => {
+      const t = await copilotHttp(await d.open());
+      const alice = await t.person();
+      const s = await patSession(t, alice.pat);
+      t.fake.enqueue({ text: Array.from({ length: 4200 }, (_, i) => String(i % 10)) });
+      const frames = await sseFrames(
+        await t.post(`${API}/app/agent`, { content: "count" }, s.auth),
+      );
+      expect(frames.length).toBe(AGENT_MAX_FRAMES_PER_RUN - 1);
+      expect(frames.filter((f) => f.event === "delta").length).toBe(AGENT_MAX_FRAMES_PER_RUN - 4);
+      const final = frames.find((f) => f.event === "final")!;
+      expect((final.text as string).length).toBe(4200);
+      expect(final.deltas_capped_at).toBe(AGENT_MAX_FRAMES_PER_RUN - 4);
     },
   );
 
