@@ -102,32 +102,23 @@ interface SessionRecord {
   copilot?: CopilotSessionRow;
 }
 
+/** The fields both tables share, as the endpoints answer them. */
+function lifecycle(s: DevSession | CopilotSessionRow) {
+  const { uuid, kind, submode, appSlug, toolId, createdAt, expiresAt, maxLifetimeAt, revokedAt } =
+    s;
+  return { uuid, kind, submode, appSlug, toolId, createdAt, expiresAt, maxLifetimeAt, revokedAt };
+}
+
 const fromDev = (s: DevSession, now: number): SessionRecord => ({
   table: "dev",
-  uuid: s.uuid,
-  kind: s.kind,
-  submode: s.submode,
-  appSlug: s.appSlug,
-  toolId: s.toolId,
-  createdAt: s.createdAt,
-  expiresAt: s.expiresAt,
-  maxLifetimeAt: s.maxLifetimeAt,
-  revokedAt: s.revokedAt,
+  ...lifecycle(s),
   live: isLive(s, now),
   dev: s,
 });
 
 const fromCopilot = (s: CopilotSessionRow, now: number): SessionRecord => ({
   table: "copilot",
-  uuid: s.uuid,
-  kind: s.kind,
-  submode: s.submode,
-  appSlug: s.appSlug,
-  toolId: s.toolId,
-  createdAt: s.createdAt,
-  expiresAt: s.expiresAt,
-  maxLifetimeAt: s.maxLifetimeAt,
-  revokedAt: s.revokedAt,
+  ...lifecycle(s),
   live: isLiveSession(s, now),
   copilot: s,
 });
