@@ -49,6 +49,7 @@ export {
   type AclDecision,
   type HostApiAcl,
 } from "./acl/host-api-acl.js";
+export { checkAgentSubmode } from "./handlers/model-methods.js";
 export { SYSTEM_CLOCK, type Clock } from "./clock.js";
 export {
   createEventBus,

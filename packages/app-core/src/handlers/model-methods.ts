@@ -6,6 +6,7 @@ import {
   normalizeSamplingParams,
   type AgentHostApiSpec,
   type SamplingCreateMessageParams,
+  type UiHostApi,
 } from "@anna-ai/app-schema";
 import { LLM_MAX_TOKENS_PER_CALL } from "@anna-ai/app-schema/host-api";
 import type { EmbeddingsGrant, HostServices } from "@anna-ai/executa-host";
@@ -77,7 +78,18 @@ export function llmMethods(): MethodTable {
 
 /** `ui.host_api.agent.session.{auto, fixed}` (R104, R107): each submode off until enabled. */
 function checkSubmode(ctx: CallContext, submode: "auto" | "fixed", clientId: string | undefined) {
-  const grant = ctx.core.acl.hostApi.agent;
+  checkAgentSubmode(ctx.core.acl.hostApi.agent, submode, clientId);
+}
+
+/**
+ * The submode gate on a manifest's `ui.host_api.agent` grant, for every host that creates app
+ * agent sessions (this dispatcher, Nexus's `POST /copilot/app/sessions` for a window).
+ */
+export function checkAgentSubmode(
+  grant: UiHostApi["agent"] | undefined,
+  submode: "auto" | "fixed",
+  clientId: string | undefined,
+): void {
   const spec = (Array.isArray(grant) ? {} : (grant ?? {})) as AgentHostApiSpec;
   if (submode === "auto") {
     if (spec.session?.auto !== true) {

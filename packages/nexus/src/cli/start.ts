@@ -25,9 +25,9 @@ import { sqlExecutaStore } from "../hub/executa-store.js";
 import { appStore } from "../store/app-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { createChat } from "../chat/chat-deps.js";
-import { LlmConfigError, llmConfigFromEnv, openLlmGateway } from "@anna-ai/agent";
-import type { LlmConfig } from "@anna-ai/agent";
+import { openCopilot } from "../copilot/copilot-services.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
+import { llmFromEnv, llmSummary } from "./llm-env.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
 import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
@@ -165,15 +165,8 @@ async function serveUntilStopped(
     throw usageError(`--rate-limit-store is memory or database (got '${rateLimitStore}')`, "start");
   }
   const binaries = binaryConfig(flags, io.env);
-  // The model chat turns (and later sampling) use; offline unless ANNA_LLM_PROVIDER says
-  // otherwise. Checked before the database opens so a typo fails fast with every issue.
-  let llmConfig: LlmConfig;
-  try {
-    llmConfig = llmConfigFromEnv(io.env);
-  } catch (err) {
-    if (err instanceof LlmConfigError) throw usageError(err.message, "start");
-    throw err;
-  }
+  // Checked before the database opens: a bad ANNA_LLM_* is a usage error, not a half-started server.
+  const llm = llmFromEnv(io.env);
   const outbox =
     (flags["mail-outbox"] as string | undefined) ?? (io.env.ANNA_MAIL_OUTBOX || undefined);
   const mail = outbox
@@ -218,14 +211,6 @@ async function serveUntilStopped(
   logger.log("info", "blob store ready", { blob_store: blobs.description });
   const clock = systemClock.now;
   const kv = createSqlStorageService({ db: handle.db, clock });
-  // App windows served by this server: their `storage.*` is the same APS storage.
-  const runtime = createNexusRuntime({
-    db: handle.db,
-    keyring: tokens.keyring,
-    clock: systemClock,
-    logger,
-    storage: kv,
-  });
   // Several servers on one PostgreSQL must count together, or each multiplies the limits.
   const sharedLimits =
     (rateLimitStore ?? (handle.dialect === "postgres" ? "database" : "memory")) === "database";
@@ -236,24 +221,6 @@ async function serveUntilStopped(
   const rateLimiter = sharedLimits
     ? sqlRateLimiter(handle.db, systemClock)
     : memoryRateLimiter(systemClock);
-  let gateway;
-  try {
-    gateway = await openLlmGateway({ config: llmConfig });
-  } catch (err) {
-    await handle.close();
-    throw usageError(
-      `the offline model's fixture cannot be loaded: ${(err as Error).message}`,
-      "start",
-    );
-  }
-  const chat = createChat({ db: handle.db, gateway, clock: systemClock, logger });
-  const interrupted = await chat.service.recoverInterrupted();
-  const chatModel = gateway.modelFor("chat");
-  logger.log("info", "chat ready", {
-    provider: chatModel.provider,
-    model: chatModel.model,
-    interrupted_turns_failed: interrupted,
-  });
   const config = resolveConfig({
     publicOrigin: publicOrigin?.replace(/\/$/, ""),
     trustProxy,
@@ -264,6 +231,48 @@ async function serveUntilStopped(
         flags["release-review"] === true ||
         /^(1|true|yes|on)$/i.test(io.env.ANNA_RELEASE_REVIEW ?? ""),
     },
+    llmQuota: llm.quota,
+  });
+  let copilot;
+  try {
+    copilot = await openCopilot({
+      db: handle.db,
+      llm: llm.llm,
+      quota: config.llmQuota,
+      clock,
+      blobs,
+    });
+  } catch (err) {
+    await handle.close();
+    await blobs.close();
+    throw new ExitError(EXIT.usage, `LLM gateway: ${(err as Error).message}`, { cause: err });
+  }
+  // App windows served by this server: their `storage.*` is the same APS storage,
+  // their `llm.*` the same gateway.
+  const runtime = createNexusRuntime({
+    db: handle.db,
+    keyring: tokens.keyring,
+    clock: systemClock,
+    logger,
+    storage: kv,
+    llm: copilot.runtimeServices(),
+  });
+  // Which model answers each purpose, so an operator sees what "offline by default" means; the key
+  // is never part of it.
+  logger.log("info", "llm gateway ready", {
+    ...llmSummary(llm.llm),
+    quota_tokens_per_user: config.llmQuota.tokensPerUser ?? null,
+    quota_window_hours: Math.round(config.llmQuota.windowMs / 3_600_000),
+  });
+  // Chat turns use the same gateway, so their tokens count against the same quota.
+  const gateway = copilot.gateway;
+  const chat = createChat({ db: handle.db, gateway, clock: systemClock, logger });
+  const interrupted = await chat.service.recoverInterrupted();
+  const chatModel = gateway.modelFor("chat");
+  logger.log("info", "chat ready", {
+    provider: chatModel.provider,
+    model: chatModel.model,
+    interrupted_turns_failed: interrupted,
   });
   const hub = executaHub({
     store: sqlExecutaStore(handle.db),
@@ -312,6 +321,7 @@ async function serveUntilStopped(
     runtime,
     dashboard: { distDir: dashboardDist },
     chat,
+    copilot,
   });
 
   let server: ReturnType<typeof serve>;

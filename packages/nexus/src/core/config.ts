@@ -38,6 +38,15 @@ export interface NexusConfig {
     /** The audience B2 requires (the published CLI asks GitHub for `anna-aps`). */
     oidcAudience: string;
   };
+  /**
+   * The LLM gateway's quota per user over a rolling window (`ANNA_LLM_QUOTA_TOKENS`,
+   * `ANNA_LLM_QUOTA_IMAGES`, `ANNA_LLM_QUOTA_WINDOW_HOURS`); unset limits do not apply.
+   */
+  llmQuota: {
+    tokensPerUser: number | undefined;
+    imagesPerUser: number | undefined;
+    windowMs: number;
+  };
   /** The app registry's fair-use and upload limits (R5, real-world-cli.md §3.1 and 0.1.47 §C). */
   appLimits: AppLimits;
   rateLimits: {
@@ -104,6 +113,7 @@ export const DEFAULT_CONFIG: NexusConfig = {
     oidcIssuers: ["https://token.actions.githubusercontent.com"],
     oidcAudience: "anna-aps",
   },
+  llmQuota: { tokensPerUser: undefined, imagesPerUser: undefined, windowMs: DAY_MS },
   appLimits: {
     createsPerDay: 10,
     activeApps: 20,
@@ -139,6 +149,7 @@ export function resolveConfig(
     ...overrides,
     binaries: { ...DEFAULT_CONFIG.binaries, ...overrides.binaries },
     appLimits: { ...DEFAULT_CONFIG.appLimits, ...overrides.appLimits },
+    llmQuota: { ...DEFAULT_CONFIG.llmQuota, ...overrides.llmQuota },
     rateLimits: { ...DEFAULT_CONFIG.rateLimits, ...overrides.rateLimits },
   };
 }

@@ -31,6 +31,11 @@ export const ERROR_STATUS = {
   device_code_expired: 410,
   verification_link_expired: 410,
   APP_SESSION_EXPIRED: 410,
+  // The copilot endpoints (spec L7188–7195): a revoked session is gone (410); a lapsed token of
+  // a live session is re-minted with refresh (401).
+  APP_SESSION_REVOKED: 410,
+  APP_SESSION_TOKEN_EXPIRED: 401,
+  permission_denied: 403,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -11,6 +11,7 @@ import * as m0007 from "./migrations/0007-app-registry.js";
 import * as m0008 from "./migrations/0008-executa-binaries.js";
 import * as m0009 from "./migrations/0009-installs.js";
 import * as m0010 from "./migrations/0010-conversations.js";
+import * as m0011 from "./migrations/0011-llm-usage.js";
 import * as m0012 from "./migrations/0012-release-review.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -24,6 +25,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0008-executa-binaries": m0008,
   "0009-installs": m0009,
   "0010-conversations": m0010,
+  "0011-llm-usage": m0011,
   "0012-release-review": m0012,
 };
 

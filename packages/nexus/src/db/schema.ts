@@ -10,6 +10,7 @@ import type { InstallTables } from "./schema-installs.js";
 import type { AccountTables } from "./schema-accounts.js";
 import type { TokenTables } from "./schema-tokens.js";
 import type { ChatTables } from "./schema-chat.js";
+import type { CopilotTables } from "./schema-copilot.js";
 
 export interface UsersTable {
   id: Generated<number>;
@@ -145,7 +146,8 @@ export interface Database
     AppTables,
     BinaryTables,
     InstallTables,
-    ChatTables {
+    ChatTables,
+    CopilotTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

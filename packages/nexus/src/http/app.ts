@@ -30,6 +30,12 @@ import { jwksRoutes } from "../routes/jwks.js";
 import { appBundleRoutes } from "../routes/bundle-serving.js";
 import { developerReviewRoutes, superAdminReviewRoutes } from "../routes/app-review.js";
 import { runtimeRoutes } from "../routes/runtime.js";
+import { copilotRoutes } from "../routes/copilot.js";
+import {
+  INLINE_UPLOAD_MAX_BODY_BYTES,
+  copilotUploadRoutes,
+  isCopilotInlineRoute,
+} from "../routes/copilot-upload.js";
 import { storageMintRoutes } from "../routes/storage-mint.js";
 import { tokenRoutes } from "../routes/tokens.js";
 import type { AppDeps, Env } from "./context.js";
@@ -61,6 +67,15 @@ export function createApp(input: AppDeps): Hono<Env> {
     );
   };
   const jsonBodyLimit = bodyLimit({ maxSize: deps.config.maxBodyBytes, onError: tooLarge });
+  const inlineBodyLimit = bodyLimit({
+    maxSize: INLINE_UPLOAD_MAX_BODY_BYTES,
+    onError: () => {
+      throw new NexusError(
+        "payload_too_large",
+        `inline upload body over ${INLINE_UPLOAD_MAX_BODY_BYTES} bytes; use negotiate and confirm for bigger files`,
+      );
+    },
+  });
   // A presigned blob PUT streams up to the object cap under its own signed limit, and its
   // signature is its only credential (no cookie), so neither the JSON cap nor CSRF applies.
   // A binary part is raw bytes up to the part size, checked exactly by its route.
@@ -68,6 +83,8 @@ export function createApp(input: AppDeps): Hono<Env> {
     // App uploads (bundle files, listing images) and binary parts stream under their own limits.
     if (isBlobRoute(c.req.path) || isBinaryPartRoute(c.req.path) || isAppUploadRoute(c.req.path))
       return next();
+    // Inline host uploads carry up to 8 MiB as base64: their own cap, counted as they arrive.
+    if (isCopilotInlineRoute(c.req.path)) return inlineBodyLimit(c, next);
     // A declared length is checked from the header alone, as bodyLimit would, so the body stays
     // unread until a route reads it: Hono's bodyLimit touches `c.req.raw.body`, which makes
     // @hono/node-server build a web Request and stream for every request, GET included — about
@@ -112,6 +129,8 @@ export function createApp(input: AppDeps): Hono<Env> {
     app.route(FS_BLOB_ROUTE.replace(/\/$/, ""), fsBlobRoutes(blobs));
 
   if (deps.runtime) app.route("/", runtimeRoutes(deps, deps.runtime));
+  app.route("/api/v1/copilot", copilotRoutes(deps));
+  app.route("/api/v1/copilot/app/upload", copilotUploadRoutes(deps));
   // Served bundles and the review pages read what the app registry holds: its database, and
   // for bundles its blob store.
   const registryDeps = deps.apps?.deps;

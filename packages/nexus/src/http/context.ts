@@ -15,6 +15,7 @@ import type { ChatDeps } from "../chat/chat-deps.js";
 import type { MailSender } from "../mail/mail-sender.js";
 import type { DashboardFiles } from "../routes/dashboard.js";
 import type { StorageServices } from "../routes/storage.js";
+import type { CopilotServices } from "../copilot/copilot-services.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
 
@@ -58,6 +59,8 @@ export interface AppDeps {
   dashboard?: DashboardFiles;
   /** Chat turns at /api/v1/chat/* (503 without it). */
   chat?: ChatDeps;
+  /** The LLM gateway at /api/v1/copilot/* (503 without it). */
+  copilot?: CopilotServices;
 }
 
 export type Principal =

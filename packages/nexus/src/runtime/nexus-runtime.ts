@@ -1,6 +1,7 @@
 // The app runtime as the server runs it: app-core's multi-tenant dispatcher on the SQL stores
 // (windows, tool jobs, chat, deck), the catalogue resolvers, window tokens from the server's
-// keyring, and `storage.*` on the server's APS storage (the `app` scope of that user and app).
+// keyring, `storage.*` on the server's APS storage (the `app` scope of that user and app), and
+// `llm.*` on the server's LLM gateway.
 // Nothing a second node needs lives in this process; only app-core's per-process counters
 // (in-flight calls, running jobs' abort controllers) and the in-process event bus do.
 import {
@@ -9,7 +10,7 @@ import {
   type MultiTenantDispatcher,
 } from "@anna-ai/app-core";
 import { SseStreams, type WindowUrl } from "@anna-ai/app-core/http";
-import type { StorageService } from "@anna-ai/executa-host";
+import type { EmbeddingsService, SamplingService, StorageService } from "@anna-ai/executa-host";
 import type { Logger as RuntimeLogger } from "@anna-ai/jsonrpc";
 import type { Kysely } from "kysely";
 import type { Clock } from "../core/clock.js";
@@ -31,6 +32,11 @@ export interface NexusRuntimeOptions {
   logger: Logger;
   /** APS KV storage; `storage.*` from a window uses its `app` scope. */
   storage: StorageService;
+  /**
+   * `llm.complete`, `llm.stream` and `llm.embed` from a window: the LLM gateway's services
+   * (`CopilotServices.runtimeServices()`); without them those methods answer `not_implemented`.
+   */
+  llm?: { sampling: SamplingService; embeddings: EmbeddingsService };
 }
 
 export interface NexusRuntime {
@@ -82,7 +88,7 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
     toolJobStore: sqlToolJobStore(db),
     chatStore: sqlChatStore(db),
     deckStore: sqlDeckStore(db, clock),
-    services: { storage: options.storage },
+    services: { storage: options.storage, ...options.llm },
     storage: "aps",
     clock: () => clock.now(),
     logger: dispatcherLogger,

@@ -56,6 +56,8 @@ export function harness(
     dashboard?: AppDeps["dashboard"];
     /** Chat turns (test/helpers/chat.ts builds them on a fake model provider). */
     chat?: AppDeps["chat"];
+    /** The LLM gateway's endpoints (test/copilot/copilot-harness.ts builds one). */
+    copilot?: AppDeps["copilot"];
   } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
@@ -98,6 +100,7 @@ export function harness(
     ...(extra.mail ? { mail: extra.mail } : {}),
     ...(extra.dashboard ? { dashboard: extra.dashboard } : {}),
     ...(extra.chat ? { chat: extra.chat } : {}),
+    ...(extra.copilot ? { copilot: extra.copilot } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };
