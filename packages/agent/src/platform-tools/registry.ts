@@ -1,7 +1,7 @@
 // The sandbox registry (R96): the 25 legal `allowed_tools` names (app-schema's
 // AGENT_SANDBOX_TOOLS, which manifest validation also uses), each with its side-effect class and
 // whether a harness PAT session may use it (`dev_safe`). The spec names the classes; which
-// tools are dev_safe it leaves open: the ones without side effects (docs/decisions-pending).
+// tools are dev_safe it leaves open: the ones without side effects (D-agent-21).
 import { AGENT_SANDBOX_TOOLS } from "@anna-ai/app-schema";
 
 export type SandboxToolName = (typeof AGENT_SANDBOX_TOOLS)[number];
