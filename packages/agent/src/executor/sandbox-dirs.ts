@@ -3,7 +3,7 @@
 // Names become path segments through `segment`, which cannot make two ids collide.
 
 import { createHash } from "node:crypto";
-import { chmodSync, chownSync, mkdirSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { isRoot } from "./bwrap-probe.js";
 
@@ -87,4 +87,40 @@ export function userWorkspace(
   parent: string = ensureParents(root, ["workspaces"]),
 ): string {
   return ensureDir(path.join(parent, segment(userId)), owner, 0o700);
+}
+
+/**
+ * Why `owner` cannot reach `dir`, or undefined when it can: bwrap runs as the sandbox's uid, so
+ * every parent must let that uid through (x) and the folder itself must be readable (r and x).
+ * A folder under a 0700 parent (a `mktemp -d` checkout, root's home) is the usual culprit; bwrap
+ * itself would only say "Can't find source path".
+ */
+export function unreachableBy(
+  dir: string,
+  owner: { uid: number; gid: number } | undefined,
+): string | undefined {
+  if (owner === undefined) return undefined; // the sandbox runs as the server's own uid
+  const resolved = path.resolve(dir);
+  const chain: string[] = [];
+  for (let at = resolved; ; at = path.dirname(at)) {
+    chain.unshift(at);
+    if (path.dirname(at) === at) break;
+  }
+  for (const at of chain) {
+    let st;
+    try {
+      st = statSync(at);
+    } catch {
+      return `${at} does not exist`;
+    }
+    const shift = st.uid === owner.uid ? 6 : st.gid === owner.gid ? 3 : 0;
+    const bits = (st.mode >> shift) & 0o7;
+    const needed = at === resolved ? 0o5 : 0o1;
+    if ((bits & needed) !== needed) {
+      const mode = (st.mode & 0o777).toString(8).padStart(4, "0");
+      const fix = at === resolved ? "chmod o+rx" : "chmod o+x";
+      return `${at} (mode ${mode}) does not let uid ${owner.uid} ${at === resolved ? "read it" : "through"}; ${fix} it, or keep plugins and the sandbox root under traversable folders`;
+    }
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@ import { existsSync, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { resolveExecutable, type PluginLauncher } from "@anna-ai/executa-host";
 import { isRoot, probeBwrap, type BwrapProbe, type SandboxBinaries } from "./bwrap-probe.js";
-import { checkRoot, execDirs, pluginDirs } from "./sandbox-dirs.js";
+import { checkRoot, execDirs, pluginDirs, unreachableBy } from "./sandbox-dirs.js";
 import {
   SANDBOX_HOME,
   SANDBOX_TMP,
@@ -169,6 +169,11 @@ export class Sandbox {
     const probe = this.probe();
     if (!probe.usable)
       throw new SandboxRefusedError(`the bwrap sandbox cannot run here: ${probe.reason}`);
+    for (const dir of [mounts.home, mounts.tmp, ...mounts.readOnly]) {
+      const why = unreachableBy(dir, this.owner);
+      if (why !== undefined)
+        throw new SandboxRefusedError(`the sandbox cannot bind ${dir}: ${why}`);
+    }
     // Only PATH entries the sandbox can see: a spec detected on the host may put the server's
     // own toolchain folders (a pyenv shim under /root) in front of /usr/bin.
     const visible = [...SYSTEM_READ_ONLY, ...mounts.readOnly];

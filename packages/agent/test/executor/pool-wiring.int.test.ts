@@ -9,7 +9,14 @@ import {
 } from "@anna-ai/executa-host";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { ExecutaPool, type PoolExecuta } from "../../src/index.js";
-import { BWRAP, FAST, SKIP_REASON, bwrapOptions, sandboxRoot } from "./sandbox-helpers.js";
+import {
+  BWRAP,
+  FAST,
+  SKIP_REASON,
+  bwrapOptions,
+  reachableCopy,
+  sandboxRoot,
+} from "./sandbox-helpers.js";
 
 // The host's own fixture plugin (plain node, its helpers in the same folder).
 const ECHO_DIR = fileURLToPath(
@@ -17,12 +24,13 @@ const ECHO_DIR = fileURLToPath(
 );
 
 function echo(): PoolExecuta {
+  const dir = reachableCopy(ECHO_DIR);
   const spec: LaunchSpec = {
     toolId: "echo",
     type: "node",
-    dir: ECHO_DIR,
+    dir,
     command: ["node", "echo.mjs"],
-    cwd: ECHO_DIR,
+    cwd: dir,
     env: {},
     binaryColdStart: false,
     source: "test",

@@ -4,18 +4,21 @@
 // dies with its parent).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { ExecutaPool } from "../../src/index.js";
 import {
   BWRAP,
   FAST,
+  FIXTURES,
   SKIP_REASON,
   bwrapOptions,
   eventually,
   fixtureExecuta,
   isLive,
   processesWithEnv,
+  reachableCopy,
   sandboxRoot,
 } from "./sandbox-helpers.js";
 
@@ -61,7 +64,8 @@ describe.skipIf(!BWRAP.usable)("what the sandbox contains", () => {
 
   it("leaves no plugin process behind when its host is SIGKILLed", async () => {
     const mark = randomUUID();
-    const host = spawn(process.execPath, [POOL_HOST, sandboxRoot(), mark], {
+    const pluginDir = reachableCopy(path.join(FIXTURES, "node-plugin"));
+    const host = spawn(process.execPath, [POOL_HOST, sandboxRoot(), mark, pluginDir], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     onTestFinished(() => {

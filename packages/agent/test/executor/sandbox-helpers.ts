@@ -1,6 +1,14 @@
 // Shared by the executor tests: the probe (tests skip with its reason when bubblewrap cannot run
 // here), fixture specs, throwaway sandbox roots and a /proc scan for marked processes.
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +27,7 @@ export function fixtureExecuta(
   toolId: string,
   trusted = false,
 ): PoolExecuta {
-  const dir = path.join(FIXTURES, kind === "node" ? "node-plugin" : "python-plugin");
+  const dir = reachableCopy(path.join(FIXTURES, kind === "node" ? "node-plugin" : "python-plugin"));
   const spec: LaunchSpec = {
     toolId,
     type: kind,
@@ -32,6 +40,19 @@ export function fixtureExecuta(
     warnings: [],
   };
   return { spec, trusted };
+}
+
+/**
+ * The fixture plugin copied to a folder the sandbox's uid can reach: the checkout may sit under
+ * a 0700 parent (a `mktemp -d` clone), which nobody cannot traverse.
+ */
+export function reachableCopy(source: string): string {
+  const base = mkdtempSync(path.join(tmpdir(), "anna-sandbox-fixture-"));
+  chmodSync(base, 0o755);
+  const dir = path.join(base, path.basename(source));
+  cpSync(source, dir, { recursive: true });
+  onTestFinished(() => rmSync(base, { recursive: true, force: true }));
+  return dir;
 }
 
 /** A fresh sandbox root (0711, as the sandbox's uid must traverse it) removed after the test. */

@@ -1,7 +1,7 @@
 // A host service's error (an RpcError with the catalog's `data.errorCode`, e.g.
 // `SAMPLING_QUOTA_EXCEEDED`) as the copilot endpoints answer it: the Nexus code a client branches
 // on, the HTTP status that goes with it, and the catalog code and message kept in `detail`.
-import { RpcError } from "@anna-ai/jsonrpc";
+import { INVALID_PARAMS, RpcError } from "@anna-ai/jsonrpc";
 import { type ErrorCode, NexusError } from "../core/errors.js";
 
 const BY_SUFFIX: readonly [suffix: string, code: ErrorCode][] = [
@@ -22,7 +22,7 @@ export function serviceHttpError(err: unknown): unknown {
   const errorCode = err.errorCode ?? "";
   const code =
     BY_SUFFIX.find(([suffix]) => errorCode.endsWith(suffix))?.[1] ??
-    (err.code === -32602 ? "validation_failed" : "upstream_error");
+    (err.code === INVALID_PARAMS ? "validation_failed" : "upstream_error");
   const data =
     err.data !== null && typeof err.data === "object" ? (err.data as Record<string, unknown>) : {};
   return new NexusError(code, err.message, {
