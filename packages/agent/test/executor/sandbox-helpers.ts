@@ -42,16 +42,23 @@ export function fixtureExecuta(
   return { spec, trusted };
 }
 
+const reachableCopies = new Map<string, string>();
+
 /**
  * The fixture plugin copied to a folder the sandbox's uid can reach: the checkout may sit under
- * a 0700 parent (a `mktemp -d` clone), which nobody cannot traverse.
+ * a 0700 parent (a `mktemp -d` clone), which nobody cannot traverse. One copy per source for the
+ * test file (the pool keeps one process per launch spec, so the folder must not change between
+ * calls), removed when the worker exits.
  */
 export function reachableCopy(source: string): string {
+  const known = reachableCopies.get(source);
+  if (known !== undefined) return known;
   const base = mkdtempSync(path.join(tmpdir(), "anna-sandbox-fixture-"));
   chmodSync(base, 0o755);
+  process.once("exit", () => rmSync(base, { recursive: true, force: true }));
   const dir = path.join(base, path.basename(source));
   cpSync(source, dir, { recursive: true });
-  onTestFinished(() => rmSync(base, { recursive: true, force: true }));
+  reachableCopies.set(source, dir);
   return dir;
 }
 
