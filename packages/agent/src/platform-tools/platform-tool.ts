@@ -54,6 +54,11 @@ export interface PlatformToolSpec<S extends z.ZodType> {
   input: S;
   timeoutMs?: number;
   run(input: z.output<S>, ctx: ToolContext): Promise<unknown>;
+  /**
+   * Whether a result the handler returned is still a failure the model should read as one
+   * (a command that exited non-zero): its output is kept whole, only flagged.
+   */
+  failed?(output: unknown): boolean;
 }
 
 export function errorOutcome(error: PlatformToolError): ToolOutcome {
@@ -95,7 +100,8 @@ export function platformTool<S extends z.ZodType>(spec: PlatformToolSpec<S>): Ag
         );
       }
       try {
-        return { output: await spec.run(parsed.data, ctx) };
+        const output = await spec.run(parsed.data, ctx);
+        return spec.failed === undefined ? { output } : { output, isError: spec.failed(output) };
       } catch (error) {
         if (error instanceof PlatformToolError) return errorOutcome(error);
         if (ctx.signal.aborted) {

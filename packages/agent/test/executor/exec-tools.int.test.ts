@@ -36,7 +36,12 @@ describe("exec_* input checks", () => {
     const { run } = tools(sandboxRoot());
     const outcome = await run.execute({ command: "pwd", cwd: "../../etc" }, ctx("alice"));
     expect(outcome).toEqual({
-      output: { error: 'cwd "../../etc" leaves the workspace; give a folder inside /workspace' },
+      output: {
+        error: {
+          code: "PATH_OUTSIDE_WORKSPACE",
+          message: 'cwd "../../etc" leaves the workspace; give a folder inside /workspace',
+        },
+      },
       isError: true,
     });
   });
@@ -46,6 +51,23 @@ describe("exec_* input checks", () => {
     const outcome = await run!.execute({ command: "id" }, ctx("alice"));
     expect(outcome.isError).toBe(true);
     expect(JSON.stringify(outcome.output)).toMatch(/refusing to run exec_run without a sandbox/);
+    expect(outcome.output).toMatchObject({ error: { code: "NOT_CONFIGURED" } });
+  });
+
+  it("names each bad argument and what it should be", async () => {
+    const { run, runCommands } = tools(sandboxRoot());
+    const blank = await run.execute({ command: "  " }, ctx("alice"));
+    expect(blank.isError).toBe(true);
+    expect(JSON.stringify(blank.output)).toContain(
+      "command: must be a non-empty string with the shell command to run",
+    );
+    const slow = await run.execute({ command: "id", timeout_ms: 0 }, ctx("alice"));
+    expect(JSON.stringify(slow.output)).toContain("timeout_ms: expected a whole number from 1 to");
+    const none = await runCommands.execute({ commands: [] }, ctx("alice"));
+    expect(JSON.stringify(none.output)).toContain("commands: must be a list of 1 to 20");
+    const extra = await run.execute({ command: "id", shell: "bash" }, ctx("alice"));
+    expect(extra.isError).toBe(true);
+    expect(JSON.stringify(extra.output)).toContain("shell");
   });
 });
 
