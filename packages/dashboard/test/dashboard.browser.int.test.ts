@@ -226,6 +226,12 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
       })
       .toBe(before + 1);
     await screenshot(page, "dashboard-developer");
+    // Model usage reads /api/v1/me/usage; this server has no gateway, and the panel says so.
+    await page.getByRole("heading", { name: "Model usage" }).waitFor();
+    await page
+      .getByText(/LLM gateway is not configured|tokens in the last/)
+      .first()
+      .waitFor({ timeout: WAIT_MS });
     // The token just made is the newest of the developer's, so the one with the highest id.
     const listed = (await (
       await nexus.call("GET", "/api/v1/anna-apps/dev/tokens", pat)

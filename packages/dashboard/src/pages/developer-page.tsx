@@ -1,5 +1,6 @@
 // The Developer Console: the developer handle, the person's apps with their status, versions and
-// the reviewer's notes, and their developer tokens (list, create, revoke).
+// the reviewer's notes, their developer tokens (list, create, revoke), and their model usage
+// against this server's quota.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, seg } from "../api/client";
@@ -7,6 +8,7 @@ import { ME_KEY, useMe } from "../api/session";
 import { createToken } from "../api/tokens";
 import type { DevToken, DeveloperApp, DeveloperVersion, Me } from "../api/types";
 import { ErrorNote, formatDate, Loading, PageTitle } from "../components/status";
+import { UsagePanel } from "./usage-panel";
 
 export function DeveloperPage() {
   const me = useMe();
@@ -17,6 +19,7 @@ export function DeveloperPage() {
       <HandleForm me={me.data} />
       <DeveloperApps me={me.data} />
       <Tokens />
+      <UsagePanel />
     </section>
   );
 }

@@ -37,6 +37,15 @@ export interface UsageFilter {
   sinceMs?: number;
 }
 
+/** One (app, purpose) line of a user's usage: `appId` "" is the user's own (chat, no app). */
+export interface UsageLine extends UsageTotals {
+  appId: string;
+  purpose: string;
+}
+
+/** Lines one breakdown returns at most (the biggest first); the rest are summed into `others`. */
+export const USAGE_BREAKDOWN_MAX_LINES = 50;
+
 export class SqlUsageLedger implements UsageSink, QuotaPolicy {
   readonly #db: Kysely<Database>;
   readonly #quota: LlmQuota;
@@ -115,5 +124,37 @@ export class SqlUsageLedger implements UsageSink, QuotaPolicy {
       images: Number(row.images),
       calls: Number(row.calls),
     };
+  }
+
+  /** The user's usage since `sinceMs` per (app, purpose), the most tokens first. */
+  async breakdown(userId: string, sinceMs: number): Promise<UsageLine[]> {
+    const rows = await this.#db
+      .selectFrom("llm_usage")
+      .select((eb) => [
+        "app_id",
+        "purpose",
+        eb.fn.sum<number>("input_tokens").as("input"),
+        eb.fn.sum<number>("output_tokens").as("output"),
+        eb.fn.sum<number>("total_tokens").as("total"),
+        eb.fn.sum<number>("images").as("images"),
+        eb.fn.countAll<number>().as("calls"),
+      ])
+      .where("user_id", "=", userId)
+      .where("at_ms", ">=", sinceMs)
+      .groupBy(["app_id", "purpose"])
+      .orderBy("total", "desc")
+      .orderBy("app_id")
+      .orderBy("purpose")
+      .limit(USAGE_BREAKDOWN_MAX_LINES)
+      .execute();
+    return rows.map((r) => ({
+      appId: r.app_id,
+      purpose: r.purpose,
+      inputTokens: Number(r.input),
+      outputTokens: Number(r.output),
+      totalTokens: Number(r.total),
+      images: Number(r.images),
+      calls: Number(r.calls),
+    }));
   }
 }

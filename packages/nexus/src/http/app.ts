@@ -25,6 +25,7 @@ import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { storageRoutes } from "../routes/storage.js";
 import { storeRoutes } from "../routes/store.js";
 import { chatRoutes } from "../routes/chat.js";
+import { usageRoutes } from "../routes/usage.js";
 import { healthRoutes } from "../routes/health.js";
 import { jwksRoutes } from "../routes/jwks.js";
 import { appBundleRoutes } from "../routes/bundle-serving.js";
@@ -121,6 +122,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/app-media", appMediaRoutes(deps));
   app.route("/api/v1", storeRoutes(deps));
   app.route("/api/v1/chat", chatRoutes(deps));
+  app.route("/api/v1", usageRoutes(deps));
   if (deps.storage) app.route("/api/v1/storage", storageRoutes(deps, deps.storage));
   // Presigned URLs of a filesystem blob store point here, whichever part signed them: APS files,
   // or the registry's listing images (/api/v1/app-media redirects) on a server without APS.
