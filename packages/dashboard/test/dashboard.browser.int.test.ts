@@ -181,6 +181,10 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
     const queue = page.getByRole("list", { name: "Submissions" });
     const item = queue.getByRole("listitem").filter({ hasText: "Rough Draft" });
     await item.waitFor({ timeout: WAIT_MS });
+    await item.getByText("Findings, requested access and manifest diff").click();
+    await item.getByText(/\d+ errors?, \d+ warnings?, \d+ notes?\./).waitFor({ timeout: WAIT_MS });
+    await item.getByText("Manifest diff (first submission)").waitFor();
+    await item.getByRole("row").filter({ hasText: "/permissions" }).first().waitFor();
     await screenshot(page, "dashboard-review-queue");
     await item.getByLabel("Reason to reject").fill("The listing needs a screenshot.");
     await item.getByRole("button", { name: "Reject" }).click();

@@ -1,10 +1,12 @@
 // The admins' review queue: pending submissions oldest first; approve (releasing the candidate
-// version or not) or reject with the reason the developer reads in their console.
+// version or not) or reject with the reason the developer reads in their console. Each
+// submission opens onto its findings, requested access and manifest diff (review-details.tsx).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, seg } from "../api/client";
 import type { ReviewQueueItem, ReviewQueuePage } from "../api/types";
 import { ErrorNote, formatDate, Loading, PageTitle } from "../components/status";
+import { ReviewDetails } from "./review-details";
 
 const QUEUE_KEY = ["review", "queue"] as const;
 
@@ -22,7 +24,7 @@ export function ReviewPage() {
       ) : queue.data?.items.length === 0 ? (
         <p role="status">Nothing waits for review.</p>
       ) : (
-        <ul className="cards" aria-label="Submissions">
+        <ul className="cards single" aria-label="Submissions">
           {queue.data?.items.map((item) => (
             <Submission key={item.review_id} item={item} />
           ))}
@@ -61,6 +63,7 @@ function Submission({ item }: { item: ReviewQueueItem }) {
         {item.handle ? `@${item.handle}/` : ""}
         {item.slug} · {item.status} · submitted {formatDate(item.submitted_at)}
       </p>
+      <ReviewDetails appId={item.app_id} />
       <div className="actions">
         <button
           type="button"
