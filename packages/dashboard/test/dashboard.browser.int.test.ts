@@ -1,7 +1,8 @@
 // The dashboard in Debian's Chromium (playwright-core) against a real Nexus on SQLite serving the
 // built files: a newcomer signs up, browses and searches the store, reads what an app may do,
 // installs it, finds it in My apps, disables and uninstalls it; a developer sees their apps and
-// the reviewer's notes and creates and revokes a token; an admin works the review queue; the
+// the reviewer's notes and creates and revokes a token; a newcomer activates developer access
+// after reading the terms; an admin works the review queue; the
 // page carries its CSP and cannot be framed. Screenshots go to test-artifacts/dashboard-*.png.
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -254,6 +255,35 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
     // The rejected app is the developer's to fix: the author's review page shows the reason too.
     const review = await nexus.call("GET", `/api/v1/developer/apps/${id}/review`, apps.devPat);
     expect(JSON.stringify(await review.json())).toContain("The listing needs a screenshot.");
+    expect(problems).toEqual([]);
+  });
+
+  it("lets a newcomer read the Developer Terms and activate developer access themselves", async () => {
+    const { page, problems } = await dashboardPage();
+    await signUp(page, "self-serve@example.com");
+    await page.getByRole("link", { name: "Developer" }).click();
+    // Unverified, the card says to verify first and will not activate.
+    await page.getByText("Verify your email address first").waitFor({ timeout: WAIT_MS });
+    await nexus.verifyEmail("self-serve@example.com");
+    await page.reload();
+    const card = page.getByRole("form", { name: "Activate developer access" });
+    await card.waitFor({ timeout: WAIT_MS });
+    const terms = card.getByRole("document", { name: "Developer Terms of Service" });
+    expect(await terms.textContent()).toContain("## 1. Developer access");
+    const activate = card.getByRole("button", { name: "Activate developer access" });
+    expect(await activate.isDisabled()).toBe(true);
+    await card.getByLabel("I have read and accept the Developer Terms of Service").check();
+    await card.getByLabel(/Public handle/).fill("self-made");
+    await activate.click();
+    await page.getByText("You are a verified developer.").waitFor({ timeout: WAIT_MS });
+    const me = (await (
+      await fetch(`${nexus.url}/api/v1/me`, { headers: { cookie: await sessionCookie(page) } })
+    ).json()) as Record<string, unknown>;
+    expect(me).toMatchObject({
+      developer_state: "verified",
+      developer_tos_version: "2026-01",
+      developer_handle: "self-made",
+    });
     expect(problems).toEqual([]);
   });
 

@@ -62,6 +62,30 @@ describe.each(DIALECTS)("developer profile on $name", (d) => {
   );
 
   it.skipIf(d.skip)(
+    "serves the Developer Terms the activation card shows, with the version activation checks",
+    async () => {
+      const h = harness(await d.open(), {
+        developerTosVersion: "2026-12",
+        developerTerms: "# Our terms\n\nBe kind.\n",
+        selfServeDeveloper: false,
+      });
+      const res = await h.req("GET", "/api/v1/developer/terms");
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        version: "2026-12",
+        self_serve: false,
+        markdown: "# Our terms\n\nBe kind.\n",
+      });
+      const standard = await (await setup()).req("GET", "/api/v1/developer/terms");
+      expect(await standard.json()).toMatchObject({
+        version: "2026-01",
+        self_serve: true,
+        markdown: expect.stringContaining("## 1. Developer access"),
+      });
+    },
+  );
+
+  it.skipIf(d.skip)(
     "activates Verified Developer from a browser session with the current ToS, in the spec's check order",
     async () => {
       const h = await setup();

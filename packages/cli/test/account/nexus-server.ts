@@ -43,6 +43,8 @@ export interface TestNexus {
   devicePat(cookie: string): Promise<{ pat: string; token_id: number; expires_in: number }>;
   /** Makes the person an admin of this Nexus (who approves and rejects apps). */
   makeAdmin(email: string): Promise<void>;
+  /** Marks the person's email verified, as the link in the verification mail does. */
+  verifyEmail(email: string): Promise<void>;
   /** Makes the person a verified developer, as `anna-nexus admin` or self-serve activation do. */
   makeDeveloper(email: string): Promise<void>;
   /** A JSON request with an optional Bearer PAT. */
@@ -150,6 +152,13 @@ export async function startTestNexus(
       await handle.db
         .updateTable("users")
         .set({ is_admin: 1 })
+        .where("email", "=", email)
+        .execute();
+    },
+    async verifyEmail(email) {
+      await handle.db
+        .updateTable("users")
+        .set({ is_verified: 1 })
         .where("email", "=", email)
         .execute();
     },

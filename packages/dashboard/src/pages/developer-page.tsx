@@ -8,6 +8,7 @@ import { ME_KEY, useMe } from "../api/session";
 import { createToken } from "../api/tokens";
 import type { DevToken, DeveloperApp, DeveloperVersion, Me } from "../api/types";
 import { ErrorNote, formatDate, Loading, PageTitle } from "../components/status";
+import { ActivationCard } from "./activation-card";
 import { UsagePanel } from "./usage-panel";
 
 export function DeveloperPage() {
@@ -38,11 +39,7 @@ function HandleForm({ me }: { me: Me }) {
   return (
     <section aria-labelledby="dev-profile">
       <h2 id="dev-profile">Profile</h2>
-      <p>
-        {me.is_verified_developer
-          ? "You are a verified developer."
-          : `Developer status: ${me.developer_state}. An admin of this server can make you a verified developer (anna-nexus admin).`}
-      </p>
+      {me.is_verified_developer ? <p>You are a verified developer.</p> : <ActivationCard me={me} />}
       <form className="toolbar" onSubmit={onSubmit}>
         <label htmlFor="dev-handle">Handle</label>
         <input

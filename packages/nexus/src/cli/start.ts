@@ -27,6 +27,7 @@ import { sqlStores } from "../stores/sql-stores.js";
 import { createChat } from "../chat/chat-deps.js";
 import { openCopilot } from "../copilot/copilot-services.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
+import { developerTermsFromEnv } from "./developer-terms-env.js";
 import { llmFromEnv, llmSummary } from "./llm-env.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
@@ -93,6 +94,9 @@ Starts the Nexus server. With no options it runs on SQLite in ./.anna-data and a
 migrations first. It logs JSON lines on stderr and stops cleanly on SIGTERM or Ctrl-C.
 Token signing keys are sealed with ANNA_TOKEN_KEK (base64, 32 bytes) or the key file
 token-signing.kek that the first start creates in the data folder: back it up with the database.
+Developer access is self-serve (the Developer Console's activation card, accepting the Developer
+Terms); ANNA_SELF_SERVE_DEVELOPER=0 leaves it to admins, and your own terms are
+ANNA_DEVELOPER_TERMS_FILE=<markdown> with ANNA_DEVELOPER_TERMS_VERSION=<new version>.
 
 Options:
 ${flagHelp(FLAGS)}
@@ -167,6 +171,7 @@ async function serveUntilStopped(
   const binaries = binaryConfig(flags, io.env);
   // Checked before the database opens: a bad ANNA_LLM_* is a usage error, not a half-started server.
   const llm = llmFromEnv(io.env);
+  const terms = developerTermsFromEnv(io.env, io.cwd);
   const outbox =
     (flags["mail-outbox"] as string | undefined) ?? (io.env.ANNA_MAIL_OUTBOX || undefined);
   const mail = outbox
@@ -222,6 +227,7 @@ async function serveUntilStopped(
     ? sqlRateLimiter(handle.db, systemClock)
     : memoryRateLimiter(systemClock);
   const config = resolveConfig({
+    ...terms,
     publicOrigin: publicOrigin?.replace(/\/$/, ""),
     trustProxy,
     binaries,

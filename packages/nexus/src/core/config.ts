@@ -1,5 +1,6 @@
 // Everything a deployment tunes, resolved once by main() from flags and environment and passed
 // to createApp. Defaults are the embedded single-user-machine setup.
+import { DEFAULT_DEVELOPER_TERMS } from "../auth/developer-terms.js";
 
 export interface NexusConfig {
   /** e.g. `https://nexus.example.com`; when set it is the only origin allowed besides loopback. */
@@ -13,6 +14,8 @@ export interface NexusConfig {
   deviceCodeTtlMs: number;
   /** Current Developer Terms of Service version (S3: activation must accept exactly this). */
   developerTosVersion: string;
+  /** Their text (Markdown), served at GET /api/v1/developer/terms for the activation card. */
+  developerTerms: string;
   /** Self-serve Verified Developer activation (R3); when off, only an admin grants it. */
   selfServeDeveloper: boolean;
   /** How long an email verification link works. */
@@ -104,6 +107,7 @@ export const DEFAULT_CONFIG: NexusConfig = {
   devSessionIdleMs: 30 * 60_000,
   devSessionMaxMs: DAY_MS,
   developerTosVersion: "2026-01",
+  developerTerms: DEFAULT_DEVELOPER_TERMS,
   selfServeDeveloper: true,
   binaries: {
     maxArtifactBytes: 1024 ** 3,

@@ -1,4 +1,5 @@
-// The developer profile: the handle (rules in auth/handle-rules.ts) and self-serve activation.
+// The developer profile: the handle (rules in auth/handle-rules.ts), the Developer Terms a person
+// reads before activating (public, so the card can show them), and self-serve activation.
 // PUT /api/v1/developer/profile/handle is answered with `detail.code` + `detail.message`, which
 // the published CLI prints (real-world-cli.md §2).
 import { Hono } from "hono";
@@ -19,6 +20,16 @@ export function handleRoutes(deps: AppDeps): Hono<Env> {
     await deps.stores.users.setHandle(p.user.id, h, deps.clock.now());
     return c.json({ handle: h });
   });
+
+  // What the activation card shows: the version activation checks, the text, whether self-serve
+  // is on here (off: an admin grants developer status). Public: the terms are no secret.
+  app.get("/terms", (c) =>
+    c.json({
+      version: deps.config.developerTosVersion,
+      self_serve: deps.config.selfServeDeveloper,
+      markdown: deps.config.developerTerms,
+    }),
+  );
 
   // Self-serve Verified Developer activation (spec R3, S3); checks in the spec's order.
   app.post("/profile/activate", async (c) => {
