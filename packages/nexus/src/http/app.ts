@@ -26,6 +26,8 @@ import { storageRoutes } from "../routes/storage.js";
 import { storeRoutes } from "../routes/store.js";
 import { chatRoutes } from "../routes/chat.js";
 import { usageRoutes } from "../routes/usage.js";
+import { sessionRoutes } from "../routes/sessions.js";
+import { serverSettingsRoutes } from "../routes/server-settings.js";
 import { healthRoutes } from "../routes/health.js";
 import { jwksRoutes } from "../routes/jwks.js";
 import { appBundleRoutes } from "../routes/bundle-serving.js";
@@ -106,6 +108,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/", verifyPageRoutes());
   app.route("/api/v1/auth", authRoutes(deps));
   app.route("/api/v1/auth", emailVerificationRoutes(deps));
+  app.route("/api/v1/auth", sessionRoutes(deps));
   app.route("/api/v1", meRoutes(deps));
   app.route("/api/v1/anna-apps/dev", deviceRoutes(deps));
   app.route("/api/v1/anna-apps/dev", tokenRoutes(deps));
@@ -119,6 +122,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/executas", executaRoutes(deps));
   app.route("/api/v1/developer/apps", developerAppRoutes(deps));
   app.route("/api/v1/super-admin", superAdminAppRoutes(deps));
+  app.route("/api/v1/super-admin", serverSettingsRoutes(deps));
   app.route("/api/v1/app-media", appMediaRoutes(deps));
   app.route("/api/v1", storeRoutes(deps));
   app.route("/api/v1/chat", chatRoutes(deps));

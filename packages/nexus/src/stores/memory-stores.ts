@@ -6,7 +6,13 @@ import { HANDLE_FREEZE_MS, handleFrozenError } from "../auth/handle-rules.js";
 import { memoryDevSessionStore } from "./dev-session-store.js";
 import { memoryEmailVerificationStore } from "./email-verification-store.js";
 import { memorySigningKeyStore } from "./signing-key-store.js";
-import type { DevToken, DeviceCode, Stores, User } from "./types.js";
+import {
+  SESSIONS_LIST_MAX,
+  type DevToken,
+  type DeviceCode,
+  type Stores,
+  type User,
+} from "./types.js";
 
 interface UserRow {
   user: User;
@@ -18,8 +24,9 @@ export function memoryStores(): Stores {
   const users = new Map<number, UserRow>();
   const sessions = new Map<
     string,
-    { userId: number; expiresAt: number; revokedAt: number | null }
+    { id: number; userId: number; createdAt: number; expiresAt: number; revokedAt: number | null }
   >();
+  let nextSession = 1;
   const tokens = new Map<number, DevToken & { tokenHash: string }>();
   const devices = new Map<number, DeviceCode & { hash: string }>();
   let nextUser = 1;
@@ -109,8 +116,45 @@ export function memoryStores(): Stores {
       },
     },
     sessions: {
-      async create(userId, tokenHash, _now, expiresAt) {
-        sessions.set(tokenHash, { userId, expiresAt, revokedAt: null });
+      async create(userId, tokenHash, now, expiresAt) {
+        sessions.set(tokenHash, {
+          id: nextSession++,
+          userId,
+          createdAt: now,
+          expiresAt,
+          revokedAt: null,
+        });
+      },
+      async listForUser(userId, now, currentHash) {
+        return [...sessions.entries()]
+          .filter(([, s]) => s.userId === userId && s.revokedAt === null && s.expiresAt > now)
+          .sort(([, a], [, b]) => b.createdAt - a.createdAt || b.id - a.id)
+          .slice(0, SESSIONS_LIST_MAX)
+          .map(([hash, s]) => ({
+            id: s.id,
+            createdAt: s.createdAt,
+            expiresAt: s.expiresAt,
+            current: hash === currentHash,
+          }));
+      },
+      async revokeById(userId, id, now) {
+        for (const s of sessions.values()) {
+          if (s.id === id && s.userId === userId && s.revokedAt === null && s.expiresAt > now) {
+            s.revokedAt = now;
+            return true;
+          }
+        }
+        return false;
+      },
+      async revokeOthers(userId, keepHash, now) {
+        let n = 0;
+        for (const [hash, s] of sessions) {
+          if (s.userId === userId && hash !== keepHash && s.revokedAt === null) {
+            s.revokedAt = now;
+            n += 1;
+          }
+        }
+        return n;
       },
       async findUser(tokenHash, now) {
         const s = sessions.get(tokenHash);

@@ -17,6 +17,7 @@ import type {
   User,
   UserStore,
 } from "./types.js";
+import { SESSIONS_LIST_MAX } from "./types.js";
 
 /** SQLite `SQLITE_CONSTRAINT_UNIQUE` or PostgreSQL `23505`, naming the column when it can. */
 export function uniqueViolation(err: unknown): string | undefined {
@@ -237,6 +238,45 @@ function sqlSessionStore(db: Kysely<Database>): SessionStore {
     async findUser(tokenHash, now) {
       const [r] = await findSessionUser(tokenHash, now);
       return r && toUser(r);
+    },
+    async listForUser(userId, now, currentHash) {
+      const rows = await db
+        .selectFrom("sessions")
+        .select(["id", "token_hash", "created_at", "expires_at"])
+        .where("user_id", "=", userId)
+        .where("revoked_at", "is", null)
+        .where("expires_at", ">", now)
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(SESSIONS_LIST_MAX)
+        .execute();
+      return rows.map((r) => ({
+        id: Number(r.id),
+        createdAt: Number(r.created_at),
+        expiresAt: Number(r.expires_at),
+        current: r.token_hash === currentHash,
+      }));
+    },
+    async revokeById(userId, id, now) {
+      const r = await db
+        .updateTable("sessions")
+        .set({ revoked_at: now })
+        .where("id", "=", id)
+        .where("user_id", "=", userId)
+        .where("revoked_at", "is", null)
+        .where("expires_at", ">", now)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    async revokeOthers(userId, keepHash, now) {
+      const r = await db
+        .updateTable("sessions")
+        .set({ revoked_at: now })
+        .where("user_id", "=", userId)
+        .where("token_hash", "!=", keepHash)
+        .where("revoked_at", "is", null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
     },
     async revoke(tokenHash, now) {
       await db

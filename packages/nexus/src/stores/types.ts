@@ -50,8 +50,26 @@ export interface UserStore {
   markVerified(id: number, now: number): Promise<void>;
 }
 
+/** A signed-in browser of a user, as the settings page lists it (never the token or its hash). */
+export interface ActiveSession {
+  id: number;
+  createdAt: number;
+  expiresAt: number;
+  /** Whether this is the session the request came with. */
+  current: boolean;
+}
+
+/** Sessions listed per user at most (newest first): a person has a few browsers, not thousands. */
+export const SESSIONS_LIST_MAX = 100;
+
 export interface SessionStore {
   create(userId: number, tokenHash: string, now: number, expiresAt: number): Promise<void>;
+  /** The user's unexpired, unrevoked sessions, newest first; `currentHash` marks the caller's. */
+  listForUser(userId: number, now: number, currentHash?: string): Promise<ActiveSession[]>;
+  /** Revokes one of the user's sessions; false when it is not theirs or not active. */
+  revokeById(userId: number, id: number, now: number): Promise<boolean>;
+  /** Revokes every active session of the user but `keepHash`'s; how many. */
+  revokeOthers(userId: number, keepHash: string, now: number): Promise<number>;
   /** The user of an unexpired, unrevoked session. */
   findUser(tokenHash: string, now: number): Promise<User | undefined>;
   revoke(tokenHash: string, now: number): Promise<void>;
