@@ -10,6 +10,7 @@ import { AuthPage } from "./pages/auth-page";
 import { DeveloperPage } from "./pages/developer-page";
 import { MyAppsPage } from "./pages/my-apps-page";
 import { ReviewPage } from "./pages/review-page";
+import { SettingsPage } from "./pages/settings-page";
 import { StorePage } from "./pages/store-page";
 import { Link, matchPath, navigate, useLocation } from "./router";
 
@@ -47,6 +48,7 @@ function Header() {
         {me.data && <Link to="/apps">My apps</Link>}
         {me.data && <Link to="/developer">Developer</Link>}
         {me.data?.is_admin && <Link to="/admin/review">Review queue</Link>}
+        {me.data && <Link to="/settings">Settings</Link>}
       </nav>
       <div className="who">
         {me.data ? (
@@ -80,6 +82,7 @@ function Page() {
   if (pathname === "/apps") return <SignedIn>{<MyAppsPage />}</SignedIn>;
   if (pathname === "/developer") return <SignedIn>{<DeveloperPage />}</SignedIn>;
   if (pathname === "/admin/review") return <SignedIn admin>{<ReviewPage />}</SignedIn>;
+  if (pathname === "/settings") return <SignedIn>{<SettingsPage />}</SignedIn>;
   return (
     <section>
       <PageTitle>Page not found</PageTitle>

@@ -2,7 +2,7 @@
 // built files: a newcomer signs up, browses and searches the store, reads what an app may do,
 // installs it, finds it in My apps, disables and uninstalls it; a developer sees their apps and
 // the reviewer's notes and creates and revokes a token; a newcomer activates developer access
-// after reading the terms; an admin works the review queue; the
+// after reading the terms; an admin works the review queue and signs out their other browsers; the
 // page carries its CSP and cannot be framed. Screenshots go to test-artifacts/dashboard-*.png.
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -284,6 +284,37 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
       developer_tos_version: "2026-01",
       developer_handle: "self-made",
     });
+    expect(problems).toEqual([]);
+  });
+
+  it("lists the admin's signed-in browsers, signs out the others, shows the server's settings", async () => {
+    // Another browser of the admin's, signed in over the API.
+    const other = await fetch(`${nexus.url}/api/v1/auth/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: nexus.url },
+      body: JSON.stringify({ email: "admin@example.com", password: PASSWORD }),
+    });
+    const otherCookie = /anna_session=[^;]+/.exec(other.headers.get("set-cookie") ?? "")![0];
+    const { page, problems } = await dashboardPage();
+    await page.goto(`${nexus.url}/signin`);
+    await page.getByLabel("Email").fill("admin@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "Settings" }).click();
+    const sessions = page.getByRole("table", { name: "Active sessions" });
+    await sessions.getByText("this one").waitFor({ timeout: WAIT_MS });
+    expect(
+      await sessions.getByRole("button", { name: /^Sign out the session of/ }).count(),
+    ).toBeGreaterThan(0);
+    await page.getByText("The LLM gateway is not configured on this server.").waitFor();
+    await screenshot(page, "dashboard-settings");
+    await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+    await page.getByText(/^Signed out \d+ other sessions?\.$/).waitFor({ timeout: WAIT_MS });
+    const me = await fetch(`${nexus.url}/api/v1/me`, { headers: { cookie: otherCookie } });
+    expect(me.status).toBe(401);
+    expect(await sessions.getByRole("button", { name: /^Sign out the session of/ }).count()).toBe(
+      0,
+    );
     expect(problems).toEqual([]);
   });
 
