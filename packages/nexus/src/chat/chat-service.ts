@@ -308,16 +308,18 @@ export class ChatService {
           error: String(err),
         });
       }
-      outcome = signal.aborted ? cancelledBeforeModel() : {
-        status: "failed",
-        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-        steps: 0,
-        messages: [],
-        error: {
-          code: "internal",
-          message: `the turn could not run: ${(err as Error).message ?? String(err)}`,
-        },
-      };
+      outcome = signal.aborted
+        ? cancelledBeforeModel()
+        : {
+            status: "failed",
+            usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+            steps: 0,
+            messages: [],
+            error: {
+              code: "internal",
+              message: `the turn could not run: ${(err as Error).message ?? String(err)}`,
+            },
+          };
     }
     if (outcome.status === "cancelled" && overflow.signal.aborted) {
       outcome = {

@@ -78,7 +78,10 @@ describe.each(DIALECTS)("a chat turn's installed apps, executas and skills on $n
       expect(frames.map((f) => f.id)).toEqual(frames.map((_, i) => i + 1));
       await w.chat.service.idle();
 
-      expect(frames[0]?.data).toMatchObject({ type: "turn.started", activatedApps: [String(appId)] });
+      expect(frames[0]?.data).toMatchObject({
+        type: "turn.started",
+        activatedApps: [String(appId)],
+      });
       const results = ofType(frames, "tool.result").map((f) => f.data);
       expect(results).toMatchObject([
         { name: toolName("add_note"), isError: false, output: { count: 1 } },
@@ -107,9 +110,7 @@ describe.each(DIALECTS)("a chat turn's installed apps, executas and skills on $n
       expect(toolNames(sent)).toEqual(
         expect.arrayContaining([toolName("add_note"), toolName("summarize_notes")]),
       );
-      expect(sent.messages.filter((m) => JSON.stringify(m.content).includes(text))).toHaveLength(
-        1,
-      );
+      expect(sent.messages.filter((m) => JSON.stringify(m.content).includes(text))).toHaveLength(1);
       expect(sent.messages.at(-1)).toMatchObject({ role: "user" });
       // The sampling request came from the plugin, with its notes in it.
       expect(JSON.stringify(body(w, 2))).toContain("buy milk");
@@ -131,16 +132,18 @@ describe.each(DIALECTS)("a chat turn's installed apps, executas and skills on $n
       const w = await chatWorld(await d.open());
       const { toolName } = await notesApp(w);
       expect((await w.call("POST", "/api/v1/store/apps/notes-app/install")).status).toBe(201);
-      expect(
-        (await w.call("PATCH", "/api/v1/me/apps/notes-app", { enabled: false })).status,
-      ).toBe(200);
+      expect((await w.call("PATCH", "/api/v1/me/apps/notes-app", { enabled: false })).status).toBe(
+        200,
+      );
 
       w.fake.enqueue({ text: "ok" });
       const turnId = await w.turn(await w.conversation(), "#ghost-app and #notes-app, hello");
       const read = await w.events(turnId);
       const notices = ofType(read.frames, "notice").map((f) => f.data.message as string);
       expect(notices).toEqual([
-        expect.stringContaining('#ghost-app was not applied: you have no app "ghost-app" installed'),
+        expect.stringContaining(
+          '#ghost-app was not applied: you have no app "ghost-app" installed',
+        ),
         expect.stringContaining("#notes-app was not applied: the app is installed but disabled"),
       ]);
       expect(read.frames[0]?.data).toMatchObject({ activatedApps: [] });
@@ -174,25 +177,30 @@ describe.each(DIALECTS)("a chat turn's installed apps, executas and skills on $n
     },
   );
 
-  it.skipIf(d.skip)("lists an installed skill in the index and load_skill returns its body", async () => {
-    const w = await chatWorld(await d.open());
-    const toolId = await w.publishSkill("trip-planner", SKILL_MD);
-    expect((await w.call("PUT", `/api/v1/me/executas/${toolId}`)).status).toBeLessThan(300);
+  it.skipIf(d.skip)(
+    "lists an installed skill in the index and load_skill returns its body",
+    async () => {
+      const w = await chatWorld(await d.open());
+      const toolId = await w.publishSkill("trip-planner", SKILL_MD);
+      expect((await w.call("PUT", `/api/v1/me/executas/${toolId}`)).status).toBeLessThan(300);
 
-    const name = skillToolName("trip-planner");
-    w.fake.enqueue({ toolCalls: [{ name: LOAD_SKILL_TOOL, args: { name } }] });
-    w.fake.enqueue({ text: "When do you leave?" });
-    const turnId = await w.turn(await w.conversation(), "plan my trip to Lisbon");
-    const read = await w.events(turnId);
-    expect(read.frames.at(-1)?.data).toMatchObject({ status: "completed" });
+      const name = skillToolName("trip-planner");
+      w.fake.enqueue({ toolCalls: [{ name: LOAD_SKILL_TOOL, args: { name } }] });
+      w.fake.enqueue({ text: "When do you leave?" });
+      const turnId = await w.turn(await w.conversation(), "plan my trip to Lisbon");
+      const read = await w.events(turnId);
+      expect(read.frames.at(-1)?.data).toMatchObject({ status: "completed" });
 
-    const sent = body(w, 0);
-    expect(system(sent)).toContain("<available_skills>");
-    expect(system(sent)).toContain("Plan a trip day by day.");
-    expect(system(sent)).not.toContain("Ask for the dates first");
-    expect(toolNames(sent)).toContain(LOAD_SKILL_TOOL);
-    const result = ofType(read.frames, "tool.result")[0]?.data;
-    expect(result).toMatchObject({ name: LOAD_SKILL_TOOL, isError: false });
-    expect(String(result?.output)).toContain("Ask for the dates first, then list one place per day.");
-  });
+      const sent = body(w, 0);
+      expect(system(sent)).toContain("<available_skills>");
+      expect(system(sent)).toContain("Plan a trip day by day.");
+      expect(system(sent)).not.toContain("Ask for the dates first");
+      expect(toolNames(sent)).toContain(LOAD_SKILL_TOOL);
+      const result = ofType(read.frames, "tool.result")[0]?.data;
+      expect(result).toMatchObject({ name: LOAD_SKILL_TOOL, isError: false });
+      expect(String(result?.output)).toContain(
+        "Ask for the dates first, then list one place per day.",
+      );
+    },
+  );
 });
