@@ -6,7 +6,7 @@
 // addendum is XML-fenced in the system prompt the provider received, the user's message reaches
 // it once, an app not installed or disabled gets a notice and no tools, a plugin that cannot be
 // prepared is a notice and not a failed turn, and a skill's index entry and `load_skill` work.
-import { executaToolName, LOAD_SKILL_TOOL } from "@anna-ai/agent";
+import { executaToolName, LOAD_SKILL_TOOL, type AppViews } from "@anna-ai/agent";
 import { skillToolName } from "@anna-ai/skills";
 import { describe, expect, it } from "vitest";
 import { DIALECTS, useDialectCleanup } from "../helpers/dialects.js";
@@ -33,6 +33,15 @@ const body = (w: ChatWorld, i: number) => w.fake.requests[i]?.body as OpenAiBody
 const system = (b: OpenAiBody) => String(b.messages.find((m) => m.role === "system")?.content);
 const toolNames = (b: OpenAiBody) => (b.tools ?? []).map((t) => t.function.name);
 const ofType = (frames: SseFrame[], type: string) => frames.filter((f) => f.event === type);
+
+/** Resolves once `cond` holds; checked every 10 ms, for at most 10 s. */
+async function until(cond: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 /** A notes app bundling a Hub tool that the runtime serves from examples/executas/ts-notes. */
 async function notesApp(w: ChatWorld, slug = "notes-app") {
@@ -201,6 +210,79 @@ describe.each(DIALECTS)("a chat turn's installed apps, executas and skills on $n
       expect(String(result?.output)).toContain(
         "Ask for the dates first, then list one place per day.",
       );
+    },
+  );
+
+  it.skipIf(d.skip)("ends a turn cancelled while its plugins are prepared", async () => {
+    const w = await chatWorld(await d.open());
+    const { tool } = await notesApp(w);
+    w.stuck.add(tool.toolId);
+    expect((await w.call("POST", "/api/v1/store/apps/notes-app/install")).status).toBe(201);
+
+    const turnId = await w.turn(await w.conversation(), "#notes-app list my notes");
+    await until(() => w.runtime.prepared.length > 0, "the turn to start preparing the plugin");
+    const cancelled = await w.call("POST", `/api/v1/chat/turns/${turnId}/cancel`);
+    expect(cancelled.body).toMatchObject({ status: "cancelled", steps: 0 });
+    const read = await w.events(turnId);
+    expect(read.frames.map((f) => f.data)).toEqual([
+      {
+        type: "turn.finished",
+        status: "cancelled",
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      },
+    ]);
+    expect(w.fake.requests).toHaveLength(0);
+  });
+
+  it.skipIf(d.skip)(
+    "offers the app view tools only when an applied app declares views",
+    async () => {
+      const opened: unknown[] = [];
+      const views: AppViews = {
+        open: (request) => {
+          opened.push(request);
+          return Promise.resolve({ window_uuid: "w-1", status: "open", reused: false });
+        },
+        update: () => Promise.reject(new Error("not used here")),
+        close: () => Promise.resolve(),
+      };
+      const w = await chatWorld(await d.open(), { appViews: views });
+      const appId = await w.fx.app({
+        slug: "board",
+        versions: [
+          {
+            version: "1.0.0",
+            manifest: {
+              schema: 2,
+              ui: {
+                bundle: { entry: "index.html" },
+                views: [{ name: "main", title: "Board", default: true }],
+              },
+            } as never,
+          },
+        ],
+      });
+      expect((await w.call("POST", "/api/v1/store/apps/board/install")).status).toBe(201);
+      const conversation = await w.conversation();
+
+      w.fake.enqueue({ text: "hi" });
+      await w.events(await w.turn(conversation, "hello, no app here"));
+      expect(toolNames(body(w, 0))).not.toContain("open_app_view");
+
+      w.fake.enqueue({ toolCalls: [{ name: "open_app_view", args: { app_id: String(appId) } }] });
+      w.fake.enqueue({ text: "Opened." });
+      const read = await w.events(await w.turn(conversation, "#board show it"));
+      expect(toolNames(body(w, 1))).toEqual(
+        expect.arrayContaining(["open_app_view", "update_app_view", "close_app_view"]),
+      );
+      expect(system(body(w, 1))).toContain("<ui_views>");
+      expect(ofType(read.frames, "tool.result")[0]?.data).toMatchObject({
+        isError: false,
+        output: { window_uuid: "w-1" },
+      });
+      expect(opened).toEqual([
+        { userId: String(w.user.userId), appId: String(appId), conversationId: conversation },
+      ]);
     },
   );
 });

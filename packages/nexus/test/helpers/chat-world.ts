@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createGatewaySamplingService, type AgentTool } from "@anna-ai/agent";
+import { createGatewaySamplingService, type AgentTool, type AppViews } from "@anna-ai/agent";
 import { createAllowAllGrantPolicy } from "@anna-ai/executa-host";
 import { onTestFinished } from "vitest";
 import { turnAssembler } from "../../src/chat/turn-assembly.js";
@@ -25,11 +25,12 @@ export const TS_NOTES_DIR = fileURLToPath(
 
 export async function chatWorld(
   handle: DatabaseHandle,
-  opts: { platformTools?: readonly AgentTool[] } = {},
+  opts: { platformTools?: readonly AgentTool[]; appViews?: AppViews } = {},
 ) {
   // Filled by the test once the Hub has minted the tool ids.
   const folders = new Map<string, string>();
   const broken = new Set<string>();
+  const stuck = new Set<string>();
   let runtime: FolderExecutaRuntime | undefined;
   const sandboxRoot = mkdtempSync(path.join(tmpdir(), "anna-chat-world-"));
   chmodSync(sandboxRoot, 0o711);
@@ -40,6 +41,7 @@ export async function chatWorld(
       runtime = folderExecutaRuntime({
         folders,
         broken,
+        stuck,
         pool: {
           sandbox: { mode: "none", root: sandboxRoot },
           services: {
@@ -53,6 +55,7 @@ export async function chatWorld(
         db: handle.db,
         executas: runtime,
         ...(opts.platformTools ? { platformTools: opts.platformTools } : {}),
+        ...(opts.appViews ? { appViews: opts.appViews } : {}),
         logger: { log: () => {} },
       });
     },
@@ -74,6 +77,8 @@ export async function chatWorld(
     folders,
     /** Hub tool ids whose prepare fails. */
     broken,
+    /** Hub tool ids whose prepare hangs until the turn is cancelled. */
+    stuck,
     fx,
     user,
     call,

@@ -23,6 +23,8 @@ export function folderExecutaRuntime(options: {
   trusted?: boolean;
   /** Tool ids whose prepare rejects, as a broken install would. */
   broken?: ReadonlySet<string>;
+  /** Tool ids whose prepare never finishes (a stuck download) until its signal aborts. */
+  stuck?: ReadonlySet<string>;
 }): FolderExecutaRuntime {
   const pool = new ExecutaPool(options.pool);
   const cache = new Map<string, Promise<ResolvedExecuta>>();
@@ -51,6 +53,11 @@ export function folderExecutaRuntime(options: {
     prepare(toolId, executaVersionId, signal) {
       signal?.throwIfAborted();
       prepared.push({ toolId, executaVersionId });
+      if (options.stuck?.has(toolId)) {
+        return new Promise((_, reject) =>
+          signal?.addEventListener("abort", () => reject(signal.reason as Error), { once: true }),
+        );
+      }
       const key = `${toolId}@${executaVersionId}`;
       let found = cache.get(key);
       if (found === undefined) {
