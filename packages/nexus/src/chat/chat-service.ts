@@ -1,8 +1,8 @@
 // Chat turns on the server: a turn starts with the user's message in the database, then runs in
 // the background (prompt → model → tools → … through @anna-ai/agent's runTurn) while its events
 // go to the turn event log, where any number of SSE readers follow them and resume. The seams
-// other parts fill are explicit: `toolsFor` (which tools a user's turn may call) and `assemble`
-// (the prompt: skills, mentions, apps). A turn still running when the server stops ends
+// other parts fill are explicit: `toolsFor` (extra tools a user's turn may call) and `assemble`
+// (the prompt: skills, mentions, apps, installed executas; turn-assembly.ts builds the server's). A turn still running when the server stops ends
 // `failed` with a clear error, at stop or at the next start.
 import { randomUUID } from "node:crypto";
 import { runTurn, TurnEventLog } from "@anna-ai/agent";
@@ -57,11 +57,15 @@ export type ToolsFor = (
 export interface PromptInput {
   user: User;
   conversation: ConversationRow;
+  turnId: string;
   system: string;
-  /** The conversation's latest messages, this turn's user message last. */
+  /** The conversation's latest messages before this turn (this turn's message is `text`). */
   history: ChatMessage[];
+  /** This turn's user message; the assembler puts it after `history`, once. */
   text: string;
   tools: AgentTool[];
+  /** Aborts when the turn is cancelled or the server stops: assembly stops preparing then. */
+  signal: AbortSignal;
 }
 
 export type PromptAssembler = (input: PromptInput) => Promise<AssembledPrompt> | AssembledPrompt;
@@ -69,7 +73,7 @@ export type PromptAssembler = (input: PromptInput) => Promise<AssembledPrompt> |
 /** The prompt with no skills, mentions or apps: the system prompt, the history, the tools. */
 export const plainPrompt: PromptAssembler = (input) => ({
   system: input.system,
-  messages: input.history,
+  messages: [...input.history, { role: "user", content: input.text }],
   tools: input.tools,
   activatedApps: [],
   notices: [],
@@ -272,13 +276,18 @@ export class ChatService {
         conversation.id,
         o.maxHistoryMessages ?? CHAT_MAX_HISTORY_MESSAGES,
       );
+      // startTurn stored this turn's message last; the assembler adds it back as `text`, so the
+      // model sees it once.
+      if (history.at(-1)?.role === "user") history.pop();
       const prompt = await (o.assemble ?? plainPrompt)({
         user,
         conversation,
+        turnId,
         system: o.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
         history,
         text,
         tools,
+        signal,
       });
       outcome = await runTurn({
         turnId,
@@ -293,20 +302,24 @@ export class ChatService {
         emit,
       });
     } catch (err) {
-      o.logger.log("error", "chat turn failed before or outside the model loop", {
-        turn_id: turnId,
-        error: String(err),
-      });
-      outcome = {
-        status: "failed",
-        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-        steps: 0,
-        messages: [],
-        error: {
-          code: "internal",
-          message: `the turn could not run: ${(err as Error).message ?? String(err)}`,
-        },
-      };
+      if (!signal.aborted) {
+        o.logger.log("error", "chat turn failed before or outside the model loop", {
+          turn_id: turnId,
+          error: String(err),
+        });
+      }
+      outcome = signal.aborted
+        ? cancelledBeforeModel()
+        : {
+            status: "failed",
+            usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+            steps: 0,
+            messages: [],
+            error: {
+              code: "internal",
+              message: `the turn could not run: ${(err as Error).message ?? String(err)}`,
+            },
+          };
     }
     if (outcome.status === "cancelled" && overflow.signal.aborted) {
       outcome = {
@@ -376,6 +389,16 @@ class TurnAlreadyEnded extends Error {
     super(`turn ${turnId} had already ended (another server or a cancel recorded it)`);
     this.name = "TurnAlreadyEnded";
   }
+}
+
+/** A turn cancelled while its prompt was assembled: no model call was made. */
+function cancelledBeforeModel(): TurnOutcome {
+  return {
+    status: "cancelled",
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    steps: 0,
+    messages: [],
+  };
 }
 
 function finishedEvent(outcome: TurnOutcome): Extract<TurnEvent, { type: "turn.finished" }> {

@@ -3,6 +3,7 @@
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
+import { dispatcherAppViews, SearchConfigError, searchProviderFromEnv } from "@anna-ai/agent";
 import { sqlRateLimiter } from "../auth/sql-rate-limit.js";
 import { memoryRateLimiter } from "../auth/rate-limit.js";
 import { consoleMailSender, fileOutboxMailSender } from "../mail/mail-sender.js";
@@ -25,6 +26,9 @@ import { sqlExecutaStore } from "../hub/executa-store.js";
 import { appStore } from "../store/app-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import { createChat } from "../chat/chat-deps.js";
+import { chatPlatformTools } from "../chat/chat-platform-tools.js";
+import { turnAssembler } from "../chat/turn-assembly.js";
+import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import { openCopilot } from "../copilot/copilot-services.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { developerTermsFromEnv } from "./developer-terms-env.js";
@@ -109,6 +113,11 @@ Examples:
 export interface StartOptions {
   /** Resolves when the server should stop (main wires SIGTERM/SIGINT). */
   stopSignal: Promise<string>;
+  /**
+   * Installs and runs the users' executas for chat turns; without it turns offer no executa
+   * tools and say so. TODO(issue 13): opened here from the data folder once the runtime lands.
+   */
+  executas?: ExecutaRuntime;
 }
 
 export async function runStart(
@@ -172,6 +181,7 @@ async function serveUntilStopped(
   // Checked before the database opens: a bad ANNA_LLM_* is a usage error, not a half-started server.
   const llm = llmFromEnv(io.env);
   const terms = developerTermsFromEnv(io.env, io.cwd);
+  const search = webSearchFromEnv(io.env);
   const outbox =
     (flags["mail-outbox"] as string | undefined) ?? (io.env.ANNA_MAIL_OUTBOX || undefined);
   const mail = outbox
@@ -272,13 +282,31 @@ async function serveUntilStopped(
   });
   // Chat turns use the same gateway, so their tokens count against the same quota.
   const gateway = copilot.gateway;
-  const chat = createChat({ db: handle.db, gateway, clock: systemClock, logger });
+  const platformTools = chatPlatformTools({
+    dataDir,
+    search,
+    ...(opts.executas ? { sandbox: opts.executas.pool.sandbox } : {}),
+  });
+  const chat = createChat({
+    db: handle.db,
+    gateway,
+    clock: systemClock,
+    logger,
+    assemble: turnAssembler({
+      db: handle.db,
+      executas: opts.executas,
+      platformTools,
+      appViews: dispatcherAppViews(runtime.dispatcher),
+      logger,
+    }),
+  });
   const interrupted = await chat.service.recoverInterrupted();
-  const chatModel = gateway.modelFor("chat");
+  // The chat model is in "llm gateway ready" above.
   logger.log("info", "chat ready", {
-    provider: chatModel.provider,
-    model: chatModel.model,
     interrupted_turns_failed: interrupted,
+    executas: opts.executas ? "on" : "off (no executa runtime)",
+    platform_tools: platformTools.map((t) => t.name),
+    web_search: search ? "on" : "off",
   });
   const hub = executaHub({
     store: sqlExecutaStore(handle.db),
@@ -380,4 +408,14 @@ async function serveUntilStopped(
   await blobs.close();
   logger.log("info", "stopped", {});
   return EXIT.ok;
+}
+
+/** ANNA_WEB_SEARCH_* read before anything opens: a bad value is a usage error. */
+function webSearchFromEnv(env: NodeJS.ProcessEnv) {
+  try {
+    return searchProviderFromEnv(env);
+  } catch (err) {
+    if (err instanceof SearchConfigError) throw usageError(err.message, "start");
+    throw err;
+  }
 }

@@ -74,7 +74,10 @@ async function sse(
 describe("chat turns in anna-nexus start", () => {
   it("answers a turn with the offline model when no provider is configured", async () => {
     const { p, url } = await listening(tempDir());
-    expect(p.stderr()).toMatch(/"msg":"chat ready","provider":"offline"/);
+    // The chat model is logged once, with the gateway; chat says what its turns can reach.
+    expect(p.stderr()).toMatch(/"msg":"llm gateway ready","chat":"offline\//);
+    expect(p.stderr()).toMatch(/"msg":"chat ready".*"executas":"off \(no executa runtime\)"/);
+    expect(p.stderr().match(/"chat":"offline\//g)).toHaveLength(1);
     const cookie = await signUp(url);
     const conv = await call(url, cookie, "POST", "/api/v1/chat/conversations", {});
     expect(conv.status).toBe(201);

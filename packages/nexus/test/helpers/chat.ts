@@ -5,7 +5,7 @@ import { createLlmGateway, parseLlmConfig, type LlmGateway } from "@anna-ai/agen
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
 import { onTestFinished } from "vitest";
 import { createChat, type ChatDeps } from "../../src/chat/chat-deps.js";
-import type { ToolsFor } from "../../src/chat/chat-service.js";
+import type { PromptAssembler, ToolsFor } from "../../src/chat/chat-service.js";
 import { manualClock } from "../../src/core/clock.js";
 import type { DatabaseHandle } from "../../src/db/connect.js";
 import { harness, type Harness } from "./harness.js";
@@ -26,6 +26,8 @@ export async function chatHarness(
     maxSteps?: number;
     maxFramesPerTurn?: number;
     maxRunningTurnsPerUser?: number;
+    /** The prompt assembler, built on the harness's gateway (plugins sample through it). */
+    assemble?: (gateway: LlmGateway) => PromptAssembler;
   } = {},
 ): Promise<ChatHarness> {
   const fake = await startFakeProvider();
@@ -47,6 +49,7 @@ export async function chatHarness(
     logger: { log: () => {} },
     pollMs: 50,
     ...(opts.toolsFor ? { toolsFor: opts.toolsFor } : {}),
+    ...(opts.assemble ? { assemble: opts.assemble(gateway) } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.maxFramesPerTurn ? { maxFramesPerTurn: opts.maxFramesPerTurn } : {}),
     ...(opts.maxRunningTurnsPerUser ? { maxRunningTurnsPerUser: opts.maxRunningTurnsPerUser } : {}),
