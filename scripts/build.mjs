@@ -2,8 +2,9 @@
 // The one build: `tsc -b` over every package, then the single-file bundles that keep start-up
 // fast (the plugin SDK, the CLI's executa-dev, validate and dev paths), the browser SDK, the
 // web dashboard (Vite) and the example apps' executa archives that `npm start` publishes.
-// Every script that needs built code (`prepare`, `build`, `start`, `test`, the benchmarks) runs this, so it does nothing when no input changed since its last successful
-// run (build-freshness.mjs); `--force` builds anyway.
+// Every script that needs built code (`prepare`, `build`, `start`, `test`, the benchmarks) runs
+// this, so it does nothing when no input changed since its last successful run
+// (build-freshness.mjs); `--force` builds anyway.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
