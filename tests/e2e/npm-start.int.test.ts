@@ -10,18 +10,22 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { openBrowser, openPage, screenshot } from "../../packages/cli/test/dev/browser.js";
 import {
   descendants,
   running,
   spawnWatched,
   type WatchedProcess,
 } from "../support/child-process.js";
+import { needs } from "../support/toolchains.js";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 /** Both bound a hang; the first start hashes two scrypt passwords and publishes two apps. */
 const BOOT_TIMEOUT_MS = 120_000;
 const SLOW = { timeout: 300_000 };
 const EXAMPLES = ["focus-flow", "picture-book-studio"];
+const chromium = needs("chromium");
+const WAIT_MS = 30_000;
 
 function npmStart(dataDir: string): WatchedProcess {
   return spawnWatched("npm", ["start", "--", "--port", "0", "--data", dataDir], {
@@ -38,6 +42,21 @@ async function stopWithSigint(p: WatchedProcess): Promise<void> {
   p.signal("SIGINT");
   expect(await p.exited()).toBe(130);
   expect(started.filter(running)).toEqual([]);
+}
+
+/** The newcomer's first minute in the browser: sign in as the printed admin, see the examples. */
+async function signInAndSeeTheStore(url: string, password: string): Promise<void> {
+  const page = await openPage(await openBrowser());
+  await page.goto(`${url}/signin`);
+  await page.getByLabel("Email").fill("admin@anna.localhost");
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByText("admin@anna.localhost").waitFor({ timeout: WAIT_MS });
+  const list = page.getByRole("list", { name: "Apps" });
+  await list.getByRole("link", { name: "Focus Flow" }).waitFor({ timeout: WAIT_MS });
+  await list.getByRole("link", { name: "Picture Book Studio" }).waitFor({ timeout: WAIT_MS });
+  // docs/images/dashboard.png is this screenshot.
+  await screenshot(page, "npm-start-store");
 }
 
 /** The methods of the requests the JSON log recorded (one line per API request). */
@@ -94,6 +113,7 @@ describe.runIf(process.platform === "linux")("npm start", () => {
       expect(signin.status, await signin.clone().text()).toBe(200);
       expect(await signin.json()).toMatchObject({ user: { is_admin: true } });
       const cookie = /anna_session=[^;]+/.exec(signin.headers.get("set-cookie") ?? "")![0];
+      if (!chromium.skip) await signInAndSeeTheStore(url!, password!);
 
       // Installing an example brings its executa, whose binaries are in the Hub.
       const install = await fetch(`${url}/api/v1/store/apps/focus-flow/install`, {

@@ -4,6 +4,7 @@
 // goes out as an update; a broken folder is an error naming the example and the command.
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { DEFAULT_CONFIG } from "@anna-ai/nexus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   exampleAppDirs,
@@ -30,8 +31,8 @@ async function copyExamples(): Promise<string> {
   return dir;
 }
 
-async function storeApps(): Promise<{ slug: string; handle: string; latest_version: string }[]> {
-  const res = await nexus.call("GET", "/api/v1/store/apps");
+async function storeApps(on: TestNexus = nexus): Promise<{ slug: string; handle: string; latest_version: string }[]> {
+  const res = await on.call("GET", "/api/v1/store/apps");
   expect(res.status).toBe(200);
   const body = (await res.json()) as {
     items: { slug: string; handle: string; latest_version: string }[];
@@ -101,6 +102,26 @@ describe("publishExampleApps", () => {
       expect((await storeApps())[0]).toMatchObject({ slug: "focus-flow", latest_version: "0.2.0" });
     },
   );
+
+  it("approves its own update on a server that reviews releases", SLOW, async () => {
+    const reviewing = await startTestNexus({
+      appLimits: { ...DEFAULT_CONFIG.appLimits, releaseReview: true },
+    });
+    try {
+      const admin = await developerPat(reviewing, "examples@anna.localhost", "examples");
+      await reviewing.makeAdmin("examples@anna.localhost");
+      const appsDir = await copyExamples();
+      await publishExampleApps({ host: reviewing.url, pat: admin, appsDir });
+      const appJson = path.join(appsDir, "picture-book-studio/app.json");
+      const meta = JSON.parse(await readFile(appJson, "utf8")) as Record<string, unknown>;
+      await writeFile(appJson, JSON.stringify({ ...meta, version: "0.1.1" }, null, 2));
+      const updated = await publishExampleApps({ host: reviewing.url, pat: admin, appsDir });
+      expect(updated[1]).toEqual({ slug: "picture-book-studio", version: "0.1.1", action: "updated" });
+      expect((await storeApps(reviewing))[1]).toMatchObject({ latest_version: "0.1.1" });
+    } finally {
+      await reviewing.close();
+    }
+  });
 
   it("names the example and the command when a folder cannot be published", SLOW, async () => {
     const broken = await copyExamples();
