@@ -37,7 +37,12 @@ export function exampleArchives() {
           `${file}: the example archives are platform-neutral, so every binary_artifacts entry must name the same path and an entrypoint (got ${[...paths].join(", ")})`,
         );
       }
-      out.push({ dir, json, archive: path.join(dir, [...paths][0]), entry: artifacts[0].entrypoint });
+      out.push({
+        dir,
+        json,
+        archive: path.join(dir, [...paths][0]),
+        entry: artifacts[0].entrypoint,
+      });
     }
   }
   return out;
@@ -110,11 +115,15 @@ async function pluginFiles({ dir, json }) {
       },
     });
     return {
-      files: [{ name: "plugin.mjs", mode: 0o644, data: Buffer.from(result.outputFiles[0].contents) }],
+      files: [
+        { name: "plugin.mjs", mode: 0o644, data: Buffer.from(result.outputFiles[0].contents) },
+      ],
       command: `node "$HERE/plugin.mjs"`,
     };
   }
-  throw new Error(`${dir}/executa.json: no archive recipe for type ${JSON.stringify(json.type)} (python and node have one)`);
+  throw new Error(
+    `${dir}/executa.json: no archive recipe for type ${JSON.stringify(json.type)} (python and node have one)`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

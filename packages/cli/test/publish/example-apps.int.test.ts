@@ -31,7 +31,9 @@ async function copyExamples(): Promise<string> {
   return dir;
 }
 
-async function storeApps(on: TestNexus = nexus): Promise<{ slug: string; handle: string; latest_version: string }[]> {
+async function storeApps(
+  on: TestNexus = nexus,
+): Promise<{ slug: string; handle: string; latest_version: string }[]> {
   const res = await on.call("GET", "/api/v1/store/apps");
   expect(res.status).toBe(200);
   const body = (await res.json()) as {
@@ -116,7 +118,11 @@ describe("publishExampleApps", () => {
       const meta = JSON.parse(await readFile(appJson, "utf8")) as Record<string, unknown>;
       await writeFile(appJson, JSON.stringify({ ...meta, version: "0.1.1" }, null, 2));
       const updated = await publishExampleApps({ host: reviewing.url, pat: admin, appsDir });
-      expect(updated[1]).toEqual({ slug: "picture-book-studio", version: "0.1.1", action: "updated" });
+      expect(updated[1]).toEqual({
+        slug: "picture-book-studio",
+        version: "0.1.1",
+        action: "updated",
+      });
       expect((await storeApps(reviewing))[1]).toMatchObject({ latest_version: "0.1.1" });
     } finally {
       await reviewing.close();

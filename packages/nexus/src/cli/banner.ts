@@ -42,14 +42,11 @@ export function renderBanner(f: BannerFacts, color: boolean): string {
   const bold = (s: string) => (color ? `\u001b[1m${s}\u001b[22m` : s);
   const cyan = (s: string) => (color ? `\u001b[36m${s}\u001b[39m` : s);
   const row = (label: string, value: string) => `  ${label.padEnd(10)} ${value}`;
-  const lines = [
-    "",
-    bold("Anna platform is running"),
-    "",
-    row("open", cyan(`${f.url}/`)),
-  ];
+  const lines = ["", bold("Anna platform is running"), "", row("open", cyan(`${f.url}/`))];
   if (!f.dashboard) {
-    lines.push(row("", "(the dashboard is not built: run `npm run build`; the API works meanwhile)"));
+    lines.push(
+      row("", "(the dashboard is not built: run `npm run build`; the API works meanwhile)"),
+    );
   }
   if (f.admin) {
     lines.push(

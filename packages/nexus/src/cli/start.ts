@@ -395,7 +395,8 @@ async function serveUntilStopped(
     }
     logger.flush();
   }
-  const signal = hookError === undefined ? await opts.stopSignal : (stopReason ?? "start hook failed");
+  const signal =
+    hookError === undefined ? await opts.stopSignal : (stopReason ?? "start hook failed");
   logger.log("info", "shutting down", { signal });
   runtime.close();
   // Running turns end `failed` (the server stopped) and their streams close, so close() below

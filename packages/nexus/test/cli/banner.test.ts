@@ -1,7 +1,12 @@
 // The banner `npm start` prints: plain text in a pipe, the admin's password only when given,
 // the offline model's hint, the sandbox as the probe found it.
 import { describe, expect, it } from "vitest";
-import { modelPhrase, renderBanner, sandboxPhrase, type BannerFacts } from "../../src/cli/banner.js";
+import {
+  modelPhrase,
+  renderBanner,
+  sandboxPhrase,
+  type BannerFacts,
+} from "../../src/cli/banner.js";
 
 const FACTS: BannerFacts = {
   url: "http://127.0.0.1:8080",
@@ -55,9 +60,7 @@ describe("modelPhrase and sandboxPhrase", () => {
 
   it("says why plugins are not sandboxed", () => {
     const none = () => ({ kind: "none" as const, reason: "bwrap is not on PATH" });
-    expect(sandboxPhrase({}, none)).toBe(
-      "none — bwrap is not on PATH; plugins run as this user",
-    );
+    expect(sandboxPhrase({}, none)).toBe("none — bwrap is not on PATH; plugins run as this user");
     expect(sandboxPhrase({ ANNA_EXECUTA_SUPERVISOR: "none" }, none)).toContain(
       "off (ANNA_EXECUTA_SUPERVISOR=none)",
     );
