@@ -7,8 +7,10 @@
 // (build-freshness.mjs); `--force` builds anyway.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { markBuilt, staleReason } from "./build-freshness.mjs";
+import { exampleArchives } from "./pack-example-executas.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -31,8 +33,7 @@ const BUNDLE_OUTPUTS = [
   "packages/app-runtime/dist/bundle/index.js",
   "packages/app-runtime/dist/bundle/host.js",
   "packages/dashboard/dist/index.html",
-  "examples/apps/focus-flow/executas/focus-session/dist/focus-session.tar.gz",
-  "examples/apps/picture-book-studio/executas/storyteller/dist/storyteller.tar.gz",
+  ...exampleArchives().map((x) => path.relative(root, x.archive)),
 ];
 
 const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: "inherit" });
