@@ -24,6 +24,11 @@ const ROOT_INPUTS = [
   "tsconfig.json",
   "scripts/build.mjs",
   "scripts/build-freshness.mjs",
+  "scripts/pack-example-executas.mjs",
+  // What the example executa archives hold that no project compiles.
+  "examples/apps/focus-flow/executas/focus-session/executa.json",
+  "examples/apps/focus-flow/executas/focus-session/focus_session_plugin.py",
+  "examples/apps/picture-book-studio/executas/storyteller/executa.json",
 ];
 /** Per project: what `tsc` compiles and what the bundle scripts read. */
 const PROJECT_INPUTS = ["src", "scripts", "package.json", "tsconfig.json"];

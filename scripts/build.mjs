@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // The one build: `tsc -b` over every package, then the single-file bundles that keep start-up
-// fast (the plugin SDK, the CLI's executa-dev, validate and dev paths), the browser SDK and the
-// web dashboard (Vite). Every script that needs built code (`prepare`, `build`, `start`, `test`,
-// the benchmarks) runs this, so it does nothing when no input changed since its last successful
-// run (build-freshness.mjs); `--force` builds anyway.
+// fast (the plugin SDK, the CLI's executa-dev, validate and dev paths), the browser SDK, the
+// web dashboard (Vite) and the example apps' executa archives that `npm start` publishes.
+// Every script that needs built code (`prepare`, `build`, `start`, `test`, the benchmarks) runs
+// this, so it does nothing when no input changed since its last successful run
+// (build-freshness.mjs); `--force` builds anyway.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { markBuilt, staleReason } from "./build-freshness.mjs";
+import { exampleArchives } from "./pack-example-executas.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -19,6 +22,7 @@ const BUNDLES = [
   "packages/cli/scripts/bundle-dev.mjs",
   "packages/app-runtime/scripts/bundle.mjs",
   "packages/dashboard/scripts/build.mjs",
+  "scripts/pack-example-executas.mjs",
 ];
 /** The files BUNDLES write: a missing one forces a build. */
 const BUNDLE_OUTPUTS = [
@@ -29,6 +33,7 @@ const BUNDLE_OUTPUTS = [
   "packages/app-runtime/dist/bundle/index.js",
   "packages/app-runtime/dist/bundle/host.js",
   "packages/dashboard/dist/index.html",
+  ...exampleArchives().map((x) => path.relative(root, x.archive)),
 ];
 
 const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: "inherit" });

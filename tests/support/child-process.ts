@@ -3,9 +3,12 @@
 // exit. The process is SIGKILLed when the test ends, whatever the test did. Package helpers
 // (`startNexus`, `spawnCli`) wrap this with their bin and environment.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { onTestFinished } from "vitest";
 
 export interface WatchedProcess {
+  pid: number | undefined;
   stdout(): string;
   stderr(): string;
   /** Resolves with the first match in stdout + stderr; rejects if the process ends first. */
@@ -61,6 +64,7 @@ export function spawnWatched(
       );
     });
   return {
+    pid: child.pid,
     stdout: () => out.stdout,
     stderr: () => out.stderr,
     waitFor: (pattern) =>
@@ -84,4 +88,31 @@ export function spawnWatched(
     exited: () => within(exit, "exit"),
     signal: (sig) => child.kill(sig),
   };
+}
+
+/** Every live process below `pid`, read from /proc (Linux). */
+export async function descendants(pid: number): Promise<number[]> {
+  const out: number[] = [];
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  for (const task of tasks) {
+    let children = "";
+    try {
+      children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+    } catch {
+      continue; // the task ended while we looked
+    }
+    for (const child of children === "" ? [] : children.split(" ").map(Number)) {
+      out.push(child, ...(await descendants(child)));
+    }
+  }
+  return out;
+}
+
+/** Alive and not a zombie waiting to be reaped. */
+export function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
 }

@@ -9,7 +9,7 @@ import { memoryRateLimiter } from "../auth/rate-limit.js";
 import { consoleMailSender, fileOutboxMailSender } from "../mail/mail-sender.js";
 import { systemClock } from "../core/clock.js";
 import { DEFAULT_CONFIG, resolveConfig } from "../core/config.js";
-import { bufferedJsonLogger } from "../core/logger.js";
+import { bufferedJsonLogger, type Logger } from "../core/logger.js";
 import { createApp } from "../http/app.js";
 import { findDashboardDist } from "../http/dashboard-dist.js";
 import { BlobStoreConfigError } from "../blobs/blob-store.js";
@@ -25,6 +25,7 @@ import { PRE_REVIEW_CHECKS } from "../apps/checks/index.js";
 import { sqlExecutaStore } from "../hub/executa-store.js";
 import { appStore } from "../store/app-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
+import type { Stores } from "../stores/types.js";
 import { createChat } from "../chat/chat-deps.js";
 import { chatPlatformTools } from "../chat/chat-platform-tools.js";
 import { turnAssembler } from "../chat/turn-assembly.js";
@@ -118,6 +119,27 @@ export interface StartOptions {
    * tools and say so. TODO(issue 13): opened here from the data folder once the runtime lands.
    */
   executas?: ExecutaRuntime;
+  /**
+   * Runs once the server listens, before it waits for the stop signal (`npm start` publishes
+   * the example apps and prints its banner here). A stop signal meanwhile aborts `stopping`;
+   * the server shuts down when the hook has returned. A throw stops the server: exit 1.
+   */
+  onListening?: (server: ListeningServer) => Promise<void>;
+}
+
+/** What a start hook may use of the running server. */
+export interface ListeningServer {
+  /** Where a client on this machine reaches it, e.g. `http://127.0.0.1:8080`. */
+  origin: string;
+  stores: Stores;
+  dataDir: string;
+  database: { dialect: string; location: string };
+  /** The model that answers chat turns (`offline` unless ANNA_LLM_* names one). */
+  chatModel: { provider: string; model: string | undefined };
+  /** Whether the dashboard's built files are served at `/`. */
+  dashboard: boolean;
+  logger: Logger;
+  stopping: AbortSignal;
 }
 
 export async function runStart(
@@ -382,7 +404,33 @@ async function serveUntilStopped(
   // Whoever waits for the server to be up reads this line: it goes out now.
   logger.flush();
 
-  const signal = await opts.stopSignal;
+  const stopping = new AbortController();
+  let stopReason: string | undefined;
+  void opts.stopSignal.then((sig) => {
+    stopReason = sig;
+    stopping.abort(new Error(`stopping on ${sig}`));
+  });
+  let hookError: unknown;
+  if (opts.onListening) {
+    try {
+      await opts.onListening({
+        origin,
+        stores,
+        dataDir,
+        database: { dialect: handle.dialect, location: handle.location },
+        chatModel: { provider: chatModel.provider, model: chatModel.model },
+        dashboard: dashboardDist !== undefined,
+        logger,
+        stopping: stopping.signal,
+      });
+    } catch (err) {
+      hookError = err;
+      logger.log("error", "start hook failed; stopping", { error: (err as Error).message });
+    }
+    logger.flush();
+  }
+  const signal =
+    hookError === undefined ? await opts.stopSignal : (stopReason ?? "start hook failed");
   logger.log("info", "shutting down", { signal });
   runtime.close();
   // Running turns end `failed` (the server stopped) and their streams close, so close() below
@@ -407,6 +455,9 @@ async function serveUntilStopped(
   await handle.close();
   await blobs.close();
   logger.log("info", "stopped", {});
+  if (hookError !== undefined) {
+    throw new ExitError(EXIT.runtime, (hookError as Error).message, { cause: hookError });
+  }
   return EXIT.ok;
 }
 

@@ -1,52 +1,31 @@
-// `npm start` is a newcomer's first command: the root package.json's start script builds what
-// changed and runs `anna-app dev` on this app. This runs it through npm itself (after the build
+// `npm run dev:app` is an app author's first command: the root package.json's script builds what
+// changed and runs `anna-app dev` on this app (`npm start` is the whole platform,
+// tests/e2e/npm-start.int.test.ts). This runs it through npm itself (after the build
 // `npm test` has done, so the build step must find nothing to do) on a free port, reads the
 // dashboard URL from the banner, loads the dashboard and the window, then sends SIGINT to npm
 // alone, as an IDE's stop button does: npm must pass it on, the harness exits 130, and no process
 // started under npm is left running.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { REPO } from "../../../../packages/cli/test/test-kit/app-suite.js";
+import { descendants, running } from "../../../../tests/support/child-process.js";
 
 /** The harness boots in well under a second; these bound a hang, they measure nothing. */
 const BOOT_TIMEOUT_MS = 20_000;
 const EXIT_TIMEOUT_MS = 10_000;
 
-/** Every live process below `pid`, read from /proc (Linux). */
-async function descendants(pid: number): Promise<number[]> {
-  const out: number[] = [];
-  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
-  for (const task of tasks) {
-    const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
-    for (const child of children === "" ? [] : children.split(" ").map(Number)) {
-      out.push(child, ...(await descendants(child)));
-    }
-  }
-  return out;
-}
-
-/** Alive and not a zombie waiting to be reaped. */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
-
-describe.runIf(process.platform === "linux")("npm start", () => {
+describe.runIf(process.platform === "linux")("npm run dev:app", () => {
   it("runs anna-app dev on focus-flow without rebuilding, and stops on SIGINT sent to npm", async () => {
     const pkg = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as {
       scripts: Record<string, string>;
     };
     // `exec`: npm signals the shell it runs the script in, and a shell does not pass it on.
-    expect(pkg.scripts["start"]).toBe("exec node scripts/start.mjs");
+    expect(pkg.scripts["dev:app"]).toBe("exec node scripts/start.mjs --app");
 
-    const child = spawn("npm", ["start", "--", "--port", "0", "--no-record", "--json"], {
+    const child = spawn("npm", ["run", "dev:app", "--", "--port", "0", "--no-record", "--json"], {
       cwd: REPO,
       stdio: ["ignore", "pipe", "pipe"],
     });
