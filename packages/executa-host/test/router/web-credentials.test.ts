@@ -376,3 +376,36 @@ describe("credentials/* gates, token and codes (R66–R69)", () => {
     );
   });
 });
+
+describe("the grant policy sees the invoke it answers for", () => {
+  it("is told the app an invoke came from, and nothing for a plain invoke", async () => {
+    const asked: unknown[] = [];
+    const router = new ReverseRpcRouter({
+      services: { web: createOfflineWebService({ allowLoopback: true }) },
+      grants: {
+        isGranted(_userId, _toolId, family, invoke) {
+          asked.push({ family, invoke });
+          return family === "web" && invoke?.app?.appId === "app-1" ? WEB_GRANT_ALL : undefined;
+        },
+      },
+    });
+    const session = router.attach(sessionInfo({ hostCapabilities: WEB_CAPS }));
+    const app = { appId: "app-1", appScopeGranted: false };
+    await session.beginInvoke(invokeStart("inv-app", { app }));
+    await expect(
+      session.handleRequest("web/fetch", { urls: ["https://a.example/"], ...ctx("inv-app") }, NEVER),
+      // Past the grant gate: the page's own fetch answers (no network needed to say so).
+    ).resolves.toMatchObject({ pages: [{ url: "https://a.example/" }] });
+    await session.beginInvoke(invokeStart("inv-plain"));
+    await expectRpcError(
+      session.handleRequest("web/fetch", { urls: ["https://a.example/"], ...ctx("inv-plain") }, NEVER),
+      WEB_ERRORS.NOT_GRANTED.code,
+      "WEB_NOT_GRANTED",
+      /has not granted web/,
+    );
+    expect(asked).toEqual([
+      { family: "web", invoke: { app } },
+      { family: "web", invoke: {} },
+    ]);
+  });
+});
