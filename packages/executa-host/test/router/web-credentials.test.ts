@@ -393,12 +393,20 @@ describe("the grant policy sees the invoke it answers for", () => {
     const app = { appId: "app-1", appScopeGranted: false };
     await session.beginInvoke(invokeStart("inv-app", { app }));
     await expect(
-      session.handleRequest("web/fetch", { urls: ["https://a.example/"], ...ctx("inv-app") }, NEVER),
+      session.handleRequest(
+        "web/fetch",
+        { urls: ["https://a.example/"], ...ctx("inv-app") },
+        NEVER,
+      ),
       // Past the grant gate: the page's own fetch answers (no network needed to say so).
     ).resolves.toMatchObject({ pages: [{ url: "https://a.example/" }] });
     await session.beginInvoke(invokeStart("inv-plain"));
     await expectRpcError(
-      session.handleRequest("web/fetch", { urls: ["https://a.example/"], ...ctx("inv-plain") }, NEVER),
+      session.handleRequest(
+        "web/fetch",
+        { urls: ["https://a.example/"], ...ctx("inv-plain") },
+        NEVER,
+      ),
       WEB_ERRORS.NOT_GRANTED.code,
       "WEB_NOT_GRANTED",
       /has not granted web/,

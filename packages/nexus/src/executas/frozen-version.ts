@@ -75,7 +75,9 @@ export function installRequestOf(v: FrozenVersion): InstallRequest {
       "executa_not_installable",
       `${label} is distributed through ${manager} (distribution_type ${distribution}), which installs on a user's own machine; ` +
         "the server runs only binary distributions: the publisher uploads per-platform archives with `anna-app executa publish`",
-      { details: { tool_id: v.toolId, reason: "package_manager", distribution_type: distribution } },
+      {
+        details: { tool_id: v.toolId, reason: "package_manager", distribution_type: distribution },
+      },
     );
   }
   if (distribution !== "binary") {

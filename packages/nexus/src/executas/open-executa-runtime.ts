@@ -123,10 +123,14 @@ export function openExecutaRuntime(options: OpenExecutaRuntimeOptions): ExecutaR
       manifest = await describer.describe(DESCRIBE_USER, executa);
     } catch (err) {
       if (err instanceof SandboxRefusedError) {
-        throw new NexusError("unavailable", `${v.toolId} ${v.version} cannot run here: ${err.message}`, {
-          cause: err,
-          details: { tool_id: v.toolId, version: v.version, stage: "sandbox" },
-        });
+        throw new NexusError(
+          "unavailable",
+          `${v.toolId} ${v.version} cannot run here: ${err.message}`,
+          {
+            cause: err,
+            details: { tool_id: v.toolId, version: v.version, stage: "sandbox" },
+          },
+        );
       }
       throw new NexusError(
         "executa_not_installable",

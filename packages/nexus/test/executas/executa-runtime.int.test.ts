@@ -199,13 +199,17 @@ describe.each(DIALECTS)("the executa runtime on $name", (d) => {
     const uv = await storeFixture(db.db, s.h.stores, s.clock).tool("uv-tool");
     const pm = await rejection(r.runtime.prepare(uv.toolId, uv.versionId));
     expect(pm.code).toBe("executa_not_installable");
-    expect(pm.message).toMatch(/distributed through uv .*the server runs only binary distributions/);
+    expect(pm.message).toMatch(
+      /distributed through uv .*the server runs only binary distributions/,
+    );
 
     const elsewhere = await publishUrls(s, {
       "windows-x86_64": "https://dl.example.com/t-windows.zip",
       "darwin-arm64": "https://dl.example.com/t-darwin.tar.gz",
     });
-    const noAsset = await rejection(r.runtime.prepare(elsewhere.toolId, elsewhere.executaVersionId));
+    const noAsset = await rejection(
+      r.runtime.prepare(elsewhere.toolId, elsewhere.executaVersionId),
+    );
     expect(noAsset.code).toBe("executa_not_installable");
     expect(noAsset.details).toMatchObject({ install_error: "NO_ASSET" });
     expect(noAsset.message).toContain(PLATFORM);

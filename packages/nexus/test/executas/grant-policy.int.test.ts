@@ -75,7 +75,9 @@ describe.each(DIALECTS)("the plugin grant policy on $name", (d) => {
       expect(
         await policy.isGranted(String(other.id), "tool-x", "web", app(granted)),
       ).toBeUndefined();
-      expect(await policy.isGranted("nexus-describe", "tool-x", "web", app(granted))).toBeUndefined();
+      expect(
+        await policy.isGranted("nexus-describe", "tool-x", "web", app(granted)),
+      ).toBeUndefined();
       expect(await policy.isGranted(me, "tool-x", "web", app("no-such-app"))).toBeUndefined();
     },
   );

@@ -123,6 +123,10 @@ export async function tsNotesArchive(): Promise<Buffer> {
 /** A binary that exits before it answers anything: its describe fails. */
 export function silentArchive(): Buffer {
   return tarGz([
-    { name: "bin/silent", data: "#!/bin/sh\necho 'not a JSON-RPC line' >&2\nexit 3\n", mode: 0o755 },
+    {
+      name: "bin/silent",
+      data: "#!/bin/sh\necho 'not a JSON-RPC line' >&2\nexit 3\n",
+      mode: 0o755,
+    },
   ]);
 }
