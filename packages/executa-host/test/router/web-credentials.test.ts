@@ -6,7 +6,12 @@ import { CREDENTIALS_ERRORS, WEB_ERRORS } from "@anna-ai/app-schema/errors";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { ReverseRpcRouter } from "../../src/router/reverse-rpc-router.js";
 import type { PluginSessionInfo } from "../../src/router/contracts.js";
-import { createStaticGrantPolicy, type GrantByFamily } from "../../src/services/grants.js";
+import {
+  createStaticGrantPolicy,
+  type GrantByFamily,
+  type GrantFamily,
+  type GrantInvoke,
+} from "../../src/services/grants.js";
 import { createOfflineCredentialsService } from "../../src/services/offline/credentials-offline.js";
 import { LoopbackBlobServer } from "../../src/services/offline/blob-server.js";
 import { createMemoryFilesService } from "../../src/services/offline/files-memory.js";
@@ -383,9 +388,15 @@ describe("the grant policy sees the invoke it answers for", () => {
     const router = new ReverseRpcRouter({
       services: { web: createOfflineWebService({ allowLoopback: true }) },
       grants: {
-        isGranted(_userId, _toolId, family, invoke) {
+        isGranted<F extends GrantFamily>(
+          _userId: string,
+          _toolId: string,
+          family: F,
+          invoke?: GrantInvoke,
+        ) {
           asked.push({ family, invoke });
-          return family === "web" && invoke?.app?.appId === "app-1" ? WEB_GRANT_ALL : undefined;
+          const web = family === "web" && invoke?.app?.appId === "app-1";
+          return (web ? WEB_GRANT_ALL : undefined) as GrantByFamily[F] | undefined;
         },
       },
     });
