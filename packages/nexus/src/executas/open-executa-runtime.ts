@@ -7,6 +7,7 @@ import {
   ExecutaPool,
   type ExecutaPoolOptions,
   type PoolExecuta,
+  PoolFullError,
   Sandbox,
   type SandboxOptions,
   SandboxRefusedError,
@@ -39,7 +40,7 @@ import { VersionInstaller, untilAborted } from "./version-installer.js";
 const PLUGIN_PATH = "/usr/local/bin:/usr/bin:/bin";
 /** The owner of the describe processes: not a user id any Nexus user can have. */
 export const DESCRIBE_USER = "nexus-describe";
-/** Describes in flight at once; more wait for a slot (PoolFullError otherwise). */
+/** Describes in flight at once; one more is refused with a retry hint until a slot frees. */
 const DESCRIBE_MAX_PROCESSES = 4;
 /** Resolved versions kept in memory; older ones are read again from disk and the database. */
 export const RESOLVED_CACHE_MAX_ENTRIES = 1_024;
@@ -122,6 +123,13 @@ export function openExecutaRuntime(options: OpenExecutaRuntimeOptions): ExecutaR
     try {
       manifest = await describer.describe(DESCRIBE_USER, executa);
     } catch (err) {
+      if (err instanceof PoolFullError) {
+        throw new NexusError(
+          "unavailable",
+          `${v.toolId} ${v.version} waits to be described: ${DESCRIBE_MAX_PROCESSES} other executas are being described right now; retry in a moment`,
+          { cause: err, retryAfterS: 1, details: { tool_id: v.toolId, stage: "describe" } },
+        );
+      }
       if (err instanceof SandboxRefusedError) {
         throw new NexusError(
           "unavailable",
@@ -176,7 +184,7 @@ export function openExecutaRuntime(options: OpenExecutaRuntimeOptions): ExecutaR
           if (oldest !== undefined) resolved.delete(oldest);
         }
       }
-      // Another tool's id with this version id is refused by its own read, not served the cache.
+      // A prepare naming another tool for this version id is refused, not served the cached one.
       const checked = pending.then((r) => {
         if (r.toolId === toolId) return r;
         throw new NexusError(
