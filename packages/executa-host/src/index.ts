@@ -397,6 +397,7 @@ export type {
   Grant,
   GrantByFamily,
   GrantFamily,
+  GrantInvoke,
   GrantPolicy,
   ImageGrant,
   SamplingGrant,

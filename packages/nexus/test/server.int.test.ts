@@ -80,6 +80,25 @@ describe("anna-nexus start (real process)", () => {
     expect(await again.p.exited()).toBe(0);
   });
 
+  it("says at start what plugins run under, and refuses a sandbox setting it does not know", async () => {
+    const data = tempDir();
+    const off = await listening(["--data", data], {
+      ANNA_SANDBOX: "none",
+      ANNA_SANDBOX_ALLOW_UNSANDBOXED: "1",
+    });
+    expect(off.p.stderr()).toMatch(
+      /"level":"warn","msg":"sandbox: OFF \(operator opt-out\): every plugin .* runs unsandboxed/,
+    );
+    expect(off.p.stderr()).toContain(`"executas_dir":${JSON.stringify(join(data, "executas"))}`);
+    off.p.signal("SIGTERM");
+    expect(await off.p.exited()).toBe(0);
+    const bad = startNexus(["start", "--port", "0", "--data", tempDir()], {
+      ANNA_SANDBOX: "docker",
+    });
+    expect(await bad.exited()).toBe(2);
+    expect(bad.stderr()).toMatch(/ANNA_SANDBOX=docker must be one of bwrap, none/);
+  });
+
   it("exits 2 with one line for bad flags and 3 when the database is unreachable", async () => {
     const bad = startNexus(["start", "--port", "http"]);
     expect(await bad.exited()).toBe(2);

@@ -18,7 +18,12 @@ export type {
 } from "./install.js";
 export { readInstallRecord } from "./install-record.js";
 export type { InstallRecord } from "./install-record.js";
-export { findInstalled, installedLaunchSpec, listInstalled } from "./installed.js";
+export {
+  findInstalled,
+  installedLaunchSpec,
+  listInstalled,
+  versionLaunchSpec,
+} from "./installed.js";
 export type { InstalledExecuta } from "./installed.js";
 export {
   DEFAULT_KEEP_VERSIONS,
@@ -28,4 +33,5 @@ export {
   KEEP_VERSIONS_ENV,
   sanitizeToolId,
   sanitizeVersion,
+  versionDirName,
 } from "./layout.js";

@@ -74,3 +74,29 @@ export async function installedLaunchSpec(
     detectContext(options),
   );
 }
+
+/**
+ * The LaunchSpec of one installed version folder (`tools/{tool_id}/v{version}`), not `current`:
+ * a server that runs several versions of a tool for different users pins each process to its
+ * own version's files.
+ */
+export async function versionLaunchSpec(
+  versionDir: string,
+  options: DetectOptions = {},
+): Promise<LaunchSpec> {
+  const record = await readInstallRecord(versionDir);
+  if (record === undefined) {
+    throw new InstallError(
+      "NOT_INSTALLED",
+      `${versionDir} holds no INSTALL.json; it is not an installed executa version (install it again)`,
+    );
+  }
+  return specForType(
+    versionDir,
+    record.tool_id,
+    "binary",
+    [path.join(versionDir, ...record.entrypoint.split("/"))],
+    "INSTALL.json",
+    detectContext(options),
+  );
+}

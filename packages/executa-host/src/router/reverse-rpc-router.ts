@@ -186,7 +186,7 @@ class ReverseRpcSession implements RouterSession {
       // Gate 3 is asked once per invoke and family whose methods pass gates 1–2; the answer is
       // pinned for the invoke, like the token that carries it. A policy that answers with plain
       // values (static grants) and no token issuer keep the whole call synchronous.
-      const grants = this.#askGrants(this.#openFamilies(), 0, {});
+      const grants = this.#askGrants(this.#openFamilies(), 0, {}, start);
       if (isPromiseLike(grants)) {
         return grants.then((asked) => this.#finishBegin(start, asked));
       }
@@ -231,15 +231,17 @@ class ReverseRpcSession implements RouterSession {
     families: readonly GrantFamily[],
     from: number,
     grants: Partial<GrantByFamily>,
+    start: InvokeStart,
   ): Partial<GrantByFamily> | Promise<Partial<GrantByFamily>> {
     const { userId, toolId } = this.#info;
+    const invoke = start.app === undefined ? {} : { app: start.app };
     for (let i = from; i < families.length; i++) {
       const family = families[i] as GrantFamily;
-      const answer = this.#options.grants.isGranted(userId, toolId, family);
+      const answer = this.#options.grants.isGranted(userId, toolId, family, invoke);
       if (isPromiseLike(answer)) {
         return Promise.resolve(answer).then((grant) => {
           if (grant !== undefined) (grants as Record<string, unknown>)[family] = grant;
-          return this.#askGrants(families, i + 1, grants);
+          return this.#askGrants(families, i + 1, grants, start);
         });
       }
       if (answer !== undefined) (grants as Record<string, unknown>)[family] = answer;

@@ -111,7 +111,14 @@ export interface GrantPolicy {
     userId: string,
     toolId: string,
     family: F,
+    invoke?: GrantInvoke,
   ): GrantByFamily[F] | undefined | Promise<GrantByFamily[F] | undefined>;
+}
+
+/** What the policy may know about the invoke it answers for (app-scoped grants, R157, L11338). */
+export interface GrantInvoke {
+  /** The Anna App the invoke comes from, when it comes from one. */
+  app?: { appId: string; appScopeGranted: boolean };
 }
 
 /** The same grants for every user and tool: dev harness and tests. */

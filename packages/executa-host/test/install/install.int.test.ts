@@ -17,6 +17,7 @@ import { ExecutaHost } from "../../src/index.js";
 import {
   type InstallProgress,
   installedLaunchSpec,
+  versionLaunchSpec,
   installExecuta,
   listInstalled,
 } from "../../src/install/index.js";
@@ -128,6 +129,47 @@ describe("installExecuta (binary)", () => {
       encoding: "utf8",
     });
     expect(JSON.parse(out)).toMatchObject({ id: 1, result: { version: "1.0.0" } });
+  });
+
+  it("starts a kept older version from its own folder, not current (versionLaunchSpec)", async () => {
+    const home = tempHome();
+    const server = await fileServer();
+    for (const v of ["1.0.0", "1.1.0"]) server.serve(`/${v}.tar.gz`, bundle(v));
+    const dirs: string[] = [];
+    for (const v of ["1.0.0", "1.1.0"]) {
+      const result = await installExecuta(
+        {
+          distribution_type: "binary",
+          tool_id: TOOL,
+          version: v,
+          binary_urls: { "*": server.url(`/${v}.tar.gz`) },
+        },
+        { home, platform: PLATFORM, env: { EXECUTA_KEEP_VERSIONS: "4" } },
+      );
+      dirs.push(result.dir);
+    }
+    const env = { PATH: process.env.PATH ?? "" };
+    const old = await versionLaunchSpec(dirs[0]!, { env });
+    expect(old).toMatchObject({ toolId: TOOL, type: "binary", cwd: dirs[0] });
+    expect(old.env.EXECUTA_HOME).toBe(dirs[0]);
+    const host = new ExecutaHost({ env });
+    try {
+      host.register(old, { userId: "u-old" });
+      host.register(await versionLaunchSpec(dirs[1]!, { env }), { userId: "u-new" });
+      expect(await host.invoke("u-old", TOOL, "which", {})).toMatchObject({
+        ok: true,
+        data: { version: "1.0.0", home: dirs[0] },
+      });
+      expect(await host.invoke("u-new", TOOL, "which", {})).toMatchObject({
+        ok: true,
+        data: { version: "1.1.0", home: dirs[1] },
+      });
+    } finally {
+      await host.close();
+    }
+    await expect(versionLaunchSpec(join(home, "tools", TOOL), { env })).rejects.toThrow(
+      /holds no INSTALL\.json; it is not an installed executa version/,
+    );
   });
 
   it("starts an installed executa under ExecutaHost through current, and the next version after an upgrade", async () => {

@@ -6,7 +6,12 @@ import { CREDENTIALS_ERRORS, WEB_ERRORS } from "@anna-ai/app-schema/errors";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { ReverseRpcRouter } from "../../src/router/reverse-rpc-router.js";
 import type { PluginSessionInfo } from "../../src/router/contracts.js";
-import { createStaticGrantPolicy, type GrantByFamily } from "../../src/services/grants.js";
+import {
+  createStaticGrantPolicy,
+  type GrantByFamily,
+  type GrantFamily,
+  type GrantInvoke,
+} from "../../src/services/grants.js";
 import { createOfflineCredentialsService } from "../../src/services/offline/credentials-offline.js";
 import { LoopbackBlobServer } from "../../src/services/offline/blob-server.js";
 import { createMemoryFilesService } from "../../src/services/offline/files-memory.js";
@@ -374,5 +379,52 @@ describe("credentials/* gates, token and codes (R66–R69)", () => {
       "CREDENTIALS_UPSTREAM",
       "nexus unreachable",
     );
+  });
+});
+
+describe("the grant policy sees the invoke it answers for", () => {
+  it("is told the app an invoke came from, and nothing for a plain invoke", async () => {
+    const asked: unknown[] = [];
+    const router = new ReverseRpcRouter({
+      services: { web: createOfflineWebService({ allowLoopback: true }) },
+      grants: {
+        isGranted<F extends GrantFamily>(
+          _userId: string,
+          _toolId: string,
+          family: F,
+          invoke?: GrantInvoke,
+        ) {
+          asked.push({ family, invoke });
+          const web = family === "web" && invoke?.app?.appId === "app-1";
+          return (web ? WEB_GRANT_ALL : undefined) as GrantByFamily[F] | undefined;
+        },
+      },
+    });
+    const session = router.attach(sessionInfo({ hostCapabilities: WEB_CAPS }));
+    const app = { appId: "app-1", appScopeGranted: false };
+    await session.beginInvoke(invokeStart("inv-app", { app }));
+    await expect(
+      session.handleRequest(
+        "web/fetch",
+        { urls: ["https://a.example/"], ...ctx("inv-app") },
+        NEVER,
+      ),
+      // Past the grant gate: the page's own fetch answers (no network needed to say so).
+    ).resolves.toMatchObject({ pages: [{ url: "https://a.example/" }] });
+    await session.beginInvoke(invokeStart("inv-plain"));
+    await expectRpcError(
+      session.handleRequest(
+        "web/fetch",
+        { urls: ["https://a.example/"], ...ctx("inv-plain") },
+        NEVER,
+      ),
+      WEB_ERRORS.NOT_GRANTED.code,
+      "WEB_NOT_GRANTED",
+      /has not granted web/,
+    );
+    expect(asked).toEqual([
+      { family: "web", invoke: { app } },
+      { family: "web", invoke: {} },
+    ]);
   });
 });

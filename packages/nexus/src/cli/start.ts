@@ -31,6 +31,8 @@ import { chatPlatformTools } from "../chat/chat-platform-tools.js";
 import { turnAssembler } from "../chat/turn-assembly.js";
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import { openCopilot } from "../copilot/copilot-services.js";
+import { openExecutaRuntime } from "../executas/open-executa-runtime.js";
+import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { developerTermsFromEnv } from "./developer-terms-env.js";
 import { llmFromEnv, llmSummary } from "./llm-env.js";
@@ -102,6 +104,12 @@ token-signing.kek that the first start creates in the data folder: back it up wi
 Developer access is self-serve (the Developer Console's activation card, accepting the Developer
 Terms); ANNA_SELF_SERVE_DEVELOPER=0 leaves it to admins, and your own terms are
 ANNA_DEVELOPER_TERMS_FILE=<markdown> with ANNA_DEVELOPER_TERMS_VERSION=<new version>.
+
+Installed executas (plugins) are installed under <data>/executas and run sandboxed with
+bubblewrap, one private home per user and tool under <data>/sandbox. The start log says which:
+  ANNA_SANDBOX=bwrap|none            the plugin sandbox (default bwrap; refused where it cannot run)
+  ANNA_SANDBOX_ALLOW_UNSANDBOXED=1   with ANNA_SANDBOX=none: run Hub plugins unsandboxed anyway
+  ANNA_SANDBOX_NETWORK=0             give each sandbox only its own loopback (default: network on)
 
 Options:
 ${flagHelp(FLAGS)}
@@ -248,6 +256,7 @@ async function serveUntilStopped(
   logger.log("info", "blob store ready", { blob_store: blobs.description });
   const clock = systemClock.now;
   const kv = createSqlStorageService({ db: handle.db, clock });
+  const files = createSqlFilesService({ db: handle.db, blobs, clock, logger });
   // Several servers on one PostgreSQL must count together, or each multiplies the limits.
   const sharedLimits =
     (rateLimitStore ?? (handle.dialect === "postgres" ? "database" : "memory")) === "database";
@@ -285,6 +294,34 @@ async function serveUntilStopped(
     await blobs.close();
     throw new ExitError(EXIT.usage, `LLM gateway: ${(err as Error).message}`, { cause: err });
   }
+  let executas: ExecutaRuntime;
+  try {
+    executas = openExecutaRuntime({
+      db: handle.db,
+      blobs,
+      dataDir,
+      env: io.env,
+      // Its own download URLs carry the origin they were uploaded through: the public one, or
+      // this server's listening address when none is set.
+      selfOrigins: () => [origin, ...(publicOrigin ? [publicOrigin.replace(/\/$/, "")] : [])],
+      copilot,
+      storage: { kv, files },
+      tokens: tokens.keyring,
+      logger,
+      clock,
+    });
+  } catch (err) {
+    await handle.close();
+    await blobs.close();
+    throw new ExitError(EXIT.usage, `executa runtime: ${(err as Error).message}`, { cause: err });
+  }
+  // The operator must see at start when plugins run unsandboxed, or are refused.
+  const sandbox = executas.pool.sandbox;
+  const sandboxed = sandbox.options.mode === "bwrap" && sandbox.probe().usable;
+  logger.log(sandboxed ? "info" : "warn", sandbox.startupNotice(), {
+    executas_dir: resolve(dataDir, "executas"),
+    sandbox_root: sandbox.root,
+  });
   // App windows served by this server: their `storage.*` is the same APS storage,
   // their `llm.*` the same gateway.
   const runtime = createNexusRuntime({
@@ -371,13 +408,14 @@ async function serveUntilStopped(
     store: appStore({ db: handle.db, clock: systemClock }),
     storage: {
       kv,
-      files: createSqlFilesService({ db: handle.db, blobs, clock, logger }),
+      files,
       blobs,
     },
     runtime,
     dashboard: { distDir: dashboardDist },
     chat,
     copilot,
+    executas,
   });
 
   let server: ReturnType<typeof serve>;
@@ -387,6 +425,7 @@ async function serveUntilStopped(
       s.once("error", reject);
     });
   } catch (err) {
+    await executas.close();
     await handle.close();
     await blobs.close();
     throw new ExitError(
@@ -452,6 +491,8 @@ async function serveUntilStopped(
     // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
     if ("closeIdleConnections" in server) server.closeIdleConnections();
   });
+  // Plugins stop before the database: a last reverse call still finds its storage.
+  await executas.close();
   await handle.close();
   await blobs.close();
   logger.log("info", "stopped", {});

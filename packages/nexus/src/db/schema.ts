@@ -11,6 +11,7 @@ import type { AccountTables } from "./schema-accounts.js";
 import type { TokenTables } from "./schema-tokens.js";
 import type { ChatTables } from "./schema-chat.js";
 import type { CopilotTables } from "./schema-copilot.js";
+import type { ExecutaRuntimeTables } from "./schema-executas.js";
 
 export interface UsersTable {
   id: Generated<number>;
@@ -147,7 +148,8 @@ export interface Database
     BinaryTables,
     InstallTables,
     ChatTables,
-    CopilotTables {
+    CopilotTables,
+    ExecutaRuntimeTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

@@ -16,6 +16,7 @@ import type { MailSender } from "../mail/mail-sender.js";
 import type { DashboardFiles } from "../routes/dashboard.js";
 import type { StorageServices } from "../routes/storage.js";
 import type { CopilotServices } from "../copilot/copilot-services.js";
+import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
 
@@ -61,6 +62,11 @@ export interface AppDeps {
   chat?: ChatDeps;
   /** The LLM gateway at /api/v1/copilot/* (503 without it). */
   copilot?: CopilotServices;
+  /**
+   * Installed executas run on this server: install, describe cache and the sandboxed pool. Chat
+   * turns call users' plugins through it; absent, turns have no executa tools.
+   */
+  executas?: ExecutaRuntime;
 }
 
 export type Principal =

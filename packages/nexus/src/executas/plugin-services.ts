@@ -1,0 +1,62 @@
+// The reverse-RPC families the server's plugins reach, on the same services as everything else
+// on this server: sampling and embeddings through the LLM gateway (usage accounted per user and
+// app in `llm_usage`), storage and files on the SQL KV and file store that windows and
+// `/api/v1/storage` use, uploads into the blob store under the user's storage quota as the
+// copilot upload endpoints count them. Agent sessions and images have no server service yet: the
+// router answers their families as unavailable.
+import type {
+  FilesService,
+  HostServices,
+  StorageService,
+  UploadService,
+} from "@anna-ai/executa-host";
+import type { CopilotServices } from "../copilot/copilot-services.js";
+import type { HostUploads } from "../copilot/host-upload.js";
+
+export interface PluginServiceSources {
+  copilot?: CopilotServices;
+  storage?: { kv: StorageService; files: FilesService };
+}
+
+/** The host upload service with the quota check before and the count after, as the routes do. */
+export function quotaCountedUploads(uploads: HostUploads): UploadService {
+  const { service } = uploads;
+  const counted = async <R extends { r2_key: string; size_bytes: number; mime_type: string }>(
+    userId: string,
+    result: R,
+  ): Promise<R> => {
+    try {
+      await uploads.count(userId, result.r2_key, result.size_bytes, result.mime_type);
+    } catch (err) {
+      // Over quota: the object goes again, so a refused upload holds nothing.
+      await uploads.drop(result.r2_key).catch(() => undefined);
+      throw err;
+    }
+    return result;
+  };
+  return {
+    async inline(params, ctx) {
+      // Base64 is 4 characters per 3 bytes: refuse over-quota before decoding.
+      await uploads.checkQuota(ctx.userId, Math.floor((params.content_b64.length * 3) / 4));
+      return counted(ctx.userId, await service.inline(params, ctx));
+    },
+    async negotiate(params, ctx) {
+      await uploads.checkQuota(ctx.userId, params.expected_bytes ?? 0);
+      return service.negotiate(params, ctx);
+    },
+    async confirm(params, ctx) {
+      return counted(ctx.userId, await service.confirm(params, ctx));
+    },
+  };
+}
+
+export function pluginServices(sources: PluginServiceSources): Partial<HostServices> {
+  const { copilot, storage } = sources;
+  return {
+    ...(copilot === undefined
+      ? {}
+      : { sampling: copilot.sampling, embeddings: copilot.embeddings }),
+    ...(copilot?.uploads === undefined ? {} : { upload: quotaCountedUploads(copilot.uploads) }),
+    ...(storage === undefined ? {} : { storage: storage.kv, files: storage.files }),
+  };
+}
