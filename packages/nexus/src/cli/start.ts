@@ -29,7 +29,6 @@ import type { Stores } from "../stores/types.js";
 import { createChat } from "../chat/chat-deps.js";
 import { chatPlatformTools } from "../chat/chat-platform-tools.js";
 import { turnAssembler } from "../chat/turn-assembly.js";
-import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import { openCopilot } from "../copilot/copilot-services.js";
 import { openExecutaRuntime } from "../executas/open-executa-runtime.js";
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
@@ -122,11 +121,6 @@ Examples:
 export interface StartOptions {
   /** Resolves when the server should stop (main wires SIGTERM/SIGINT). */
   stopSignal: Promise<string>;
-  /**
-   * Installs and runs the users' executas for chat turns; without it turns offer no executa
-   * tools and say so. TODO(issue 13): opened here from the data folder once the runtime lands.
-   */
-  executas?: ExecutaRuntime;
   /**
    * Runs once the server listens, before it waits for the stop signal (`npm start` publishes
    * the example apps and prints its banner here). A stop signal meanwhile aborts `stopping`;
@@ -344,7 +338,7 @@ async function serveUntilStopped(
   const platformTools = chatPlatformTools({
     dataDir,
     search,
-    ...(opts.executas ? { sandbox: opts.executas.pool.sandbox } : {}),
+    sandbox: executas.pool.sandbox,
   });
   const chat = createChat({
     db: handle.db,
@@ -353,7 +347,7 @@ async function serveUntilStopped(
     logger,
     assemble: turnAssembler({
       db: handle.db,
-      executas: opts.executas,
+      executas,
       platformTools,
       appViews: dispatcherAppViews(runtime.dispatcher),
       logger,
@@ -363,7 +357,6 @@ async function serveUntilStopped(
   // The chat model is in "llm gateway ready" above.
   logger.log("info", "chat ready", {
     interrupted_turns_failed: interrupted,
-    executas: opts.executas ? "on" : "off (no executa runtime)",
     platform_tools: platformTools.map((t) => t.name),
     web_search: search ? "on" : "off",
   });
@@ -457,7 +450,10 @@ async function serveUntilStopped(
         stores,
         dataDir,
         database: { dialect: handle.dialect, location: handle.location },
-        chatModel: { provider: chatModel.provider, model: chatModel.model },
+        chatModel: {
+          provider: gateway.modelFor("chat").provider,
+          model: gateway.modelFor("chat").model,
+        },
         dashboard: dashboardDist !== undefined,
         logger,
         stopping: stopping.signal,
