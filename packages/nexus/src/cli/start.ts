@@ -241,14 +241,15 @@ async function serveUntilStopped(
       quota: config.llmQuota,
       clock,
       blobs,
+      agentSessionMaxLifetimeMs: config.devSessionMaxMs,
     });
   } catch (err) {
     await handle.close();
     await blobs.close();
     throw new ExitError(EXIT.usage, `LLM gateway: ${(err as Error).message}`, { cause: err });
   }
-  // App windows served by this server: their `storage.*` is the same APS storage,
-  // their `llm.*` the same gateway.
+  // App windows served by this server: their `storage.*` is the same APS storage, their `llm.*`
+  // and `agent.*` the same gateway and agent sessions (plugins get `copilot.agent`).
   const runtime = createNexusRuntime({
     db: handle.db,
     keyring: tokens.keyring,
