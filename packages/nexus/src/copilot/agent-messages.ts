@@ -78,4 +78,3 @@ export async function forgetSessionHistory(
     .where("user_id", "=", session.userId)
     .execute();
 }
-

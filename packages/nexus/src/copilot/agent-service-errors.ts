@@ -21,7 +21,8 @@ const BY_SUFFIX: readonly [string, CatalogEntry][] = [
 /** A limit AgentRuns refused with (`rate_limited`, a duplicate run id) as the agent code. */
 export function agentLimitError(err: unknown, method: string): unknown {
   if (!(err instanceof NexusError)) return err;
-  const entry = err.code === "rate_limited" ? AGENT_ERRORS.QUOTA_EXCEEDED : AGENT_ERRORS.INVALID_REQUEST;
+  const entry =
+    err.code === "rate_limited" ? AGENT_ERRORS.QUOTA_EXCEEDED : AGENT_ERRORS.INVALID_REQUEST;
   return catalogError(
     entry,
     `${method}: ${err.message}`,

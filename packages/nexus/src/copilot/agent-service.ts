@@ -34,19 +34,10 @@ import {
   encodeAgentHistoryCursor,
   type ServiceContext,
 } from "@anna-ai/executa-host";
-import {
-  forgetSessionHistory,
-  sessionHistoryPage,
-  sessionRanRun,
-} from "./agent-messages.js";
+import { forgetSessionHistory, sessionHistoryPage, sessionRanRun } from "./agent-messages.js";
 import { AGENT_CONTENT_MAX_CHARS, type AgentFrame, runAgentTurn } from "./agent-runs.js";
 import { agentErrorFromSampling, agentLimitError } from "./agent-service-errors.js";
-import {
-  createdView,
-  historyMessage,
-  refreshedView,
-  summaryView,
-} from "./agent-service-views.js";
+import { createdView, historyMessage, refreshedView, summaryView } from "./agent-service-views.js";
 import { type AppSession, accountOf } from "./copilot-auth.js";
 import type { CopilotServices } from "./copilot-services.js";
 import {
@@ -168,10 +159,15 @@ export function copilotAgentService(
       }
       // Every run slides the idle window (L7102), by the session's own ttl.
       await sessions.slide(session.userId, row.uuid, clock(), ttlOf(row) * 1000);
-      const wanted = typeof params.run_id === "string" && params.run_id !== "" ? params.run_id : undefined;
+      const wanted =
+        typeof params.run_id === "string" && params.run_id !== "" ? params.run_id : undefined;
       let started: ReturnType<typeof runs.start>;
       try {
-        started = runs.start(session.userId, row.uuid, wanted ?? `run_${randomBytes(8).toString("hex")}`);
+        started = runs.start(
+          session.userId,
+          row.uuid,
+          wanted ?? `run_${randomBytes(8).toString("hex")}`,
+        );
       } catch (err) {
         throw agentLimitError(err, method);
       }
@@ -249,7 +245,12 @@ export function copilotAgentService(
       const limit = checkAgentHistoryLimit(params.limit, method);
       const offset = decodeAgentHistoryCursor(params.cursor, method);
       const row = await live(params.app_session_uuid, ctx, method);
-      const page = await sessionHistoryPage(db, { uuid: row.uuid, userId: row.userId }, offset, limit);
+      const page = await sessionHistoryPage(
+        db,
+        { uuid: row.uuid, userId: row.userId },
+        offset,
+        limit,
+      );
       return {
         messages: page.rows.map(historyMessage),
         next_cursor: page.more ? encodeAgentHistoryCursor(offset + page.rows.length) : null,

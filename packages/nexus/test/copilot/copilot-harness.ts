@@ -63,6 +63,8 @@ export async function copilotHttp(
     uploadLimits?: HostUploadLimits;
     /** Serve the app runtime too, its `llm.*` on this gateway. */
     runtime?: boolean;
+    /** Wraps the provider calls' `fetch` (to see a model call leave, mid-run). */
+    fetch?: typeof globalThis.fetch;
   } = {},
 ): Promise<CopilotHttp> {
   const fake = await startFakeProvider({ apiKey: PROVIDER_KEY });
@@ -90,6 +92,7 @@ export async function copilotHttp(
     clock: () => clock.now(),
     blobs,
     ...(opts.uploadLimits ? { uploadLimits: opts.uploadLimits } : {}),
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
   const h = harness(db, opts.config ?? {}, {
     clock,
