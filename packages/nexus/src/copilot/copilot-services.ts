@@ -2,12 +2,18 @@
 // where the server assembles its deps (cli/start.ts), on the server's database and blob store.
 import {
   createGatewayEmbeddingsService,
+  createGatewayImageService,
   createGatewaySamplingService,
   openLlmGateway,
   type LlmConfig,
   type LlmGateway,
 } from "@anna-ai/agent";
-import type { AgentService, EmbeddingsService, SamplingService } from "@anna-ai/executa-host";
+import type {
+  AgentService,
+  EmbeddingsService,
+  ImageService,
+  SamplingService,
+} from "@anna-ai/executa-host";
 import type { Kysely } from "kysely";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { NexusConfig } from "../core/config.js";
@@ -17,6 +23,7 @@ import { AgentRuns } from "./agent-runs.js";
 import { copilotAgentService } from "./agent-service.js";
 import { CopilotSessionStore } from "./copilot-session-store.js";
 import { type HostUploadLimits, type HostUploads, hostUploads } from "./host-upload.js";
+import { blobImageStore } from "./image-blobs.js";
 import { SqlUsageLedger } from "./sql-usage-ledger.js";
 
 export interface CopilotServices {
@@ -35,6 +42,11 @@ export interface CopilotServices {
    */
   agent: AgentService;
   /**
+   * Plugins' `image/generate` and `image/edit` on the images model; images go to the blob store
+   * (signed URLs), or `data:` URLs on a server without one. Edit answers -32311 (not supported).
+   */
+  image: ImageService;
+  /**
    * The same sampling, embeddings and agent sessions for the app runtime's `llm.*` and
    * `agent.*`: a window's usage is accounted under `app:<id>`, as its HTTP sessions' is, and
    * its agent sessions are the ones `/copilot/app/sessions` made for it.
@@ -43,6 +55,7 @@ export interface CopilotServices {
     sampling: SamplingService;
     embeddings: EmbeddingsService;
     agent: AgentService;
+    image: ImageService;
   };
 }
 
@@ -116,6 +129,10 @@ export async function openCopilot(options: OpenCopilotOptions): Promise<CopilotS
       ? {}
       : { maxLifetimeMs: options.agentSessionMaxLifetimeMs };
   const agent = copilotAgentService(shared, { origin: "sampling", ...agentOptions });
+  const image = createGatewayImageService({
+    gateway,
+    ...(options.blobs ? { store: blobImageStore(options.blobs) } : {}),
+  });
   const windowAgent = windowAgentService(
     copilotAgentService(shared, { origin: "window", ...agentOptions }),
   );
@@ -128,12 +145,17 @@ export async function openCopilot(options: OpenCopilotOptions): Promise<CopilotS
     sampling,
     embeddings,
     agent,
+    image,
     runtimeServices: () => ({
       sampling: {
         createMessage: (request, ctx) => sampling.createMessage(request, asWindowApp(ctx)),
       },
       embeddings: { create: (params, ctx) => embeddings.create(params, asWindowApp(ctx)) },
       agent: windowAgent,
+      image: {
+        generate: (params, ctx) => image.generate(params, asWindowApp(ctx)),
+        edit: (params, ctx) => image.edit(params, asWindowApp(ctx)),
+      },
     }),
     uploads: options.blobs
       ? hostUploads(options.db, options.blobs, options.clock, options.uploadLimits)

@@ -63,6 +63,8 @@ export async function copilotHttp(
     uploadLimits?: HostUploadLimits;
     /** Serve the app runtime too, its `llm.*` on this gateway. */
     runtime?: boolean;
+    /** An images model on the fake provider (`image/generate`); none by default. */
+    imageModel?: string;
     /** Wraps the provider calls' `fetch` (to see a model call leave, mid-run). */
     fetch?: typeof globalThis.fetch;
   } = {},
@@ -86,6 +88,7 @@ export async function copilotHttp(
       apiKey: PROVIDER_KEY,
       model: MODEL,
       embeddings: { model: EMBED_MODEL, dimensions: 8 },
+      ...(opts.imageModel ? { images: { model: opts.imageModel } } : {}),
       maxRetries: 0,
     }),
     quota: config.llmQuota,
