@@ -25,7 +25,6 @@ import { callHostService } from "../copilot/service-http-error.js";
 import { APP_SESSION_AUDIENCE } from "../tokens/audiences.js";
 import { copilotSessionRoutes } from "./copilot-sessions.js";
 
-
 const AgentBody = z.object({
   content: z.string().trim().min(1, "content required").max(AGENT_CONTENT_MAX_CHARS),
   app_session_uuid: z.string().optional(),
