@@ -193,11 +193,28 @@ export {
   AGENT_SESSION_MAX_LIFETIME_S,
   createOfflineAgentService,
 } from "./services/offline/agent-offline.js";
+// The agent checks and history cursor every agent service shares (offline here, Nexus's on the
+// server), so a plugin meets the same codes and limits in the dev tools and in production.
 export {
   AGENT_HISTORY_LIMIT_MAX,
   AGENT_LABEL_MAX_CHARS,
   AGENT_RECURSION_LIMIT_MAX,
+  checkComplete as checkAgentComplete,
+  checkCreate as checkAgentSessionCreate,
+  checkHistoryLimit as checkAgentHistoryLimit,
+  checkRecursionLimit as checkAgentRecursionLimit,
+  checkTtl as checkAgentSessionTtl,
+  runTools as agentRunTools,
 } from "./services/offline/agent-checks.js";
+export type { CreateRequest as AgentSessionCreateChecked } from "./services/offline/agent-checks.js";
+export {
+  decodeHistoryCursor as decodeAgentHistoryCursor,
+  encodeHistoryCursor as encodeAgentHistoryCursor,
+} from "./services/offline/agent-history.js";
+export {
+  checkFrameCap as checkAgentFrameCap,
+  finalText as agentFinalText,
+} from "./services/offline/agent-frames.js";
 export type {
   OfflineAgentCreateResult,
   OfflineAgentOptions,

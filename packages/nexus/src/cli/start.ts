@@ -282,6 +282,7 @@ async function serveUntilStopped(
       quota: config.llmQuota,
       clock,
       blobs,
+      agentSessionMaxLifetimeMs: config.devSessionMaxMs,
     });
   } catch (err) {
     await handle.close();
@@ -316,8 +317,8 @@ async function serveUntilStopped(
     executas_dir: resolve(dataDir, "executas"),
     sandbox_root: sandbox.root,
   });
-  // App windows served by this server: their `storage.*` is the same APS storage,
-  // their `llm.*` the same gateway.
+  // App windows served by this server: their `storage.*` is the same APS storage, their `llm.*`
+  // and `agent.*` the same gateway and agent sessions (plugins get `copilot.agent`).
   const runtime = createNexusRuntime({
     db: handle.db,
     keyring: tokens.keyring,

@@ -9,10 +9,12 @@ import type { CallAccount, ChatMessage, LlmGateway, Usage } from "@anna-ai/agent
 import type { Kysely } from "kysely";
 import { NexusError } from "../core/errors.js";
 import type { Database } from "../db/schema.js";
+import { sessionHistory } from "./agent-messages.js";
 import type { AppSession } from "./copilot-auth.js";
 
-/** Messages of history a run replays (user and assistant turns, newest kept). */
-export const AGENT_HISTORY_MAX_MESSAGES = 40;
+export { AGENT_HISTORY_MAX_MESSAGES } from "./agent-messages.js";
+/** Characters of one agent run's `content` (HTTP and the agent service alike). */
+export const AGENT_CONTENT_MAX_CHARS = 32_000;
 /** Characters of one stored message; longer answers are kept cut (the stream had them whole). */
 export const AGENT_MESSAGE_MAX_CHARS = 64_000;
 /** Runs in flight on this node; one more is refused with 429 rather than queued unbounded. */
@@ -30,43 +32,86 @@ interface InFlight {
   controller: AbortController;
 }
 
-/** Runs in flight, by run id, so a cancel (another request) reaches the one streaming. */
+export interface AgentRunLimits {
+  maxInFlight: number;
+  maxPerUser: number;
+}
+
+/** Runs in flight, by (user, run id), so a cancel (another request) reaches the one streaming. */
 export class AgentRuns {
   readonly #runs = new Map<string, InFlight>();
+  readonly #limits: AgentRunLimits;
 
-  start(userId: number, sessionUuid: string): { runId: string; controller: AbortController } {
-    if (this.#runs.size >= AGENT_MAX_RUNS_IN_FLIGHT) {
+  constructor(limits: Partial<AgentRunLimits> = {}) {
+    this.#limits = {
+      maxInFlight: limits.maxInFlight ?? AGENT_MAX_RUNS_IN_FLIGHT,
+      maxPerUser: limits.maxPerUser ?? AGENT_MAX_RUNS_PER_USER,
+    };
+  }
+
+  /**
+   * Registers a run; `runId` is the caller's (a plugin may name its run, R33) or a fresh one.
+   * Run ids are per user: two users naming their runs alike never reach each other's.
+   */
+  start(
+    userId: number,
+    sessionUuid: string,
+    runId = `run_${randomBytes(12).toString("hex")}`,
+  ): { runId: string; controller: AbortController } {
+    const { maxInFlight, maxPerUser } = this.#limits;
+    if (this.#runs.size >= maxInFlight) {
       throw new NexusError(
         "rate_limited",
-        `this server runs ${AGENT_MAX_RUNS_IN_FLIGHT} agent runs at most; retry shortly`,
+        `this server runs ${maxInFlight} agent runs at most; retry shortly`,
         { retryAfterS: 1 },
       );
     }
     let mine = 0;
     for (const r of this.#runs.values()) if (r.userId === userId) mine += 1;
-    if (mine >= AGENT_MAX_RUNS_PER_USER) {
+    if (mine >= maxPerUser) {
       throw new NexusError(
         "rate_limited",
-        `at most ${AGENT_MAX_RUNS_PER_USER} agent runs per user at once; wait for one to end or cancel it`,
+        `at most ${maxPerUser} agent runs per user at once; wait for one to end or cancel it`,
         { retryAfterS: 1 },
       );
     }
-    const runId = `run_${randomBytes(12).toString("hex")}`;
+    const key = runKey(userId, runId);
+    if (this.#runs.has(key)) {
+      throw new NexusError(
+        "invalid_request",
+        `run ${runId} is already in flight; pick another run_id or cancel that run first`,
+      );
+    }
     const controller = new AbortController();
-    this.#runs.set(runId, { userId, sessionUuid, controller });
+    this.#runs.set(key, { userId, sessionUuid, controller });
     return { runId, controller };
   }
 
-  finish(runId: string): void {
-    this.#runs.delete(runId);
+  finish(userId: number, runId: string): void {
+    this.#runs.delete(runKey(userId, runId));
   }
 
-  /** False when no run of this user has that id (ended, or another user's). */
-  cancel(userId: number, runId: string): boolean {
-    const run = this.#runs.get(runId);
-    if (!run || run.userId !== userId) return false;
-    run.controller.abort(new Error("cancelled by POST /copilot/app/agent/cancel"));
+  /**
+   * False when no run of this user has that id (ended, or another user's); with `sessionUuid`,
+   * also when the run belongs to another session of the user.
+   */
+  cancel(userId: number, runId: string, sessionUuid?: string): boolean {
+    const run = this.#runs.get(runKey(userId, runId));
+    if (!run || (sessionUuid !== undefined && run.sessionUuid !== sessionUuid)) return false;
+    run.controller.abort(new Error(`run ${runId} was cancelled`));
     return true;
+  }
+
+  /** Aborts every run of one session (its deletion, L10251); how many there were. */
+  cancelSession(userId: number, sessionUuid: string): number {
+    let cancelled = 0;
+    for (const run of this.#runs.values()) {
+      if (run.userId === userId && run.sessionUuid === sessionUuid) {
+        run.controller.abort(new Error(`session ${sessionUuid} was deleted`));
+        cancelled += 1;
+      }
+    }
+    return cancelled;
   }
 
   get size(): number {
@@ -74,25 +119,8 @@ export class AgentRuns {
   }
 }
 
-export async function sessionHistory(
-  db: Kysely<Database>,
-  session: Pick<AppSession, "uuid" | "userId">,
-  limit = AGENT_HISTORY_MAX_MESSAGES,
-): Promise<{ role: "user" | "assistant"; content: string; run_id: string; created_at: number }[]> {
-  const rows = await db
-    .selectFrom("copilot_messages")
-    .select(["role", "content", "run_id", "created_at"])
-    .where("session_uuid", "=", session.uuid)
-    .where("user_id", "=", session.userId)
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.reverse().map((r) => ({
-    role: r.role as "user" | "assistant",
-    content: r.content,
-    run_id: r.run_id,
-    created_at: Number(r.created_at),
-  }));
+function runKey(userId: number, runId: string): string {
+  return `${userId}\u0000${runId}`;
 }
 
 export interface AgentRunInput {
@@ -106,6 +134,18 @@ export interface AgentRunInput {
   clock: () => number;
   /** Writes one frame to the client; resolves when written. */
   emit(frame: AgentFrame): Promise<void>;
+  /** This run's system prompt instead of the session's (R33 `system`; not persisted). */
+  system?: string;
+  /** Reported in `run_meta` (the tools this run may use). Default none. */
+  grantedTools?: readonly string[];
+  /** Reported in `run_meta` when the caller set one (R33). */
+  recursionLimit?: number;
+  /**
+   * `delta` frames sent before the rest are held back (their text still reaches `final`).
+   * Default: what fits the 4096-frame cap. A caller that enforces the cap itself (the plugins'
+   * buffered run answers -32047 past it) passes `Infinity`.
+   */
+  deltaBudget?: number;
 }
 
 /** Runs the turn to its end; never throws: a failure becomes an `error` frame, then `complete`. */
@@ -115,15 +155,18 @@ export async function runAgentTurn(input: AgentRunInput): Promise<void> {
   const emit = input.emit;
   // Past the frame cap no more deltas go out, but nothing is lost: `final` carries the whole
   // text and says the deltas stopped (run_meta, final, complete and an error fit in the rest).
-  let deltasLeft = AGENT_MAX_FRAMES_PER_RUN - 4;
+  const deltaBudget = input.deltaBudget ?? AGENT_MAX_FRAMES_PER_RUN - 4;
+  let deltasLeft = deltaBudget;
   await emit({
     event: "run_meta",
     run_id: runId,
     thread_id: session.uuid,
     model: model.model,
     provider: model.provider,
-    granted_tools: [],
+    granted_tools: [...(input.grantedTools ?? [])],
+    ...(input.recursionLimit !== undefined ? { recursion_limit: input.recursionLimit } : {}),
   });
+  const system = input.system ?? session.systemPrompt;
   const history = await sessionHistory(input.db, session);
   const messages: ChatMessage[] = [
     ...history.map((m) => ({ role: m.role, content: m.content })),
@@ -133,7 +176,7 @@ export async function runAgentTurn(input: AgentRunInput): Promise<void> {
   let usage: Usage | undefined;
   try {
     for await (const event of input.gateway.streamChat(
-      { messages, ...(session.systemPrompt ? { system: session.systemPrompt } : {}) },
+      { messages, ...(system ? { system } : {}) },
       { account: input.account, purpose: "agent", signal: input.signal },
     )) {
       if (event.type === "text-delta") {
@@ -185,7 +228,7 @@ export async function runAgentTurn(input: AgentRunInput): Promise<void> {
     event: "final",
     text,
     usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-    ...(deltasLeft < 0 ? { deltas_capped_at: AGENT_MAX_FRAMES_PER_RUN - 4 } : {}),
+    ...(deltasLeft < 0 ? { deltas_capped_at: deltaBudget } : {}),
   });
   await emit({ event: "complete", run_id: runId, aborted: false });
 }

@@ -2,20 +2,28 @@
 // where the server assembles its deps (cli/start.ts), on the server's database and blob store.
 import {
   createGatewayEmbeddingsService,
+  createGatewayImageService,
   createGatewaySamplingService,
   openLlmGateway,
   type LlmConfig,
   type LlmGateway,
 } from "@anna-ai/agent";
-import type { EmbeddingsService, SamplingService } from "@anna-ai/executa-host";
+import type {
+  AgentService,
+  EmbeddingsService,
+  ImageService,
+  SamplingService,
+} from "@anna-ai/executa-host";
 import type { Kysely } from "kysely";
 import type { BlobStore } from "../blobs/blob-store.js";
 import type { NexusConfig } from "../core/config.js";
 import { NexusError } from "../core/errors.js";
 import type { Database } from "../db/schema.js";
 import { AgentRuns } from "./agent-runs.js";
+import { copilotAgentService } from "./agent-service.js";
 import { CopilotSessionStore } from "./copilot-session-store.js";
 import { type HostUploadLimits, type HostUploads, hostUploads } from "./host-upload.js";
+import { blobImageStore } from "./image-blobs.js";
 import { SqlUsageLedger } from "./sql-usage-ledger.js";
 
 export interface CopilotServices {
@@ -29,10 +37,26 @@ export interface CopilotServices {
   /** Absent without a blob store: the upload endpoints answer 503. */
   uploads: HostUploads | undefined;
   /**
-   * The same sampling and embeddings for the app runtime's `llm.*`: a window's usage is
-   * accounted under `app:<id>`, as its HTTP sessions' is.
+   * Plugins' `agent/session.*` and `agent/complete` (the executa pool's `agent` service): a
+   * session belongs to (user, executa), its runs and usage are the HTTP endpoints' own.
    */
-  runtimeServices(): { sampling: SamplingService; embeddings: EmbeddingsService };
+  agent: AgentService;
+  /**
+   * Plugins' `image/generate` and `image/edit` on the images model; images go to the blob store
+   * (signed URLs), or `data:` URLs on a server without one. Edit answers -32311 (not supported).
+   */
+  image: ImageService;
+  /**
+   * The same sampling, embeddings and agent sessions for the app runtime's `llm.*` and
+   * `agent.*`: a window's usage is accounted under `app:<id>`, as its HTTP sessions' is, and
+   * its agent sessions are the ones `/copilot/app/sessions` made for it.
+   */
+  runtimeServices(): {
+    sampling: SamplingService;
+    embeddings: EmbeddingsService;
+    agent: AgentService;
+    image: ImageService;
+  };
 }
 
 /** The dispatcher names an app by its id; usage names a window's app `app:<id>` everywhere. */
@@ -40,6 +64,20 @@ function asWindowApp<C extends { app?: { appId: string; appScopeGranted: boolean
   return ctx.app === undefined
     ? ctx
     : { ...ctx, app: { ...ctx.app, appId: `app:${ctx.app.appId}` } };
+}
+
+/** Every agent call of a window with its app named `app:<id>`, as the usage ledger names it. */
+function windowAgentService(agent: AgentService): AgentService {
+  return {
+    sessionCreate: (p, ctx) => agent.sessionCreate(p, asWindowApp(ctx)),
+    sessionRun: (p, ctx) => agent.sessionRun(p, asWindowApp(ctx)),
+    sessionCancel: (p, ctx) => agent.sessionCancel(p, asWindowApp(ctx)),
+    sessionHistory: (p, ctx) => agent.sessionHistory(p, asWindowApp(ctx)),
+    sessionList: (p, ctx) => agent.sessionList(p, asWindowApp(ctx)),
+    sessionRefresh: (p, ctx) => agent.sessionRefresh(p, asWindowApp(ctx)),
+    sessionDelete: (p, ctx) => agent.sessionDelete(p, asWindowApp(ctx)),
+    complete: (p, ctx) => agent.complete(p, asWindowApp(ctx)),
+  };
 }
 
 /** The copilot services, or 503 naming what is missing. */
@@ -57,6 +95,8 @@ export interface OpenCopilotOptions {
   clock: () => number;
   blobs?: BlobStore;
   uploadLimits?: HostUploadLimits;
+  /** No agent session outlives this (a plugin's or a window's). Default 24 h, as the dev tools. */
+  agentSessionMaxLifetimeMs?: number;
   /** Replaces `fetch` for provider calls (tests). */
   fetch?: typeof globalThis.fetch;
 }
@@ -75,19 +115,47 @@ export async function openCopilot(options: OpenCopilotOptions): Promise<CopilotS
     gateway,
     dimensions: options.llm.embeddings.dimensions,
   });
-  return {
+  const shared = {
     db: options.db,
     gateway,
     usage,
     sessions: new CopilotSessionStore(options.db),
     runs: new AgentRuns(),
     sampling,
+    clock: options.clock,
+  };
+  const agentOptions =
+    options.agentSessionMaxLifetimeMs === undefined
+      ? {}
+      : { maxLifetimeMs: options.agentSessionMaxLifetimeMs };
+  const agent = copilotAgentService(shared, { origin: "sampling", ...agentOptions });
+  const image = createGatewayImageService({
+    gateway,
+    ...(options.blobs ? { store: blobImageStore(options.blobs) } : {}),
+  });
+  const windowAgent = windowAgentService(
+    copilotAgentService(shared, { origin: "window", ...agentOptions }),
+  );
+  return {
+    db: shared.db,
+    gateway,
+    usage,
+    sessions: shared.sessions,
+    runs: shared.runs,
+    sampling,
     embeddings,
+    agent,
+    image,
     runtimeServices: () => ({
       sampling: {
         createMessage: (request, ctx) => sampling.createMessage(request, asWindowApp(ctx)),
       },
       embeddings: { create: (params, ctx) => embeddings.create(params, asWindowApp(ctx)) },
+      agent: windowAgent,
+      image: {
+        generate: (params, ctx) => image.generate(params, asWindowApp(ctx)),
+        edit: (params, ctx) => image.edit(params, asWindowApp(ctx)),
+      },
     }),
     uploads: options.blobs
       ? hostUploads(options.db, options.blobs, options.clock, options.uploadLimits)

@@ -12,6 +12,10 @@ export interface CopilotSessionClaims {
   fixed_client_id?: string | null;
   system_prompt?: string | null;
   quota_caps?: Record<string, unknown>;
+  /** What `agent/session.create` resolved (R32): `["*"]` inherits the host's tools. */
+  granted_tools?: string[];
+  /** The idle window every run and refresh slides, when the creator chose one (R32). */
+  ttl_seconds?: number;
 }
 
 export interface CopilotSessionRow {
@@ -101,6 +105,16 @@ export class CopilotSessionStore {
     return true;
   }
 
+  /** Replaces the claims of the user's session (a refresh that changes its idle window). */
+  async setClaims(userId: number, uuid: string, claims: CopilotSessionClaims): Promise<void> {
+    await this.#db
+      .updateTable("copilot_sessions")
+      .set({ claims: JSON.stringify(claims) })
+      .where("user_id", "=", userId)
+      .where("uuid", "=", uuid)
+      .execute();
+  }
+
   /** Token-free release (L7128): works on expired sessions too; false if not the user's. */
   async revoke(userId: number, uuid: string, now: number): Promise<boolean> {
     const r = await this.#db
@@ -137,6 +151,45 @@ export class CopilotSessionStore {
       .limit(opts.limit)
       .execute();
     return rows.map(toRow);
+  }
+
+  /**
+   * One executa's (or one window app's, `app:<id>`) live-or-expired sessions of a user, newest
+   * first: what the agent service lists, never another tool's (L10253). Deleted ones never.
+   */
+  async listForTool(
+    userId: number,
+    toolId: string,
+    opts: { includeExpired: boolean; limit: number; now: number },
+  ): Promise<CopilotSessionRow[]> {
+    let q = this.#db
+      .selectFrom("copilot_sessions")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("tool_id", "=", toolId)
+      .where("revoked_at", "is", null);
+    if (!opts.includeExpired) {
+      q = q.where("expires_at", ">", opts.now).where("max_lifetime_at", ">", opts.now);
+    }
+    const rows = await q
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(opts.limit)
+      .execute();
+    return rows.map(toRow);
+  }
+
+  /** When each session last ran (its newest stored message), by uuid; absent when never. */
+  async lastRunAt(userId: number, uuids: readonly string[]): Promise<Map<string, number>> {
+    if (uuids.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom("copilot_messages")
+      .select(["session_uuid", (eb) => eb.fn.max("created_at").as("at")])
+      .where("user_id", "=", userId)
+      .where("session_uuid", "in", [...uuids])
+      .groupBy("session_uuid")
+      .execute();
+    return new Map(rows.map((r) => [r.session_uuid, Number(r.at)]));
   }
 }
 

@@ -2,8 +2,8 @@
 // on this server: sampling and embeddings through the LLM gateway (usage accounted per user and
 // app in `llm_usage`), storage and files on the SQL KV and file store that windows and
 // `/api/v1/storage` use, uploads into the blob store under the user's storage quota as the
-// copilot upload endpoints count them. Agent sessions and images have no server service yet: the
-// router answers their families as unavailable.
+// copilot upload endpoints count them, agent sessions and images on the copilot's own (a plugin's
+// sessions belong to (user, executa), the same rows the copilot HTTP endpoints keep).
 import type {
   FilesService,
   HostServices,
@@ -55,7 +55,12 @@ export function pluginServices(sources: PluginServiceSources): Partial<HostServi
   return {
     ...(copilot === undefined
       ? {}
-      : { sampling: copilot.sampling, embeddings: copilot.embeddings }),
+      : {
+          sampling: copilot.sampling,
+          embeddings: copilot.embeddings,
+          agent: copilot.agent,
+          image: copilot.image,
+        }),
     ...(copilot?.uploads === undefined ? {} : { upload: quotaCountedUploads(copilot.uploads) }),
     ...(storage === undefined ? {} : { storage: storage.kv, files: storage.files }),
   };

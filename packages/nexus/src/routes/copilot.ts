@@ -12,7 +12,7 @@ import { z } from "zod";
 import { NexusError } from "../core/errors.js";
 import type { AppDeps, Ctx, Env } from "../http/context.js";
 import { readJson } from "../http/json-body.js";
-import { runAgentTurn } from "../copilot/agent-runs.js";
+import { AGENT_CONTENT_MAX_CHARS, runAgentTurn } from "../copilot/agent-runs.js";
 import { appSessionCaller, samplingCaller } from "../copilot/copilot-auth.js";
 import { type CopilotServices, requireCopilot } from "../copilot/copilot-services.js";
 import {
@@ -24,9 +24,6 @@ import {
 import { callHostService } from "../copilot/service-http-error.js";
 import { APP_SESSION_AUDIENCE } from "../tokens/audiences.js";
 import { copilotSessionRoutes } from "./copilot-sessions.js";
-
-/** Characters of one agent run's `content`. */
-export const AGENT_CONTENT_MAX_CHARS = 32_000;
 
 const AgentBody = z.object({
   content: z.string().trim().min(1, "content required").max(AGENT_CONTENT_MAX_CHARS),
@@ -127,7 +124,7 @@ export function copilotRoutes(deps: AppDeps): Hono<Env> {
           },
         });
       } finally {
-        copilot.runs.finish(runId);
+        copilot.runs.finish(session.userId, runId);
       }
     });
   });

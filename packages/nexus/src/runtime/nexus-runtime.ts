@@ -1,7 +1,7 @@
 // The app runtime as the server runs it: app-core's multi-tenant dispatcher on the SQL stores
 // (windows, tool jobs, chat, deck), the catalogue resolvers, window tokens from the server's
 // keyring, `storage.*` on the server's APS storage (the `app` scope of that user and app), and
-// `llm.*` on the server's LLM gateway.
+// `llm.*`, `agent.*` and `image.*` on the server's LLM gateway.
 // Nothing a second node needs lives in this process; only app-core's per-process counters
 // (in-flight calls, running jobs' abort controllers) and the in-process event bus do.
 import {
@@ -10,7 +10,13 @@ import {
   type MultiTenantDispatcher,
 } from "@anna-ai/app-core";
 import { SseStreams, type WindowUrl } from "@anna-ai/app-core/http";
-import type { EmbeddingsService, SamplingService, StorageService } from "@anna-ai/executa-host";
+import type {
+  AgentService,
+  EmbeddingsService,
+  ImageService,
+  SamplingService,
+  StorageService,
+} from "@anna-ai/executa-host";
 import type { Logger as RuntimeLogger } from "@anna-ai/jsonrpc";
 import type { Kysely } from "kysely";
 import type { Clock } from "../core/clock.js";
@@ -33,10 +39,16 @@ export interface NexusRuntimeOptions {
   /** APS KV storage; `storage.*` from a window uses its `app` scope. */
   storage: StorageService;
   /**
-   * `llm.complete`, `llm.stream` and `llm.embed` from a window: the LLM gateway's services
+   * `llm.complete`, `llm.stream` and `llm.embed` from a window, and `agent.session.*` and
+   * `image.*` when `agent` and `image` are there: the LLM gateway's services
    * (`CopilotServices.runtimeServices()`); without them those methods answer `not_implemented`.
    */
-  llm?: { sampling: SamplingService; embeddings: EmbeddingsService };
+  llm?: {
+    sampling: SamplingService;
+    embeddings: EmbeddingsService;
+    agent?: AgentService;
+    image?: ImageService;
+  };
 }
 
 export interface NexusRuntime {

@@ -63,6 +63,10 @@ export async function copilotHttp(
     uploadLimits?: HostUploadLimits;
     /** Serve the app runtime too, its `llm.*` on this gateway. */
     runtime?: boolean;
+    /** An images model on the fake provider (`image/generate`); none by default. */
+    imageModel?: string;
+    /** Wraps the provider calls' `fetch` (to see a model call leave, mid-run). */
+    fetch?: typeof globalThis.fetch;
   } = {},
 ): Promise<CopilotHttp> {
   const fake = await startFakeProvider({ apiKey: PROVIDER_KEY });
@@ -84,12 +88,14 @@ export async function copilotHttp(
       apiKey: PROVIDER_KEY,
       model: MODEL,
       embeddings: { model: EMBED_MODEL, dimensions: 8 },
+      ...(opts.imageModel ? { images: { model: opts.imageModel } } : {}),
       maxRetries: 0,
     }),
     quota: config.llmQuota,
     clock: () => clock.now(),
     blobs,
     ...(opts.uploadLimits ? { uploadLimits: opts.uploadLimits } : {}),
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
   const h = harness(db, opts.config ?? {}, {
     clock,
