@@ -24,6 +24,7 @@ import {
   sqlExecutaStore,
   sqlStores,
   systemClock,
+  type ChatDeps,
   type DashboardFiles,
   type DatabaseHandle,
   type NexusConfig,
@@ -58,9 +59,11 @@ export async function startTestNexus(
     database?: DatabaseHandle;
     /** Serve the web dashboard's built files at `/` (the dashboard's browser tests). */
     dashboard?: DashboardFiles;
+    /** Chat turns at /api/v1/chat, built on this Nexus's database; closed with it. */
+    chat?: (db: DatabaseHandle["db"]) => ChatDeps;
   } = {},
 ): Promise<TestNexus> {
-  const { database, dashboard, ...config } = options;
+  const { database, dashboard, chat: makeChat, ...config } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
   const handle = database ?? openDatabase({ dataDir });
   await migrateToLatest(handle.db);
@@ -71,6 +74,7 @@ export async function startTestNexus(
     origin: () => origin,
     clock: systemClock.now,
   });
+  const chat = makeChat?.(handle.db);
   const resolved = resolveConfig({ devicePollIntervalS: 1, ...config });
   const rateLimiter = memoryRateLimiter(systemClock);
   const hub = executaHub({
@@ -110,6 +114,7 @@ export async function startTestNexus(
     }),
     store: appStore({ db: handle.db, clock: systemClock }),
     ...(dashboard ? { dashboard } : {}),
+    ...(chat ? { chat } : {}),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
@@ -166,6 +171,7 @@ export async function startTestNexus(
       return fetch(`${url}${p}`, { method, headers });
     },
     async close() {
+      await chat?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ("closeAllConnections" in server) server.closeAllConnections();
