@@ -272,7 +272,7 @@ describe.skipIf(chromium.skip)(`the chat page in Chromium${chromium.reason}`, ()
     await page.getByRole("button", { name: "Retry: Fail please" }).waitFor({ timeout: WAIT_MS });
     await page.getByText(/This turn failed: .*\S/).waitFor();
     await page.getByRole("button", { name: "Retry: Think slowly" }).waitFor();
-    await page.getByRole("heading", { name: "Plan" }).waitFor();
+    await page.getByRole("heading", { name: "Plan", exact: true }).waitFor();
     await page.getByRole("group", { name: "Tool call word_count" }).waitFor();
     expect(await page.getByText("Cancelled.").count()).toBe(1);
 
