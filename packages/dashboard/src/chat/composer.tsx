@@ -164,12 +164,12 @@ export function Composer({
           onKeyDown={onKeyDown}
         />
       </div>
-      <p id={`${listId}-hint`} className="meta composer-hint">
-        {busy ? "Anna is answering; you can send again when the answer ends." : "Enter sends, Shift+Enter starts a new line."}
-      </p>
       <button type="submit" className="primary" disabled={busy || text.trim() === ""}>
         Send
       </button>
+      <p id={`${listId}-hint`} className="meta composer-hint">
+        {busy ? "Anna is answering; you can send again when the answer ends." : "Enter sends, Shift+Enter starts a new line."}
+      </p>
     </form>
   );
 }

@@ -50,11 +50,13 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
+const NOTICES_CUT = "More notices were sent than this page shows.";
+
 function addNotices(notices: string[], more: string[]): string[] {
-  if (more.length === 0 || notices.length >= MAX_NOTICES) return notices;
+  if (more.length === 0 || notices.at(-1) === NOTICES_CUT) return notices;
   const next = [...notices, ...more];
   if (next.length <= MAX_NOTICES) return next;
-  return [...next.slice(0, MAX_NOTICES - 1), "More notices were sent than this page shows."];
+  return [...next.slice(0, MAX_NOTICES - 1), NOTICES_CUT];
 }
 
 /**
