@@ -2,10 +2,15 @@
 // results, duplicates from an overlapping reconnect ignored, unknown frame types harmless, notices
 // bounded), regrouping stored messages into turns, and `#`/`@` mention completion.
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../src/api/chat.js";
+import type { ChatMessage } from "../src/api/types.js";
 import { turnsOf } from "../src/chat/history.js";
 import { applyMention, matchOptions, mentionAt } from "../src/chat/mention.js";
-import { MAX_NOTICES, emptyProgress, foldFrame, type TurnProgress } from "../src/chat/turn-progress.js";
+import {
+  MAX_NOTICES,
+  emptyProgress,
+  foldFrame,
+  type TurnProgress,
+} from "../src/chat/turn-progress.js";
 
 const fold = (frames: unknown[], from: TurnProgress = emptyProgress("t1")) =>
   frames.reduce<TurnProgress>((p, f, i) => foldFrame(p, from.lastSeq + i + 1, f), from);
@@ -18,7 +23,14 @@ describe("foldFrame", () => {
       { type: "text.delta", text: "Let me " },
       { type: "text.delta", text: "look." },
       { type: "tool.call", callId: "k1", name: "lookup", input: { q: "x" }, source: {} },
-      { type: "tool.result", callId: "k1", name: "lookup", output: { a: 1 }, isError: false, durationMs: 12 },
+      {
+        type: "tool.result",
+        callId: "k1",
+        name: "lookup",
+        output: { a: 1 },
+        isError: false,
+        durationMs: 12,
+      },
       { type: "text.delta", text: "Found it." },
       { type: "turn.finished", status: "completed", usage: {} },
     ]);
@@ -45,7 +57,11 @@ describe("foldFrame", () => {
 
   it("keeps a failed turn's error and reads an unknown status as failed", () => {
     const failed = fold([
-      { type: "turn.finished", status: "failed", error: { code: "model_error", message: "no model" } },
+      {
+        type: "turn.finished",
+        status: "failed",
+        error: { code: "model_error", message: "no model" },
+      },
     ]);
     expect(failed.error).toEqual({ code: "model_error", message: "no model" });
     expect(fold([{ type: "turn.finished", status: "exploded" }]).status).toBe("failed");
@@ -69,8 +85,22 @@ describe("turnsOf", () => {
   it("regroups messages by turn with tool results on their calls", () => {
     const messages: ChatMessage[] = [
       { seq: 1, turn_id: "a", role: "user", text: "count" },
-      { seq: 2, turn_id: "a", role: "assistant", text: "", tool_calls: [{ id: "k", name: "wc", input: { t: "a b" } }] },
-      { seq: 3, turn_id: "a", role: "tool", tool_call_id: "k", tool_name: "wc", output: 2, is_error: false },
+      {
+        seq: 2,
+        turn_id: "a",
+        role: "assistant",
+        text: "",
+        tool_calls: [{ id: "k", name: "wc", input: { t: "a b" } }],
+      },
+      {
+        seq: 3,
+        turn_id: "a",
+        role: "tool",
+        tool_call_id: "k",
+        tool_name: "wc",
+        output: 2,
+        is_error: false,
+      },
       { seq: 4, turn_id: "a", role: "assistant", text: "Two.", tool_calls: [] },
       { seq: 5, turn_id: "b", role: "user", text: "again" },
     ];
@@ -79,7 +109,13 @@ describe("turnsOf", () => {
         turnId: "a",
         userText: "count",
         parts: [
-          { kind: "tool", callId: "k", name: "wc", input: { t: "a b" }, result: { output: 2, isError: false, durationMs: null } },
+          {
+            kind: "tool",
+            callId: "k",
+            name: "wc",
+            input: { t: "a b" },
+            result: { output: 2, isError: false, durationMs: null },
+          },
           { kind: "text", text: "Two." },
         ],
       },
@@ -105,15 +141,25 @@ describe("mentions", () => {
   });
 
   it("lists options that start with the typed text before those that contain it", () => {
-    expect(matchOptions(apps, "notes").map((o) => o.value)).toEqual(["notes-archive", "quick-notes"]);
-    expect(matchOptions(apps, "").map((o) => o.value)).toEqual(["quick-notes", "tide-tables", "notes-archive"]);
+    expect(matchOptions(apps, "notes").map((o) => o.value)).toEqual([
+      "notes-archive",
+      "quick-notes",
+    ]);
+    expect(matchOptions(apps, "").map((o) => o.value)).toEqual([
+      "quick-notes",
+      "tide-tables",
+      "notes-archive",
+    ]);
     expect(matchOptions(apps, "zzz")).toEqual([]);
   });
 
   it("puts the chosen one in place of what was typed, with a space after it", () => {
     const text = "Ask #qu about it";
     const q = mentionAt(text, 7)!;
-    expect(applyMention(text, q, "quick-notes")).toEqual({ text: "Ask #quick-notes about it", caret: 17 });
+    expect(applyMention(text, q, "quick-notes")).toEqual({
+      text: "Ask #quick-notes about it",
+      caret: 17,
+    });
     const mid = "Ask #quxx now";
     expect(applyMention(mid, mentionAt(mid, 7)!, "quick-notes").text).toBe("Ask #quick-notes now");
   });

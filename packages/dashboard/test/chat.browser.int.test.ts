@@ -31,7 +31,9 @@ const TOOLS: AgentTool[] = [
     parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
     source: { kind: "platform", family: "test" },
     execute: (input) =>
-      Promise.resolve({ output: { words: String((input as { text: string }).text).split(/\s+/).length } }),
+      Promise.resolve({
+        output: { words: String((input as { text: string }).text).split(/\s+/).length },
+      }),
   },
   {
     name: "flaky_lookup",
@@ -284,7 +286,10 @@ describe.skipIf(chromium.skip)(`the chat page in Chromium${chromium.reason}`, ()
     });
     await expect
       .poll(() => list.getByRole("link").allTextContents(), { timeout: WAIT_MS })
-      .toEqual([expect.stringMatching(/^New conversation/), expect.stringMatching(/^Make me a plan/)]);
+      .toEqual([
+        expect.stringMatching(/^New conversation/),
+        expect.stringMatching(/^Make me a plan/),
+      ]);
     await screenshot(page, "chat-conversations");
     expect(errors).toEqual([]);
   }, 120_000);

@@ -104,14 +104,20 @@ export async function publisher(
         slug,
         payload: {},
       });
-      const tool = await call(nexus, devPat, "POST", `/executas/my/drafts/${String(draft.id)}/commit`, {
-        payload: {
-          description: `${name}, for tests`,
-          version: "1.0.0",
-          distribution_type: "uv",
-          package_name: slug,
+      const tool = await call(
+        nexus,
+        devPat,
+        "POST",
+        `/executas/my/drafts/${String(draft.id)}/commit`,
+        {
+          payload: {
+            description: `${name}, for tests`,
+            version: "1.0.0",
+            distribution_type: "uv",
+            package_name: slug,
+          },
         },
-      });
+      );
       await call(nexus, devPat, "POST", `/executas/my/tools/${String(tool.executa_id)}/publish`);
       return tool.tool_id as string;
     },

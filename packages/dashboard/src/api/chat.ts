@@ -3,47 +3,7 @@
 // (chat/use-turn-stream.ts), not a query.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, seg } from "./client";
-
-export interface Conversation {
-  id: string;
-  title: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export type ChatMessage =
-  | { seq: number; turn_id: string; role: "user"; text: string }
-  | {
-      seq: number;
-      turn_id: string;
-      role: "assistant";
-      text: string;
-      tool_calls: { id: string; name: string; input: unknown }[];
-    }
-  | {
-      seq: number;
-      turn_id: string;
-      role: "tool";
-      tool_call_id: string;
-      tool_name: string;
-      output: unknown;
-      is_error: boolean;
-    };
-
-/** How a turn ended (or that it runs), as the conversation lists its turns. */
-export interface TurnInfo {
-  turn_id: string;
-  status: "running" | "completed" | "cancelled" | "failed" | "step_limit";
-  error: { code: string; message: string } | null;
-}
-
-export interface ConversationDetail extends Conversation {
-  running_turn_id: string | null;
-  messages: ChatMessage[];
-  /** The turns of these messages, oldest first. */
-  turns: TurnInfo[];
-  next_after: number | null;
-}
+import type { ConversationDetail, ChatConversation } from "./types";
 
 /** Conversations the list shows (the server's page maximum). */
 export const CONVERSATIONS_SHOWN = 100;
@@ -58,7 +18,7 @@ export function useConversations() {
   return useQuery({
     queryKey: conversationsKey,
     queryFn: () =>
-      api<{ items: Conversation[]; next_cursor: string | null }>(
+      api<{ items: ChatConversation[]; next_cursor: string | null }>(
         "GET",
         `/chat/conversations?limit=${CONVERSATIONS_SHOWN}`,
       ),
@@ -82,7 +42,10 @@ export function useConversation(id: string) {
         );
         messages = [...messages, ...page.messages];
         // A turn cut by a page boundary is listed on both pages.
-        turns = [...turns, ...page.turns.filter((t) => !turns.some((u) => u.turn_id === t.turn_id))];
+        turns = [
+          ...turns,
+          ...page.turns.filter((t) => !turns.some((u) => u.turn_id === t.turn_id)),
+        ];
       }
       return { ...page, messages, turns, truncated: page.next_after !== null };
     },

@@ -6,7 +6,13 @@ import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
 import { api } from "../api/client";
 import type { MyApp } from "../api/types";
-import { type MentionOption, type MentionQuery, applyMention, matchOptions, mentionAt } from "./mention";
+import {
+  type MentionOption,
+  type MentionQuery,
+  applyMention,
+  matchOptions,
+  mentionAt,
+} from "./mention";
 
 interface MyExecuta {
   tool_id: string;
@@ -123,7 +129,12 @@ export function Composer({
       </label>
       <div className="composer-field">
         {open && (
-          <ul className="mention-list" role="listbox" id={listId} aria-label={query.sigil === "#" ? "Your apps" : "Your executas"}>
+          <ul
+            className="mention-list"
+            role="listbox"
+            id={listId}
+            aria-label={query.sigil === "#" ? "Your apps" : "Your executas"}
+          >
             {options.map((o, i) => (
               <li
                 key={o.value}
@@ -168,7 +179,9 @@ export function Composer({
         Send
       </button>
       <p id={`${listId}-hint`} className="meta composer-hint">
-        {busy ? "Anna is answering; you can send again when the answer ends." : "Enter sends, Shift+Enter starts a new line."}
+        {busy
+          ? "Anna is answering; you can send again when the answer ends."
+          : "Enter sends, Shift+Enter starts a new line."}
       </p>
     </form>
   );

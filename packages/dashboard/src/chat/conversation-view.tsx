@@ -3,13 +3,8 @@
 // line in view while an answer grows, unless the reader scrolled up to read something older;
 // the answer's box has a minimum height from the start, so the first words move nothing.
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import {
-  type TurnInfo,
-  useCancelTurn,
-  useConversation,
-  useSendMessage,
-  useTurnFinished,
-} from "../api/chat";
+import { useCancelTurn, useConversation, useSendMessage, useTurnFinished } from "../api/chat";
+import type { TurnInfo } from "../api/types";
 import { ErrorNote, Loading, PageTitle } from "../components/status";
 import { Composer } from "./composer";
 import { type StoredTurn, turnsOf } from "./history";
@@ -49,7 +44,8 @@ export function ConversationView({ id }: { id: string }) {
   // After a reload the server says which turn is still running: follow it.
   const runningId = conversation.data?.running_turn_id ?? null;
   useEffect(() => {
-    if (runningId !== null && live?.turnId !== runningId) setLive({ turnId: runningId, userText: "" });
+    if (runningId !== null && live?.turnId !== runningId)
+      setLive({ turnId: runningId, userText: "" });
   }, [runningId, live?.turnId]);
 
   const turns = conversation.data ? turnsOf(conversation.data.messages) : [];
@@ -64,7 +60,8 @@ export function ConversationView({ id }: { id: string }) {
 
   const onLogScroll = () => {
     const el = log.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_TO_BOTTOM_PX;
+    if (el)
+      atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_TO_BOTTOM_PX;
   };
   const keepNewestInView = () => {
     const el = log.current;

@@ -1,7 +1,8 @@
 // A stored conversation's messages regrouped into turns, the shape the live stream folds into
 // (turn-progress.ts), so a turn looks the same read back after a reload as it did streaming.
-import type { ChatMessage } from "../api/chat";
-import type { TurnPart } from "./turn-progress";
+// Extensions spelled out: the unit tests type-check this file under nodenext.
+import type { ChatMessage } from "../api/types.js";
+import type { TurnPart } from "./turn-progress.js";
 
 export interface StoredTurn {
   turnId: string;

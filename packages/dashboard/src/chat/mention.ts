@@ -55,6 +55,9 @@ export function applyMention(
   value: string,
 ): { text: string; caret: number } {
   const inserted = `${q.sigil}${value} `;
-  const rest = text.slice(q.end).replace(/^[A-Za-z0-9_-]*/, "").replace(/^ /, "");
+  const rest = text
+    .slice(q.end)
+    .replace(/^[A-Za-z0-9_-]*/, "")
+    .replace(/^ /, "");
   return { text: text.slice(0, q.start) + inserted + rest, caret: q.start + inserted.length };
 }

@@ -59,8 +59,13 @@ export function TurnView(props: TurnViewProps) {
       </div>
       {ending && (
         <div className="turn-end">
-          <p className={status === "cancelled" ? "meta" : "error"} role={live ? "alert" : undefined}>
-            {status === "failed" ? `${ending}: ${error?.message ?? "the server gave no reason"}` : ending}
+          <p
+            className={status === "cancelled" ? "meta" : "error"}
+            role={live ? "alert" : undefined}
+          >
+            {status === "failed"
+              ? `${ending}: ${error?.message ?? "the server gave no reason"}`
+              : ending}
           </p>
           {onRetry && (
             <button type="button" onClick={onRetry} aria-label={`Retry: ${userText.slice(0, 60)}`}>

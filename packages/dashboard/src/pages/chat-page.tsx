@@ -75,8 +75,8 @@ function StartConversation() {
       </div>
       <div className="chat-log">
         <p>
-          Ask Anna anything. Type <kbd>#</kbd> to bring in one of your apps, <kbd>@</kbd> for one
-          of your executas. <Link to="/store">Find apps in the App Store</Link>.
+          Ask Anna anything. Type <kbd>#</kbd> to bring in one of your apps, <kbd>@</kbd> for one of
+          your executas. <Link to="/store">Find apps in the App Store</Link>.
         </p>
       </div>
       <ErrorNote error={start.error} />
