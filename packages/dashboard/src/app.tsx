@@ -1,7 +1,7 @@
 // The shell: the header with navigation and the signed-in person, and the page for the URL.
 // Pages that need a person send an anonymous visitor to sign in and back.
 import { useMutation } from "@tanstack/react-query";
-import { type ReactNode, useEffect } from "react";
+import { type ReactNode, Suspense, lazy, useEffect } from "react";
 import { api } from "./api/client";
 import { useMe, useResetSession } from "./api/session";
 import { ErrorNote, Loading, PageTitle } from "./components/status";
@@ -13,6 +13,10 @@ import { ReviewPage } from "./pages/review-page";
 import { SettingsPage } from "./pages/settings-page";
 import { StorePage } from "./pages/store-page";
 import { Link, matchPath, navigate, useLocation } from "./router";
+
+// The chat carries the Markdown renderer; loading it on first use keeps it out of the first
+// page load's JavaScript (the budget in scripts/build.mjs).
+const ChatPage = lazy(() => import("./pages/chat-page").then((m) => ({ default: m.ChatPage })));
 
 export function App() {
   return (
@@ -40,10 +44,11 @@ function Header() {
   });
   return (
     <header className="top">
-      <Link to="/store" className="brand">
+      <Link to="/" className="brand">
         Anna
       </Link>
       <nav aria-label="Main">
+        {me.data && <Link to="/chat">Chat</Link>}
         <Link to="/store">App Store</Link>
         {me.data && <Link to="/apps">My apps</Link>}
         {me.data && <Link to="/developer">Developer</Link>}
@@ -74,7 +79,13 @@ function Header() {
 
 function Page() {
   const { pathname } = useLocation();
-  if (pathname === "/" || pathname === "/store") return <StorePage />;
+  if (pathname === "/") return <Home />;
+  if (pathname === "/store") return <StorePage />;
+  if (pathname === "/chat") return <SignedIn>{<Chat conversationId={null} />}</SignedIn>;
+  const conversation = matchPath("/chat/:id", pathname);
+  if (conversation) {
+    return <SignedIn>{<Chat conversationId={conversation.id as string} />}</SignedIn>;
+  }
   if (pathname === "/signin") return <AuthPage key="signin" mode="signin" />;
   if (pathname === "/signup") return <AuthPage key="signup" mode="signup" />;
   const app = matchPath("/store/:slug", pathname);
@@ -90,6 +101,21 @@ function Page() {
         Nothing lives at <code>{pathname}</code>. <Link to="/store">Go to the App Store</Link>.
       </p>
     </section>
+  );
+}
+
+/** The home page: the chat for a signed-in person, the App Store for a visitor. */
+function Home() {
+  const me = useMe();
+  if (me.isPending) return <Loading what="your account" />;
+  return me.data ? <Chat conversationId={null} /> : <StorePage />;
+}
+
+function Chat({ conversationId }: { conversationId: string | null }) {
+  return (
+    <Suspense fallback={<Loading what="the chat" />}>
+      <ChatPage conversationId={conversationId} />
+    </Suspense>
   );
 }
 

@@ -7,6 +7,11 @@ import type { TestNexus } from "../../cli/test/account/nexus-server.js";
 export interface Publisher {
   /** Creates the app with one version and submits it; `publish` has an admin release it. */
   app(opts: AppSpec): Promise<number>;
+  /**
+   * A public tool executa in the Executa Hub (draft, commit, publish, which freezes 1.0.0), as
+   * the published CLI makes one; resolves with its tool id, for an app's `required_executas`.
+   */
+  tool(slug: string, name: string): Promise<string>;
 }
 
 export interface AppSpec {
@@ -92,6 +97,30 @@ export async function publisher(
   const { pat: adminPat } = await nexus.devicePat(adminCookie);
   return {
     devPat,
+    async tool(slug, name) {
+      const draft = await call(nexus, devPat, "POST", "/executas/my/drafts", {
+        name,
+        executa_type: "tool",
+        slug,
+        payload: {},
+      });
+      const tool = await call(
+        nexus,
+        devPat,
+        "POST",
+        `/executas/my/drafts/${String(draft.id)}/commit`,
+        {
+          payload: {
+            description: `${name}, for tests`,
+            version: "1.0.0",
+            distribution_type: "uv",
+            package_name: slug,
+          },
+        },
+      );
+      await call(nexus, devPat, "POST", `/executas/my/tools/${String(tool.executa_id)}/publish`);
+      return tool.tool_id as string;
+    },
     async app(spec) {
       const created = await call(nexus, devPat, "POST", "/developer/apps", {
         slug: spec.slug,

@@ -24,6 +24,7 @@ import {
   sqlExecutaStore,
   sqlStores,
   systemClock,
+  type ChatDeps,
   type DashboardFiles,
   type DatabaseHandle,
   type NexusConfig,
@@ -60,9 +61,11 @@ export async function startTestNexus(
     database?: DatabaseHandle;
     /** Serve the web dashboard's built files at `/` (the dashboard's browser tests). */
     dashboard?: DashboardFiles;
+    /** Chat turns at /api/v1/chat, built on this Nexus's database; closed with it. */
+    chat?: (db: DatabaseHandle["db"]) => ChatDeps;
   } = {},
 ): Promise<TestNexus> {
-  const { database, dashboard, ...config } = options;
+  const { database, dashboard, chat: makeChat, ...config } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
   const handle = database ?? openDatabase({ dataDir });
   await migrateToLatest(handle.db);
@@ -73,6 +76,7 @@ export async function startTestNexus(
     origin: () => origin,
     clock: systemClock.now,
   });
+  const chat = makeChat?.(handle.db);
   const resolved = resolveConfig({ devicePollIntervalS: 1, ...config });
   const rateLimiter = memoryRateLimiter(systemClock);
   const hub = executaHub({
@@ -112,6 +116,7 @@ export async function startTestNexus(
     }),
     store: appStore({ db: handle.db, clock: systemClock }),
     ...(dashboard ? { dashboard } : {}),
+    ...(chat ? { chat } : {}),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
@@ -175,6 +180,7 @@ export async function startTestNexus(
       return fetch(`${url}${p}`, { method, headers });
     },
     async close() {
+      await chat?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ("closeAllConnections" in server) server.closeAllConnections();

@@ -139,3 +139,46 @@ export interface ReviewQueuePage {
   items: ReviewQueueItem[];
   total: number;
 }
+
+// The chat (nexus/src/routes/chat.ts, chat/message-rows.ts).
+
+export interface ChatConversation {
+  id: string;
+  title: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ChatMessage =
+  | { seq: number; turn_id: string; role: "user"; text: string }
+  | {
+      seq: number;
+      turn_id: string;
+      role: "assistant";
+      text: string;
+      tool_calls: { id: string; name: string; input: unknown }[];
+    }
+  | {
+      seq: number;
+      turn_id: string;
+      role: "tool";
+      tool_call_id: string;
+      tool_name: string;
+      output: unknown;
+      is_error: boolean;
+    };
+
+/** How a turn ended (or that it runs), as the conversation lists its turns. */
+export interface TurnInfo {
+  turn_id: string;
+  status: "running" | "completed" | "cancelled" | "failed" | "step_limit";
+  error: { code: string; message: string } | null;
+}
+
+export interface ConversationDetail extends ChatConversation {
+  running_turn_id: string | null;
+  messages: ChatMessage[];
+  /** The turns of these messages, oldest first. */
+  turns: TurnInfo[];
+  next_after: number | null;
+}

@@ -130,6 +130,17 @@ export class ChatStore implements TurnFrameStore {
       .executeTakeFirst();
   }
 
+  /** The conversation's turns of these ids (those of one page of messages), in no order. */
+  async turnsOf(conversationId: string, turnIds: readonly string[]): Promise<TurnRow[]> {
+    if (turnIds.length === 0) return [];
+    return this.db
+      .selectFrom("chat_turns")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .where("id", "in", [...turnIds])
+      .execute();
+  }
+
   async runningTurn(conversationId: string): Promise<TurnRow | undefined> {
     return this.db
       .selectFrom("chat_turns")

@@ -2,7 +2,8 @@
 // cookie writes pass createApp's CSRF guard):
 //   POST /api/v1/chat/conversations                    → 201 {id}
 //   GET  /api/v1/chat/conversations[?cursor&limit]     → newest first, {items, next_cursor}
-//   GET  /api/v1/chat/conversations/{id}[?after&limit] → the conversation and its messages
+//   GET  /api/v1/chat/conversations/{id}[?after&limit] → the conversation, its messages, and
+//                                                        how each of their turns ended
 //   POST /api/v1/chat/conversations/{id}/turns {text}  → 202 {turn_id}; 409 while one runs
 //   GET  /api/v1/chat/turns/{id}                       → the turn's status and usage
 //   GET  /api/v1/chat/turns/{id}/events                → SSE, `id:` = frame seq; resume with
@@ -138,10 +139,20 @@ export function chatRoutes(deps: AppDeps): Hono<Env> {
     const messages = await service.store.messages(row.id, after, limit + 1);
     const page = messages.slice(0, limit);
     const running = await service.store.runningTurn(row.id);
+    // A page of messages shows parts of turns; how each ended (a cancelled turn may keep its
+    // partial answer, a failed one its error) is not in the messages, so it comes beside them.
+    const turns = await service.store.turnsOf(row.id, [...new Set(page.map((m) => m.turn_id))]);
     return c.json({
       ...conversationView(row),
       running_turn_id: running?.id ?? null,
       messages: page.map(messageView),
+      turns: turns
+        .sort((a, b) => a.started_at - b.started_at)
+        .map((t) => ({
+          turn_id: t.id,
+          status: t.status,
+          error: t.error_code === null ? null : { code: t.error_code, message: t.error_message },
+        })),
       next_after: messages.length > limit ? (page.at(-1)?.seq ?? null) : null,
     });
   });

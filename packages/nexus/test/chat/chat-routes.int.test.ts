@@ -116,6 +116,7 @@ describe.each(DIALECTS)("chat turns on $name", (d) => {
           { seq: 1, turn_id: turnId, role: "user", text: "Say hello" },
           { seq: 2, turn_id: turnId, role: "assistant", text: "Hello there", tool_calls: [] },
         ],
+        turns: [{ turn_id: turnId, status: "completed", error: null }],
       });
 
       // A second turn sees the first one's messages.
@@ -272,11 +273,16 @@ describe.each(DIALECTS)("chat turns on $name", (d) => {
       expect(rest.frames[0]?.data).toMatchObject({ status: "cancelled" });
       // Cancelling again answers the same, and the partial text is kept.
       expect((await me.cancel(turnId)).body).toMatchObject({ status: "cancelled" });
-      const conv = (await me.get(`/api/v1/chat/conversations/${id}`)).body as { messages: Body[] };
+      const conv = (await me.get(`/api/v1/chat/conversations/${id}`)).body as {
+        messages: Body[];
+        turns: Body[];
+      };
       expect(conv.messages.map((m) => [m.role, m.text])).toEqual([
         ["user", "tell a long story"],
         ["assistant", "Once upon "],
       ]);
+      // The partial answer looks like a finished one; the turn's status beside it says not.
+      expect(conv.turns).toEqual([{ turn_id: turnId, status: "cancelled", error: null }]);
       await chat.service.idle();
       // The conversation takes a new turn once the old one ended.
       fake.enqueue({ text: "ok" });

@@ -1,0 +1,108 @@
+// The chat API (nexus/src/routes/chat.ts) through the query layer: the conversations list,
+// one conversation with its messages and how its turns ended, and the writes (new conversation, send, cancel). The live answer is the turn stream's
+// (chat/use-turn-stream.ts), not a query.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, seg } from "./client";
+import type { ConversationDetail, ChatConversation } from "./types";
+
+/** Conversations the list shows (the server's page maximum). */
+export const CONVERSATIONS_SHOWN = 100;
+/** Messages per request, and requests per conversation: past 2,000 the oldest are left out. */
+const MESSAGES_PAGE = 500;
+const MESSAGE_PAGES_MAX = 4;
+
+const conversationsKey = ["chat", "conversations"] as const;
+const conversationKey = (id: string) => ["chat", "conversation", id] as const;
+
+export function useConversations() {
+  return useQuery({
+    queryKey: conversationsKey,
+    queryFn: () =>
+      api<{ items: ChatConversation[]; next_cursor: string | null }>(
+        "GET",
+        `/chat/conversations?limit=${CONVERSATIONS_SHOWN}`,
+      ),
+  });
+}
+
+/** The conversation with its messages, oldest first; `truncated` when older ones were left out. */
+export function useConversation(id: string) {
+  return useQuery({
+    queryKey: conversationKey(id),
+    queryFn: async () => {
+      let page = await api<ConversationDetail>(
+        "GET",
+        `/chat/conversations/${seg(id)}?limit=${MESSAGES_PAGE}`,
+      );
+      let { messages, turns } = page;
+      for (let i = 1; i < MESSAGE_PAGES_MAX && page.next_after !== null; i++) {
+        page = await api<ConversationDetail>(
+          "GET",
+          `/chat/conversations/${seg(id)}?after=${page.next_after}&limit=${MESSAGES_PAGE}`,
+        );
+        messages = [...messages, ...page.messages];
+        // A turn cut by a page boundary is listed on both pages.
+        turns = [
+          ...turns,
+          ...page.turns.filter((t) => !turns.some((u) => u.turn_id === t.turn_id)),
+        ];
+      }
+      return { ...page, messages, turns, truncated: page.next_after !== null };
+    },
+  });
+}
+
+export function useNewConversation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<{ id: string }>("POST", "/chat/conversations", {}),
+    onSuccess: () => client.invalidateQueries({ queryKey: conversationsKey }),
+  });
+}
+
+/** A new conversation with its first message sent; resolves with both ids. */
+export function useStartConversation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (text: string) => {
+      const { id } = await api<{ id: string }>("POST", "/chat/conversations", {});
+      const turn = await api<{ turn_id: string }>("POST", `/chat/conversations/${seg(id)}/turns`, {
+        text,
+      });
+      return { id, turnId: turn.turn_id };
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: conversationsKey }),
+  });
+}
+
+export function useSendMessage(conversationId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (text: string) =>
+      api<{ turn_id: string }>("POST", `/chat/conversations/${seg(conversationId)}/turns`, {
+        text,
+      }),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: conversationKey(conversationId) }),
+        // The first message names the conversation and every turn moves it to the top.
+        client.invalidateQueries({ queryKey: conversationsKey }),
+      ]),
+  });
+}
+
+export function useCancelTurn() {
+  return useMutation({
+    mutationFn: (turnId: string) => api<unknown>("POST", `/chat/turns/${seg(turnId)}/cancel`),
+  });
+}
+
+/** After a turn ends: its stored messages and the list's order are the server's again. */
+export function useTurnFinished(conversationId: string) {
+  const client = useQueryClient();
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: conversationKey(conversationId) }),
+      client.invalidateQueries({ queryKey: conversationsKey }),
+    ]);
+}
