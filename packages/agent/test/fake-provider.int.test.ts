@@ -130,6 +130,39 @@ describe("the fake provider's wire formats", () => {
     );
   });
 
+  it("holds everything after the first text delta for restAfterMs, on every streaming route", async () => {
+    const fake = await fakeProvider();
+    const HOLD_MS = 150;
+    for (const path of ["/chat/completions", "/responses", "/messages"]) {
+      fake.enqueue({ text: ["first", " rest"], restAfterMs: HOLD_MS });
+      const started = performance.now();
+      const response = await fetch(`${fake.baseUrl}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${TEST_KEY}` },
+        body: JSON.stringify({ model: "m", stream: true, max_tokens: 10 }),
+      });
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = "";
+      let firstAtMs: number | undefined;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+        if (firstAtMs === undefined && text.includes("first")) {
+          firstAtMs = performance.now() - started;
+          // Nothing after the first delta may have been sent with it.
+          expect(text, path).not.toContain(" rest");
+        }
+      }
+      const endedMs = performance.now() - started;
+      expect(firstAtMs, path).toBeDefined();
+      expect(text, path).toContain(" rest");
+      // A timer may fire up to a millisecond early (Node rounds); the hold is a lower bound.
+      expect(endedMs - firstAtMs!, path).toBeGreaterThanOrEqual(HOLD_MS - 2);
+    }
+  });
+
   it("answers errors in each provider's format, with the scripted headers", async () => {
     const fake = await fakeProvider();
     fake.enqueue(
