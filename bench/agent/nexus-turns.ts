@@ -87,7 +87,8 @@ export async function nexusTurnsPiece(o: NexusTurnsOptions): Promise<LatencyRow[
     };
     const serverCpuS = () => {
       const s = cpuSecondsOf(server.child.pid!);
-      if (s === undefined) throw new Error("the Nexus server's /proc stat is unreadable (Linux only)");
+      if (s === undefined)
+        throw new Error("the Nexus server's /proc stat is unreadable (Linux only)");
       return s;
     };
 

@@ -9,12 +9,8 @@ import { cpus, loadavg } from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MeasureOptions } from "../nexus/measure.js";
-import { firstTokenPiece } from "./first-token.js";
 import type { LatencyRow } from "./latency.js";
-import { nexusTurnsPiece } from "./nexus-turns.js";
 import { printPiece } from "./print.js";
-import { toolPiece } from "./tool.js";
-import { turnPiece } from "./turn.js";
 
 export interface AgentBenchOptions extends MeasureOptions {
   samples: number;
@@ -22,11 +18,14 @@ export interface AgentBenchOptions extends MeasureOptions {
   concurrentTurns: number;
 }
 
-export const PIECES: Record<string, (o: AgentBenchOptions) => Promise<LatencyRow[]>> = {
-  turn: turnPiece,
-  tool: toolPiece,
-  "first-token": firstTokenPiece,
-  nexus: nexusTurnsPiece,
+type Piece = (o: AgentBenchOptions) => Promise<LatencyRow[]>;
+
+/** Imported when run: the nexus piece alone loads the whole server. */
+const PIECES: Record<string, () => Promise<Piece>> = {
+  turn: async () => (await import("./turn.js")).turnPiece,
+  tool: async () => (await import("./tool.js")).toolPiece,
+  "first-token": async () => (await import("./first-token.js")).firstTokenPiece,
+  nexus: async () => (await import("./nexus-turns.js")).nexusTurnsPiece,
 };
 
 const args = process.argv.slice(2);
@@ -65,11 +64,11 @@ const options: AgentBenchOptions = {
 process.stdout.write(
   `bench:agent on ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}; ${options.rounds} rounds × ${options.roundMs} ms (median round), ${options.samples} latency samples, ${options.concurrentTurns} concurrent turns${quick ? " (--quick: figures mean nothing)" : ""}\n`,
 );
-const rows: LatencyRow[] = [];
+const rows: (LatencyRow & { piece: string })[] = [];
 for (const [name, piece] of Object.entries(PIECES)) {
   if (only && !only.includes(name)) continue;
-  const got = await piece(options);
-  rows.push(...got);
+  const got = await (await piece())(options);
+  rows.push(...got.map((row) => ({ piece: name, ...row })));
   process.stdout.write(printPiece(name, got));
 }
 
