@@ -32,8 +32,14 @@ export async function sampleLatencies(
 ): Promise<LatencyRow[]> {
   for (let i = 0; i < o.warmupSamples; i++) for (const impl of impls) await impl.sample();
   const got = new Map<string, number[]>(impls.map((i) => [i.name, []]));
+  const cpus = new Map<string, number[]>(impls.map((i) => [i.name, []]));
   for (let i = 0; i < o.samples; i++) {
-    for (const impl of impls) got.get(impl.name)!.push(await impl.sample());
+    for (const impl of impls) {
+      const cpu = process.cpuUsage();
+      got.get(impl.name)!.push(await impl.sample());
+      const used = process.cpuUsage(cpu);
+      cpus.get(impl.name)!.push(used.user + used.system);
+    }
   }
   return impls.map((impl) => {
     const sorted = got.get(impl.name)!.sort((a, b) => a - b);
@@ -46,6 +52,10 @@ export async function sampleLatencies(
       opsPerS: 1e6 / p50Us,
       p50Us,
       p99Us: percentile(sorted, 99),
+      cpuUsPerOp: percentile(
+        cpus.get(impl.name)!.sort((a, b) => a - b),
+        50,
+      ),
     };
   });
 }

@@ -123,7 +123,7 @@ export async function nexusTurnsPiece(o: NexusTurnsOptions): Promise<LatencyRow[
         p50Us: percentile(sorted, 50),
         p99Us: percentile(sorted, 99),
         cpuUsPerOp: cpuUsPerTurn,
-        note: `CPU ${(cpuUsPerTurn / 1000).toFixed(2)} ms/turn = ${Math.round(1e6 / cpuUsPerTurn)} turns/s per core (${i === 0 ? "this process" : "server process"})`,
+        note: `${Math.round(1e6 / cpuUsPerTurn)} turns/s per core (CPU of ${i === 0 ? "this process" : "the server process"})`,
       };
     });
   } finally {

@@ -18,7 +18,9 @@ import {
 } from "@anna-ai/agent";
 import { ExecutaHost } from "@anna-ai/executa-host";
 import { jsonSchema, type ModelMessage, tool as sdkTool } from "ai";
-import { type MeasureOptions, measure, type Row } from "../nexus/measure.js";
+import type { MeasureOptions } from "../nexus/measure.js";
+import type { LatencyRow } from "./latency.js";
+import { measureWithCpu } from "./measure-cpu.js";
 import {
   benchGateway,
   benchPrompt,
@@ -34,14 +36,14 @@ const ARGS = { text: "buy milk" };
 /** The same minimal environment the pool gives every plugin. */
 const PLUGIN_ENV = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" };
 
-export async function toolPiece(o: MeasureOptions): Promise<Row[]> {
+export async function toolPiece(o: MeasureOptions): Promise<LatencyRow[]> {
   const modes: SandboxOptions["mode"][] = ["none"];
   const plugin = floorPluginCopy(TOOL_ID);
   try {
     const probe = new Sandbox({ mode: "bwrap", root: plugin.sandboxRoot }).probe();
     if (probe.usable) modes.push("bwrap");
     else process.stderr.write(`tool piece: bwrap rows skipped: ${probe.reason}\n`);
-    const rows: Row[] = [];
+    const rows: LatencyRow[] = [];
     for (const mode of modes) rows.push(...(await toolRows(mode, plugin, o)));
     return rows;
   } finally {
@@ -53,7 +55,7 @@ async function toolRows(
   mode: SandboxOptions["mode"],
   plugin: ReturnType<typeof floorPluginCopy>,
   o: MeasureOptions,
-): Promise<Row[]> {
+): Promise<LatencyRow[]> {
   const sandbox: SandboxOptions =
     mode === "none"
       ? { mode, root: plugin.sandboxRoot, allowUnsandboxed: true }
@@ -156,7 +158,7 @@ async function toolRows(
     const alone = `tool call alone (${mode})`;
     const turn = `turn with one tool call (${mode})`;
     return [
-      ...(await measure(
+      ...(await measureWithCpu(
         alone,
         [
           { name: "ExecutaHost.invoke", op: hostEcho },
@@ -165,7 +167,7 @@ async function toolRows(
         ],
         o,
       )),
-      ...(await measure(
+      ...(await measureWithCpu(
         turn,
         [
           { name: "streamText ×2 + ExecutaHost.invoke", op: directTurn },

@@ -5,7 +5,9 @@
 // events to an in-memory sink). The difference per turn is the runtime's overhead.
 import { startFakeProvider } from "@anna-ai/agent/test-kit";
 import { runTurn, type TurnEvent } from "@anna-ai/agent";
-import { type MeasureOptions, measure, type Row } from "../nexus/measure.js";
+import type { MeasureOptions } from "../nexus/measure.js";
+import type { LatencyRow } from "./latency.js";
+import { measureWithCpu } from "./measure-cpu.js";
 import {
   benchGateway,
   benchPrompt,
@@ -17,7 +19,7 @@ import {
 
 const REPLY = { text: ["Two ", "meetings ", "and a walk."] };
 
-export async function turnPiece(o: MeasureOptions): Promise<Row[]> {
+export async function turnPiece(o: MeasureOptions): Promise<LatencyRow[]> {
   const fake = await startFakeProvider({ recordRequests: false });
   try {
     const gateway = benchGateway(fake.baseUrl);
@@ -45,7 +47,7 @@ export async function turnPiece(o: MeasureOptions): Promise<Row[]> {
       });
       expectCompleted("runTurn", outcome.status, outcome.error);
     };
-    return await measure(
+    return await measureWithCpu(
       "turn, text answer",
       [
         { name: "streamText direct", op: direct },
