@@ -7,32 +7,17 @@
 //   turn with one call   the model asks for the tool, then answers. Baseline: two `streamText`
 //                        calls to the same fake with the plugin invoked between them through
 //                        `ExecutaHost.invoke`; ours: `runTurn` with the pool's tool.
+// First, once: the same turn with a tool answering in this process, the loop's share alone.
 import { startFakeProvider } from "@anna-ai/agent/test-kit";
-import {
-  type AgentTool,
-  ExecutaPool,
-  runTurn,
-  Sandbox,
-  type SandboxOptions,
-  type TurnEvent,
-} from "@anna-ai/agent";
+import { type AgentTool, ExecutaPool, Sandbox, type SandboxOptions } from "@anna-ai/agent";
 import { ExecutaHost } from "@anna-ai/executa-host";
-import { jsonSchema, type ModelMessage, tool as sdkTool } from "ai";
 import type { MeasureOptions } from "../nexus/measure.js";
 import type { LatencyRow } from "./latency.js";
 import { measureWithCpu } from "./measure-cpu.js";
-import {
-  benchGateway,
-  benchPrompt,
-  directModel,
-  directStep,
-  expectCompleted,
-  USER_MESSAGES,
-} from "./common.js";
 import { floorPluginCopy } from "./plugin-copy.js";
+import { TOOL_ARGS as ARGS, toolTurnRows } from "./tool-turn.js";
 
 const TOOL_ID = "bench-floor";
-const ARGS = { text: "buy milk" };
 /** The same minimal environment the pool gives every plugin. */
 const PLUGIN_ENV = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" };
 
@@ -43,11 +28,39 @@ export async function toolPiece(o: MeasureOptions): Promise<LatencyRow[]> {
     const probe = new Sandbox({ mode: "bwrap", root: plugin.sandboxRoot }).probe();
     if (probe.usable) modes.push("bwrap");
     else process.stderr.write(`tool piece: bwrap rows skipped: ${probe.reason}\n`);
-    const rows: LatencyRow[] = [];
+    const rows = await inProcessRows(o);
     for (const mode of modes) rows.push(...(await toolRows(mode, plugin, o)));
     return rows;
   } finally {
     plugin.remove();
+  }
+}
+
+/**
+ * The same turn with a tool that answers in this process: the loop's own cost for a turn with a
+ * tool call (two model calls, the tool's timeout and abort wiring, the output bound), without any
+ * plugin, so the groups below can be read as this plus the plugin's path.
+ */
+async function inProcessRows(o: MeasureOptions): Promise<LatencyRow[]> {
+  const fake = await startFakeProvider({ recordRequests: false });
+  try {
+    const echo: AgentTool = {
+      name: "echo",
+      description: "Echo the arguments.",
+      parameters: { type: "object", properties: { text: { type: "string" } } },
+      source: { kind: "platform", family: "bench" },
+      execute: (input) => Promise.resolve({ output: input }),
+    };
+    return await toolTurnRows(
+      "turn with one tool call (in process)",
+      { direct: "streamText ×2 + a function", ours: "runTurn + in-process tool" },
+      fake,
+      echo,
+      () => Promise.resolve(ARGS),
+      o,
+    );
+  } finally {
+    await fake.close();
   }
 }
 
@@ -99,62 +112,6 @@ async function toolRows(
     await hostEcho();
     await poolEcho();
 
-    const gateway = benchGateway(fake.baseUrl);
-    const model = directModel(fake.baseUrl);
-    const prompt = benchPrompt([agentTool]);
-    const sdkTools = {
-      [agentTool.name]: sdkTool({
-        description: agentTool.description ?? "",
-        inputSchema: jsonSchema(agentTool.parameters as Parameters<typeof jsonSchema>[0]),
-      }),
-    };
-    const script = () =>
-      fake.enqueue(
-        { toolCalls: [{ name: agentTool.name, args: ARGS }] },
-        { text: ["Noted: ", "buy milk."] },
-      );
-    const directTurn = async () => {
-      script();
-      const first = await directStep(model, USER_MESSAGES, sdkTools);
-      const call = first.toolCalls[0];
-      if (call === undefined) throw new Error("the direct turn's model asked for no tool");
-      const outcome = await hostEcho();
-      const messages: ModelMessage[] = [
-        ...USER_MESSAGES,
-        { role: "assistant", content: [{ type: "tool-call", ...call }] },
-        {
-          role: "tool",
-          content: [
-            {
-              type: "tool-result",
-              toolCallId: call.toolCallId,
-              toolName: call.toolName,
-              output: { type: "json", value: outcome.data as never },
-            },
-          ],
-        },
-      ];
-      const second = await directStep(model, messages, sdkTools);
-      if (second.text === "") throw new Error("the direct turn's second step returned no text");
-    };
-    let seq = 0;
-    const ourTurn = async () => {
-      script();
-      const events: TurnEvent[] = [];
-      const outcome = await runTurn({
-        turnId: `t${++seq}`,
-        conversationId: "c1",
-        userId: "u1",
-        prompt,
-        gateway,
-        signal: new AbortController().signal,
-        emit: (e) => {
-          events.push(e);
-        },
-      });
-      expectCompleted("runTurn with a tool", outcome.status, outcome.error);
-      if (outcome.steps !== 2) throw new Error(`expected 2 model calls, got ${outcome.steps}`);
-    };
     const alone = `tool call alone (${mode})`;
     const turn = `turn with one tool call (${mode})`;
     return [
@@ -167,16 +124,12 @@ async function toolRows(
         ],
         o,
       )),
-      ...(await measureWithCpu(
+      ...(await toolTurnRows(
         turn,
-        [
-          { name: "streamText ×2 + ExecutaHost.invoke", op: directTurn },
-          {
-            name: "runTurn + pool tool",
-            baseline: "streamText ×2 + ExecutaHost.invoke",
-            op: ourTurn,
-          },
-        ],
+        { direct: "streamText ×2 + ExecutaHost.invoke", ours: "runTurn + pool tool" },
+        fake,
+        agentTool,
+        async () => (await hostEcho()).data,
         o,
       )),
     ];

@@ -75,6 +75,7 @@ describe("npm run bench:agent", () => {
       // The bubblewrap rows are there exactly when the sandbox can run here.
       const bwrap = new Sandbox({ mode: "bwrap", root: dir }).probe().usable;
       const groups = new Set(rows.filter((r) => r.piece === "tool").map((r) => r.group));
+      expect(groups.has("turn with one tool call (in process)")).toBe(true);
       expect(groups.has("tool call alone (none)")).toBe(true);
       expect(groups.has("turn with one tool call (none)")).toBe(true);
       expect(groups.has("tool call alone (bwrap)")).toBe(bwrap);
