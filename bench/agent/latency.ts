@@ -9,7 +9,7 @@ export interface LatencyRow extends Row {
   p99Us?: number;
   /** CPU time per op when the piece measures it (the nexus piece: per turn). */
   cpuUsPerOp?: number;
-  /** A figure the ratio column cannot show (e.g. CPU per turn), printed after it. */
+  /** A figure the ratio columns cannot show (the nexus piece: turns/s per core), printed last. */
   note?: string;
 }
 
