@@ -68,7 +68,7 @@ function bareKv(file: string) {
 }
 
 /** A keep-alive HTTP/1.1 client with one socket per concurrent caller. */
-function httpClient(base: string, sockets: number) {
+export function httpClient(base: string, sockets: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });
   const u = new URL(base);
   const send = (
@@ -95,7 +95,7 @@ function httpClient(base: string, sockets: number) {
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSecondsOf(pid: number): number | undefined {
+export function cpuSecondsOf(pid: number): number | undefined {
   try {
     // Fields after the `(comm)`: state is 3rd, utime 14th, stime 15th of the whole line.
     const rest = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
@@ -137,11 +137,17 @@ async function serverCpuPerSet(
   };
 }
 
-/** `anna-nexus start` on a fresh data folder; resolves with its URL once it listens. */
-async function startServer(data: string): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * `anna-nexus start` on a fresh data folder; resolves with its URL once it listens. `env` adds
+ * to the server's environment (bench/agent points `ANNA_LLM_*` at a fake provider).
+ */
+export async function startServer(
+  data: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [BIN, "start", "--port", "0", "--data", data], {
     stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, DATABASE_URL: "", BLOB_STORE: "", ANNA_DATA_DIR: "" },
+    env: { ...process.env, DATABASE_URL: "", BLOB_STORE: "", ANNA_DATA_DIR: "", ...env },
   });
   const url = await new Promise<string>((resolve, reject) => {
     let err = "";

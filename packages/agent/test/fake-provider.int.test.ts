@@ -1,6 +1,6 @@
 // The fake providers' raw wire: what a client that is not the AI SDK would read.
-import { describe, expect, it } from "vitest";
-import { FAKE_PROVIDER_MAX_BODY_BYTES } from "../src/test-kit/index.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { FAKE_PROVIDER_MAX_BODY_BYTES, startFakeProvider } from "../src/test-kit/index.js";
 import { TEST_KEY, fakeProvider } from "./helpers.js";
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
@@ -130,6 +130,45 @@ describe("the fake provider's wire formats", () => {
     );
   });
 
+  it("holds everything after the first text delta for restAfterMs, on every streaming route", async () => {
+    const fake = await fakeProvider();
+    // Long enough that a client descheduled on a loaded machine still reads the first delta
+    // alone; the three routes run at once so the test waits for it only once.
+    const HOLD_MS = 1_000;
+    const paths = ["/chat/completions", "/responses", "/messages"];
+    for (const _ of paths) fake.enqueue({ text: ["first", " rest"], restAfterMs: HOLD_MS });
+    await Promise.all(
+      paths.map(async (path) => {
+        const started = performance.now();
+        const response = await fetch(`${fake.baseUrl}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${TEST_KEY}` },
+          body: JSON.stringify({ model: "m", stream: true, max_tokens: 10 }),
+        });
+        const reader = response.body!.getReader();
+        const decoder = new TextDecoder();
+        let text = "";
+        let sawFirstAlone = false;
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += decoder.decode(value, { stream: true });
+          if (!sawFirstAlone && text.includes("first")) {
+            expect(text, `${path}: nothing after the first delta comes with it`).not.toContain(
+              " rest",
+            );
+            sawFirstAlone = true;
+          }
+        }
+        expect(sawFirstAlone, path).toBe(true);
+        expect(text, path).toContain(" rest");
+        // The rest left the server HOLD_MS after the first delta, itself after the request.
+        // (A timer may fire up to a millisecond early: Node rounds.)
+        expect(performance.now() - started, path).toBeGreaterThanOrEqual(HOLD_MS - 2);
+      }),
+    );
+  });
+
   it("answers errors in each provider's format, with the scripted headers", async () => {
     const fake = await fakeProvider();
     fake.enqueue(
@@ -159,5 +198,14 @@ describe("the fake provider's wire formats", () => {
     );
     expect(big.status).toBe(413);
     expect(fake.requests.map((r) => r.path)).toEqual(["/v1/chat/completions", "/v1/completions"]);
+  });
+
+  it("keeps no request log with recordRequests: false, and still answers", async () => {
+    const fake = await startFakeProvider({ recordRequests: false });
+    onTestFinished(() => fake.close());
+    const answer = await post(`${fake.baseUrl}/chat/completions`, { model: "m" });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('"content":"ok"');
+    expect(fake.requests).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
 import type { ServerResponse } from "node:http";
 import type { ScriptedFinish, ScriptedReply } from "./script.js";
 import { DEFAULT_USAGE, finishOf, splitArgs, textChunks } from "./script.js";
-import { startSse, writeEvent } from "./sse.js";
+import { endSse, holdRest, startSse, writeEvent } from "./sse.js";
 
 const STOP_REASON: Readonly<Record<ScriptedFinish, string>> = {
   stop: "end_turn",
@@ -77,6 +77,7 @@ export function renderAnthropicMessage(
     send("ping", {});
     for (const piece of chunks) {
       send("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
+      holdRest(res, reply.restAfterMs);
     }
     if (reply.stall === true) return false;
     send("content_block_stop", { index });
@@ -100,7 +101,7 @@ export function renderAnthropicMessage(
     usage: { output_tokens: u.outputTokens },
   });
   send("message_stop", {});
-  res.end();
+  endSse(res);
   return true;
 }
 

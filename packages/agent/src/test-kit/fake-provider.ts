@@ -32,6 +32,11 @@ export interface FakeProviderOptions {
    * the provider's 401.
    */
   apiKey?: string;
+  /**
+   * Default true. Benchmarks send thousands of requests and read none back: false keeps
+   * `requests` empty so memory stays flat.
+   */
+  recordRequests?: boolean;
 }
 
 export interface FakeProvider {
@@ -86,7 +91,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     } catch {
       body = raw.toString("utf8");
     }
-    requests.push({ method: req.method ?? "", path, headers: flatHeaders(req), body });
+    if (options.recordRequests !== false) {
+      requests.push({ method: req.method ?? "", path, headers: flatHeaders(req), body });
+    }
     const anthropic = route === "anthropic";
     const fail = (status: number, message: string, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "application/json", ...headers });

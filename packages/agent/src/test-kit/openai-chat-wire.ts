@@ -5,7 +5,7 @@
 import type { ServerResponse } from "node:http";
 import type { ScriptedFinish, ScriptedReply } from "./script.js";
 import { DEFAULT_USAGE, finishOf, splitArgs, textChunks } from "./script.js";
-import { startSse, writeEvent } from "./sse.js";
+import { endSse, holdRest, startSse, writeEvent } from "./sse.js";
 
 const FINISH: Readonly<Record<ScriptedFinish, string>> = {
   stop: "stop",
@@ -97,7 +97,10 @@ export function renderChatCompletion(
   });
   startSse(res);
   writeEvent(res, chunk({ role: "assistant", content: "", refusal: null }));
-  for (const piece of textChunks(reply)) writeEvent(res, chunk({ content: piece }));
+  for (const piece of textChunks(reply)) {
+    writeEvent(res, chunk({ content: piece }));
+    holdRest(res, reply.restAfterMs);
+  }
   if (reply.stall === true) return false;
   calls.forEach((call, index) => {
     const [head, tail] = splitArgs(call.args);
@@ -117,7 +120,7 @@ export function renderChatCompletion(
     writeEvent(res, { ...chunk({}), choices: [], usage: usage(reply) });
   }
   writeEvent(res, "[DONE]");
-  res.end();
+  endSse(res);
   return true;
 }
 

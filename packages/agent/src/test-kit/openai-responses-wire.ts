@@ -6,7 +6,7 @@
 import type { ServerResponse } from "node:http";
 import type { ScriptedReply } from "./script.js";
 import { DEFAULT_USAGE, finishOf, splitArgs, textChunks } from "./script.js";
-import { startSse, writeEvent } from "./sse.js";
+import { endSse, holdRest, startSse, writeEvent } from "./sse.js";
 
 interface Body {
   model?: string;
@@ -97,6 +97,7 @@ export function renderResponses(
         delta,
         logprobs: [],
       });
+      holdRest(res, reply.restAfterMs);
     }
     if (reply.stall === true) return false;
     send("response.output_text.done", {
@@ -140,6 +141,6 @@ export function renderResponses(
   }
   const final = incomplete ? "incomplete" : "completed";
   send(`response.${final}`, { response: response(final, true) });
-  res.end();
+  endSse(res);
   return true;
 }

@@ -36,6 +36,11 @@ export interface ScriptedReply {
    * `stall` gets no answer at all.
    */
   stall?: boolean;
+  /**
+   * Streaming only: the first text delta goes out at once, everything after it (more text, tool
+   * calls, the finish) this many milliseconds later. Time-to-first-token measurements use it.
+   */
+  restAfterMs?: number;
   /** Vectors for an embeddings request; default: deterministic ones of the asked dimensions. */
   embeddings?: readonly (readonly number[])[];
   /** Base64 images for an image request; default: one small PNG per image asked. */
