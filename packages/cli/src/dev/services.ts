@@ -93,8 +93,8 @@ export async function buildDevServices(options: {
       : options.llm === "real"
         ? (options.realLlm?.label ?? "real")
         : shownFixture !== undefined
-        ? `mock (${shownFixture})`
-        : "mock (synthetic)";
+          ? `mock (${shownFixture})`
+          : "mock (synthetic)";
   const webLines =
     (fixture?.forMethod("web/search").length ?? 0) +
     (fixture?.forMethod("web/image_search").length ?? 0);

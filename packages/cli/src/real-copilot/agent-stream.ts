@@ -83,7 +83,11 @@ function parseEvent(block: string, what: string): AgentFrame | undefined {
       { cause: error },
     );
   }
-  if (parsed === null || typeof parsed !== "object" || typeof (parsed as AgentFrame).event !== "string") {
+  if (
+    parsed === null ||
+    typeof parsed !== "object" ||
+    typeof (parsed as AgentFrame).event !== "string"
+  ) {
     throw catalogError(
       AGENT_ERRORS.PROVIDER_ERROR,
       `${what} sent an event without an "event" name: ${data.slice(0, 80)}`,

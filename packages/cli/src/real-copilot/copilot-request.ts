@@ -39,7 +39,12 @@ export async function copilotPost<T>(
         continue;
       }
       if (res.status === 410) session.forget();
-      throw copilotAnswerError(family, { host: client.host, what, status: res.status, body: res.body });
+      throw copilotAnswerError(family, {
+        host: client.host,
+        what,
+        status: res.status,
+        body: res.body,
+      });
     }
   } catch (error) {
     throw copilotFailure(family, error);

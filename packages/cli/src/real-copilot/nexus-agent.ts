@@ -169,9 +169,13 @@ export function nexusAgentService(options: NexusAgentOptions): AgentService {
       const final = frames.find((f) => f.event === "final");
       if (failed !== undefined && final === undefined) {
         const said = typeof failed.message === "string" ? failed.message : JSON.stringify(failed);
-        throw catalogError(AGENT_ERRORS.PROVIDER_ERROR, `the agent run on ${client.host} failed: ${said}`, {
-          run_id: serverRun,
-        });
+        throw catalogError(
+          AGENT_ERRORS.PROVIDER_ERROR,
+          `the agent run on ${client.host} failed: ${said}`,
+          {
+            run_id: serverRun,
+          },
+        );
       }
       const finalText = typeof final?.text === "string" ? final.text : null;
       remember(entry, { role: "user", content: params.content });

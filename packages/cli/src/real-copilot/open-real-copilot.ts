@@ -3,7 +3,12 @@
 // slug, or the one the server registers for the executa, D3), and the services that forward to
 // its copilot endpoints with dev app sessions minted on demand. One opening per saved account:
 // families that name the same account share its sessions.
-import type { AgentService, ImageService, SamplingService, UploadService } from "@anna-ai/executa-host";
+import type {
+  AgentService,
+  ImageService,
+  SamplingService,
+  UploadService,
+} from "@anna-ai/executa-host";
 import { selectAccount } from "../account/select-account.js";
 import { registerExecuta } from "../real-storage/open-real-storage.js";
 import { CompleteSessions, DevAppSessions } from "./dev-app-sessions.js";
