@@ -3,6 +3,7 @@
 // server, the usage in its ledger, the bytes in its blob store; the implicit default (a saved
 // account turns sampling and agent real) and its notice; a refused token and an exhausted quota
 // as the spec's codes with what to do.
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -138,10 +139,19 @@ describe("executa dev against a Nexus", { timeout: TEST_TIMEOUT_MS }, () => {
         expect(url.startsWith(nexus.url)).toBe(true);
         expect(await (await fetch(url)).text()).toBe(text);
       }
-      // The bytes are files of the server's blob store, under its exec-uploads prefix.
-      const stored = filesUnder(nexus.dataDir).filter((f) => f.includes("exec-uploads"));
-      const contents = stored.map((f) => readFileSync(path.join(nexus.dataDir, f), "utf8"));
-      expect(contents).toEqual(expect.arrayContaining(["inline bytes", "negotiated bytes"]));
+      // The bytes are objects of the server's blob store, named by the sha256 of their key.
+      const stored = filesUnder(nexus.dataDir);
+      for (const [result, text] of [
+        [inline, "inline bytes"],
+        [presigned, "negotiated bytes"],
+      ] as const) {
+        const key = String(result.body.r2_key);
+        expect(key).toMatch(/^exec-uploads\//);
+        const object = createHash("sha256").update(key).digest("hex");
+        const file = stored.find((f) => f.endsWith(path.join("objects", object)));
+        expect(file, `no blob object for ${key}`).toBeDefined();
+        expect(readFileSync(path.join(nexus.dataDir, file as string), "utf8")).toBe(text);
+      }
     },
   );
 
