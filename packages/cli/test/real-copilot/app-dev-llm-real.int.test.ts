@@ -5,7 +5,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NexusClient } from "../../src/account/nexus-client.js";
 import { DevLaunchError } from "../../src/dev/load-app.js";
+import { CompleteSessions, DevAppSessions } from "../../src/real-copilot/dev-app-sessions.js";
+import { nexusAgentService } from "../../src/real-copilot/nexus-agent.js";
 import { rpc, scaffoldTestApp, startHarness, tokenOf } from "../dev/helpers.js";
 import { runCli, tempDir } from "../executa-dev/helpers.js";
 import { savedAccountEnv } from "../real-storage/storage-nexus.js";
@@ -71,6 +74,47 @@ describe("anna-app dev --llm real", { timeout: TEST_TIMEOUT_MS }, () => {
     expect(
       (await rpc(server, token, "agent", "session.delete", { app_session_uuid: uuid })).body,
     ).toMatchObject({ ok: true, result: { deleted: true } });
+  });
+
+  it("the agent service caps a run's frames (-32047), and names an unknown session (-32042)", async () => {
+    const client = new NexusClient({ host: nexus.url, pat: nexus.pat });
+    const sessions = new DevAppSessions({ client, appSlug: "frame-cap" });
+    const agent = nexusAgentService({
+      client,
+      sessions,
+      complete: new CompleteSessions(sessions),
+      keyOf: () => "test",
+      maxFramesPerRun: 2,
+    });
+    const ctx = {
+      userId: "1",
+      toolId: "tool-cap",
+      invokeId: "inv-1",
+      pluginName: "cap",
+      tool: "t",
+      deadlineMs: Date.now() + 60_000,
+      signal: new AbortController().signal,
+      grant: {},
+    } as Parameters<typeof agent.sessionRun>[1];
+    const created = await agent.sessionCreate({ agent_submode: "auto" }, ctx);
+    await expect(
+      agent.sessionRun({ app_session_uuid: created.app_session_uuid, content: "hi" }, ctx),
+    ).rejects.toMatchObject({ code: -32047, message: expect.stringMatching(/more than 2 frames/) });
+    await expect(
+      agent.sessionRun({ app_session_uuid: `aps_${"0".repeat(32)}`, content: "hi" }, ctx),
+    ).rejects.toMatchObject({
+      code: -32042,
+      message: expect.stringMatching(/agent\/session\.create/),
+    });
+    expect(
+      await agent.sessionCancel(
+        { app_session_uuid: created.app_session_uuid, run_id: "run_not_running" },
+        ctx,
+      ),
+    ).toEqual({ cancelled: false });
+    expect(await agent.sessionDelete({ app_session_uuid: created.app_session_uuid }, ctx)).toEqual({
+      deleted: true,
+    });
   });
 
   it("a refused saved token stops the start, naming anna-app login", async () => {
