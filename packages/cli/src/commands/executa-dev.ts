@@ -111,6 +111,7 @@ export const spec: CommandSpec = {
     "anna-app executa dev --dir ./my-plugin --storage real --storage-account http://127.0.0.1:8080 --app-slug my-app --storage-scopes user,tool",
     "anna-app executa dev --dir ./my-plugin  # after anna-app login: sampling and agent go to your Nexus",
     "anna-app executa dev --dir ./my-plugin --app-slug my-app --upload-account http://127.0.0.1:8080  # sampling, agent, upload real",
+    "anna-app executa dev --dir ./my-plugin --sampling-account https://a.example --agent-account https://b.example --image-account https://a.example  # per-family saved accounts",
     "anna-app executa dev --dir ./my-plugin --no-sampling --no-agent  # offline even with a saved account",
     'echo \'invoke echo {"text":"hi"}\' | anna-app executa dev --dir ./my-plugin',
   ],
