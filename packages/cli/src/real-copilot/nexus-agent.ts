@@ -16,7 +16,7 @@ import {
 } from "@anna-ai/app-schema";
 import { AGENT_ERRORS } from "@anna-ai/app-schema/errors";
 import { catalogError, type AgentService } from "@anna-ai/executa-host";
-import type { NexusClient } from "../account/nexus-client.js";
+import { USER_AGENT, type NexusClient } from "../account/nexus-client.js";
 import { NexusRequestError } from "../account/nexus-error.js";
 import { copilotAnswerError, copilotFailure } from "./copilot-errors.js";
 import { copilotPost } from "./copilot-request.js";
@@ -128,6 +128,7 @@ export function nexusAgentService(options: NexusAgentOptions): AgentService {
           headers: {
             "content-type": "application/json",
             accept: "text/event-stream",
+            "user-agent": USER_AGENT,
             authorization: `Bearer ${entry.session.token}`,
           },
           body: JSON.stringify({ content: params.content, app_session_uuid: entry.session.uuid }),
