@@ -14,7 +14,7 @@ import { runCli, tempDir } from "../executa-dev/helpers.js";
 import { savedAccountEnv } from "../real-storage/storage-nexus.js";
 import { type CopilotNexus, startCopilotNexus } from "./copilot-nexus.js";
 
-const TEST_TIMEOUT_MS = 60_000;
+const TEST_TIMEOUT_MS = 90_000;
 
 async function appWithModelGrants() {
   const app = await scaffoldTestApp();

@@ -12,7 +12,8 @@ import { spawn } from "node:child_process";
 import { savedAccountEnv } from "../real-storage/storage-nexus.js";
 
 const NEXUS_BIN = fileURLToPath(new URL("../../../nexus/bin/anna-nexus.js", import.meta.url));
-const START_TIMEOUT_MS = 20_000;
+/** Generous: the test machine may be running several suites at once. */
+const START_TIMEOUT_MS = 45_000;
 
 export interface CopilotNexus {
   url: string;

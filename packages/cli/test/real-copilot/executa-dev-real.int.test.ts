@@ -53,7 +53,7 @@ function filesUnder(dir: string): string[] {
 /** Each test starts the CLI, a plugin and its toolchain; the machine may be busy. */
 const TEST_TIMEOUT_MS = 150_000;
 const CLI_TIMEOUT_MS = 60_000;
-const SERVER_TIMEOUT_MS = 60_000;
+const SERVER_TIMEOUT_MS = 90_000;
 
 // Sequential: each test already runs several processes; one server for all but the quota test.
 describe("executa dev against a Nexus", { timeout: TEST_TIMEOUT_MS }, () => {
@@ -167,7 +167,7 @@ describe("executa dev against a Nexus", { timeout: TEST_TIMEOUT_MS }, () => {
         "pics",
       );
       expect(r.code).toBe(1);
-      expect(r.body).toMatchObject({
+      expect(r.body, JSON.stringify(r.body) + r.stderr).toMatchObject({
         code: -32109,
         data: { errorCode: "IMAGE_NO_MODEL_AVAILABLE" },
       });
