@@ -83,9 +83,29 @@ export const spec: CommandSpec = {
         "Register an executa: 'dir=…[,tool_id=…][,type=…][,command=…]'; replaces discovery, bypasses enabled:false",
     },
     {
+      name: "llm",
+      type: "string",
+      value: "<mode>",
+      choices: ["real", "mock", "off"],
+      description:
+        "real = llm.* and agent.* go to the saved account's Nexus (anna-app login first); mock = answers from --mock-llm; off = llm_disabled (default: an offline mock, synthetic or --mock-llm)",
+    },
+    {
+      name: "llm-account",
+      type: "string",
+      value: "<host>",
+      description: "Saved account --llm real uses (default: --account, then the current one)",
+    },
+    {
+      name: "llm-app-slug",
+      type: "string",
+      value: "<slug>",
+      description: "Dev app the --llm real sessions are minted for (default: the app's slug)",
+    },
+    {
       name: "no-llm",
       type: "boolean",
-      description: "llm.* and agent.* answer llm_disabled (default: an offline mock)",
+      description: "Same as --llm off: llm.* and agent.* answer llm_disabled",
     },
     {
       name: "mock-llm",
@@ -130,11 +150,44 @@ export const spec: CommandSpec = {
     "anna-app dev --storage aps --account http://127.0.0.1:8080  # after anna-app login --host http://127.0.0.1:8080",
     "anna-app dev --executa 'dir=../my-plugin' --executa 'dir=./alt,tool_id=tool-x,type=node'",
     "anna-app dev --no-llm --no-record --json",
+    "anna-app dev --llm real  # llm.* and agent.* on the saved account's Nexus (anna-app login first)",
+    "anna-app dev --llm mock --mock-llm fixtures/replies.jsonl",
     "anna-app dev --log-level debug 2> harness.log",
     "anna-app dev --quiet",
     "anna-app dev --mock-llm fixtures/llm.jsonl --record fixtures/session.jsonl --bundle dist --slug my-app",
   ],
 };
+
+/** `--llm`, `--no-llm` and `--mock-llm` as one mode (L7526–7629); contradictions are usage errors. */
+function llmModeOf(flags: ParsedArgs["flags"]): "real" | "mock" | "off" {
+  const given = flags.llm as "real" | "mock" | "off" | undefined;
+  const fixture = flags["mock-llm"];
+  if (flags["no-llm"] === true && given !== undefined && given !== "off") {
+    throw usageError(`use either --no-llm or --llm ${given}, not both`, NAME);
+  }
+  const mode = flags["no-llm"] === true ? "off" : given;
+  if (mode === "off" && fixture !== undefined) {
+    throw usageError(
+      `use either ${given === undefined ? "--no-llm" : "--llm off"} or --mock-llm, not both`,
+      NAME,
+    );
+  }
+  if (mode === "real" && fixture !== undefined) {
+    throw usageError("--mock-llm goes with --llm mock, not --llm real", NAME);
+  }
+  if (mode === "mock" && fixture === undefined) {
+    throw usageError(
+      "--llm mock needs --mock-llm <fixture.jsonl> (without --llm the harness answers synthetically)",
+      NAME,
+    );
+  }
+  if (mode !== "real") {
+    for (const flag of ["llm-account", "llm-app-slug"]) {
+      if (flags[flag] !== undefined) throw usageError(`--${flag} goes with --llm real`, NAME);
+    }
+  }
+  return mode ?? "mock";
+}
 
 async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   const flags = args.flags;
@@ -142,11 +195,12 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
     throw usageError(`--port ${String(flags.port)}: a port is 0–65535`, NAME);
   }
-  if (flags["no-llm"] === true && flags["mock-llm"] !== undefined) {
-    throw usageError("use either --no-llm or --mock-llm, not both", NAME);
-  }
-  if (flags.account !== undefined && flags.storage !== "aps") {
-    throw usageError("--account goes with --storage aps (the saved account it uses)", NAME);
+  const llm = llmModeOf(flags);
+  if (flags.account !== undefined && flags.storage !== "aps" && llm !== "real") {
+    throw usageError(
+      "--account goes with --storage aps or --llm real (the saved account they use)",
+      NAME,
+    );
   }
   if (flags.record !== undefined && flags["no-record"] === true) {
     throw usageError("use either --record or --no-record, not both", NAME);
@@ -182,7 +236,9 @@ async function run(args: ParsedArgs, io: CliIo): Promise<number> {
       ...opt("account", flags.account as string | undefined),
       env: io.env,
       executa: (flags.executa as string[] | undefined) ?? [],
-      llm: flags["no-llm"] === true ? "off" : "mock",
+      llm,
+      ...opt("llmAccount", flags["llm-account"] as string | undefined),
+      ...opt("llmAppSlug", flags["llm-app-slug"] as string | undefined),
       ...opt("mockLlm", resolve(flags["mock-llm"])),
       record: flags["no-record"] === true ? false : (resolve(flags.record) ?? undefined),
       cwd: io.cwd,

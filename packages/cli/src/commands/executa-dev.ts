@@ -109,7 +109,10 @@ export const spec: CommandSpec = {
     "anna-app executa dev --dir ./my-plugin --no-grant files  # storage/* works, files/* gets -32021",
     "anna-app executa dev --dir ./my-plugin --storage real  # storage on the saved account's Nexus (anna-app login first)",
     "anna-app executa dev --dir ./my-plugin --storage real --storage-account http://127.0.0.1:8080 --app-slug my-app --storage-scopes user,tool",
-    "anna-app executa dev --dir ./my-plugin --sampling-account h --agent-account h --image-account h --upload-account h  # exits 2: real LLM modes need copilot endpoints",
+    "anna-app executa dev --dir ./my-plugin  # after anna-app login: sampling and agent go to your Nexus",
+    "anna-app executa dev --dir ./my-plugin --app-slug my-app --upload-account http://127.0.0.1:8080  # sampling, agent, upload real",
+    "anna-app executa dev --dir ./my-plugin --sampling-account https://a.example --agent-account https://b.example --image-account https://a.example  # per-family saved accounts",
+    "anna-app executa dev --dir ./my-plugin --no-sampling --no-agent  # offline even with a saved account",
     'echo \'invoke echo {"text":"hi"}\' | anna-app executa dev --dir ./my-plugin',
   ],
 };

@@ -39,6 +39,7 @@ import { DevLaunchError, loadDevApp, type DevApp } from "./load-app.js";
 import { createDevApp } from "./routes/dev-app.js";
 import { buildDevServices, type DevLlmMode } from "./services.js";
 import { openRealStorage, type RealStorage } from "../real-storage/open-real-storage.js";
+import { openRealCopilot } from "../real-copilot/open-real-copilot.js";
 import { createSessionRecorder, type RecordingStatus } from "./session-recorder.js";
 import { watchBundle, watchExecutas, type Watcher } from "./watch.js";
 import { createWindowLinks } from "./window-links.js";
@@ -74,6 +75,10 @@ export interface DevServerOptions {
   executa?: readonly string[];
   llm?: DevLlmMode;
   mockLlm?: string;
+  /** `--llm-account <host>`: the saved account `--llm real` uses; default `--account`, then the current one. */
+  llmAccount?: string;
+  /** `--llm-app-slug`: the dev app `--llm real` sessions are for; default the app's slug. */
+  llmAppSlug?: string;
   /**
    * A JSONL path, `false` for none; default `dev-session-<time>.jsonl` in the folder the first
    * `manifest.dev.fixtures` glob starts in, else `fixtures/` (A10, L7915).
@@ -157,7 +162,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const storage = options.storage ?? "legacy";
   const real = storage === "aps" ? await openApsStorage(options, app.slug) : undefined;
   const storageLabel = real?.label ?? "legacy (in-memory runtime_state)";
+  const realLlm = options.llm === "real" ? await openRealLlm(options, app.slug) : undefined;
   const devServices = await buildDevServices({
+    ...(realLlm === undefined ? {} : { realLlm }),
     ...(real === undefined ? {} : { storage: { storage: real.storage, files: real.files } }),
     llm: options.llm ?? "mock",
     ...(options.mockLlm === undefined ? {} : { mockLlmFixture: options.mockLlm }),
@@ -401,6 +408,32 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return closing;
     },
   };
+}
+
+/**
+ * `--llm real`: the saved account and the dev app whose sessions answer llm.* and agent.*; a
+ * missing login, a refused token or an unreachable server stops the start with one line. The
+ * complete session is one per (user, app or executa): the Host API's service context names no
+ * window.
+ */
+async function openRealLlm(options: DevServerOptions, slug: string) {
+  try {
+    const real = await openRealCopilot({
+      env: options.env ?? process.env,
+      command: "dev",
+      account: options.llmAccount ?? options.account,
+      appSlug: options.llmAppSlug ?? slug,
+      keyOf: (ctx) => `${ctx.userId}:${ctx.toolId}`,
+      warn: (line) => options.logger?.warn(line),
+    });
+    return {
+      sampling: real.sampling,
+      agent: real.agent,
+      label: `real (${real.host}, app ${real.appSlug})`,
+    };
+  } catch (error) {
+    throw new DevLaunchError(`--llm real: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /**

@@ -9,24 +9,12 @@ export type StorageMode = (typeof STORAGE_MODES)[number];
 /** Storage scopes a plugin may name (H14); `app` only applies to invokes that come from an app. */
 export const STORAGE_SCOPE_NAMES = ["user", "app", "tool"] as const;
 
-/**
- * Flags of the real sampling, agent, image and upload modes, which need the copilot endpoints
- * our Nexus does not serve yet: they parse (scripts written for the upstream tool) and fail
- * clearly. `--app-slug` and `--sampling-account` also serve `--storage real`.
- */
-export const COPILOT_ONLY_FLAGS = [
-  "app-slug",
-  "sampling-account",
-  "agent-account",
-  "image-account",
-  "upload-account",
-] as const;
-
 export const SERVICE_FLAGS: readonly FlagDef[] = [
   {
     name: "no-sampling",
     type: "boolean",
-    description: "sampling/createMessage fails with -32008 (sampling disabled); the default too",
+    description:
+      "sampling/createMessage fails with -32008 (sampling disabled); the default without a saved account",
   },
   {
     name: "mock-sampling",
@@ -44,7 +32,8 @@ export const SERVICE_FLAGS: readonly FlagDef[] = [
   {
     name: "no-agent",
     type: "boolean",
-    description: "agent/* fails with -32041 (agent not granted); the default too",
+    description:
+      "agent/* fails with -32041 (agent not granted); the default without a saved account",
   },
   {
     name: "mock-agent",
@@ -149,37 +138,41 @@ export const SERVICE_FLAGS: readonly FlagDef[] = [
     type: "string",
     value: "<slug>",
     description:
-      "Dev app the --storage real token is minted for (default: the one the server registers for the executa)",
+      "Dev app the real modes forward for (sampling, agent, image, upload, --storage real); turns on real image and upload (default: the one the server registers for the executa)",
   },
   {
     name: "sampling-account",
     type: "string",
     value: "<host>",
     description:
-      "Saved account for real sampling (needs copilot endpoints, not served yet); the fallback of --storage-account",
+      "Saved account for real sampling (default: the current one; with a saved account and no sampling flag sampling is real); the fallback of the other --*-account flags",
   },
   {
     name: "agent-account",
     type: "string",
     value: "<host>",
-    description: "Saved account for real agent calls (needs copilot endpoints, not served yet)",
+    description:
+      "Saved account for real agent calls: sessions on /copilot/app/agent, frames buffered (falls back to --sampling-account, then the current one)",
   },
   {
     name: "storage-account",
     type: "string",
     value: "<host>",
-    description: "Saved account for --storage real (default: the current one, see anna-app whoami)",
+    description:
+      "Saved account for --storage real (falls back to --sampling-account, then the current one, see anna-app whoami)",
   },
   {
     name: "image-account",
     type: "string",
     value: "<host>",
-    description: "Saved account for real image calls (needs copilot endpoints, not served yet)",
+    description:
+      "Saved account for real image calls; our Nexus serves no images yet, so they answer -32109 (falls back to --sampling-account)",
   },
   {
     name: "upload-account",
     type: "string",
     value: "<host>",
-    description: "Saved account for real uploads (needs copilot endpoints, not served yet)",
+    description:
+      "Saved account for real uploads into its blob store (falls back to --sampling-account, then the current one)",
   },
 ];

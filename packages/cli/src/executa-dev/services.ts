@@ -4,26 +4,26 @@
 // before the plugin starts: a bad flag or a broken fixture line is a launch error (exit 2).
 import {
   GRANT_FAMILIES,
+  ReverseRpcRouter,
   createOfflineHostServices,
+  type HostServices,
   type MockFixture,
   type OfflineStorageChoice,
   type RouterProgressListener,
   type RouterSessionFactory,
 } from "@anna-ai/executa-host";
 import type { FlagValues } from "../cli/args.js";
-import { EXIT_USAGE, ExitError, usageError } from "../cli/exit-error.js";
+import { usageError } from "../cli/exit-error.js";
 import type { CliIo } from "../cli/io.js";
 import { parseAccountFlags } from "./account-flags.js";
 import { backgroundDevTokenIssuer } from "./dev-tokens.js";
 import { loadFixtures } from "./fixtures.js";
 import { parseGrantFlags } from "./grant-flags.js";
 import { openRealStorage, type RealStorage } from "../real-storage/open-real-storage.js";
-import { COPILOT_ONLY_FLAGS, type StorageMode } from "./service-flags.js";
+import { type StorageMode } from "./service-flags.js";
+import { modesNotice, resolveCopilotModes, type FamilyMode } from "./copilot-modes.js";
 
 const COMMAND = "executa dev";
-/** Why the real sampling, agent, image and upload modes refuse to start. */
-const NO_COPILOT =
-  "is for real sampling, agent, image and upload calls, which need the copilot endpoints our Nexus does not serve yet; use the mock modes (--storage real works: it needs only a saved account)";
 
 /** The families the banner lists, in the Reference's order. */
 export const BANNER_FAMILIES = [
@@ -65,12 +65,6 @@ export async function buildDevRouter(
   target: DevRouterTarget,
 ): Promise<DevRouter> {
   const storageMode = storageModeOf(flags);
-  for (const flag of COPILOT_ONLY_FLAGS) {
-    // With --storage real, --app-slug names the dev app of its token and --sampling-account
-    // is the fallback for --storage-account, as upstream.
-    if (storageMode === "real" && (flag === "app-slug" || flag === "sampling-account")) continue;
-    if (flags[flag] !== undefined) throw new ExitError(EXIT_USAGE, `--${flag} ${NO_COPILOT}`);
-  }
   if (storageMode !== "real" && flags["storage-account"] !== undefined) {
     throw usageError("--storage-account goes with --storage real", COMMAND);
   }
@@ -80,18 +74,39 @@ export async function buildDevRouter(
   const fixtures = await loadFixtures(flags, io.cwd);
   const real =
     storageMode === "real" ? await openExecutaStorage(flags, io, target, grants) : undefined;
+  const modes = await resolveCopilotModes({
+    flags,
+    env: io.env,
+    toolId: target.toolId,
+    command: COMMAND,
+    warn: (line) => void io.stderr.write(`warning: ${line}\n`),
+  });
+  const anyReal = Object.values(modes).some((m) => m.mode === "real" || m.fellBack === true);
+  if (anyReal) io.stderr.write(`executa dev: ${modesNotice(modes)}\n`);
+  const realLabel = (m: FamilyMode) => `real (${m.real?.host}, app ${m.real?.appSlug})`;
 
   const mockLabel = (flag: string) => `mock (${String(flags[flag])})`;
   const summary = {} as Record<BannerFamily, string>;
   const hints: string[] = [];
 
-  // Sampling: off unless a fixture is given; real sampling needs copilot endpoints (not served).
-  summary.sampling = fixtures.sampling ? mockLabel("mock-sampling") : "off";
+  summary.sampling =
+    modes.sampling.mode === "real"
+      ? realLabel(modes.sampling)
+      : fixtures.sampling
+        ? mockLabel("mock-sampling")
+        : "off";
   if (flags["sampling-unsupported-format"] === true) summary.sampling += ", no json_schema";
-  if (!fixtures.sampling && flags["no-sampling"] !== true) {
-    hints.push("sampling is off: --mock-sampling <fixture.jsonl> answers it offline");
+  if (modes.sampling.mode === "off" && flags["no-sampling"] !== true) {
+    hints.push(
+      "sampling is off: --mock-sampling <fixture.jsonl> answers it offline; after anna-app login it goes to your Nexus",
+    );
   }
-  summary.agent = fixtures.agent ? mockLabel("mock-agent") : "off";
+  summary.agent =
+    modes.agent.mode === "real"
+      ? realLabel(modes.agent)
+      : fixtures.agent
+        ? mockLabel("mock-agent")
+        : "off";
   const storage: OfflineStorageChoice =
     real !== undefined
       ? { mode: "provided", storage: real.storage, files: real.files }
@@ -108,8 +123,18 @@ export async function buildDevRouter(
         : storageMode === "mock"
           ? mockLabel("mock-storage")
           : "off";
-  summary.image = fixtures.image ? mockLabel("mock-image") : "off";
-  summary.upload = fixtures.upload ? mockLabel("mock-upload") : "off";
+  summary.image =
+    modes.image.mode === "real"
+      ? `${realLabel(modes.image)}, which serves no images: calls answer -32109`
+      : fixtures.image
+        ? mockLabel("mock-image")
+        : "off";
+  summary.upload =
+    modes.upload.mode === "real"
+      ? realLabel(modes.upload)
+      : fixtures.upload
+        ? mockLabel("mock-upload")
+        : "off";
   // Embeddings have no upstream flag: synthetic vectors by default (D-cli-xdev-2).
   const noEmbeddings = flags["no-embeddings"] === true;
   summary.embeddings = noEmbeddings
@@ -130,10 +155,9 @@ export async function buildDevRouter(
       : providers.map(([provider, list]) => `${provider} (${list.length})`).join(", ");
 
   let progress: RouterProgressListener | undefined;
-  const { router, close } = createOfflineHostServices({
+  // Its own router is unused: the one below serves the real families beside the offline ones.
+  const offline = createOfflineHostServices({
     grants: grants.policy,
-    tokens: backgroundDevTokenIssuer(),
-    onProgress: (event) => progress?.(event),
     storage,
     sampling: fixtures.sampling
       ? {
@@ -158,6 +182,20 @@ export async function buildDevRouter(
         },
     credentials: accounts,
   });
+  // The real families replace their offline service under the same router gates and budgets.
+  const realServices: Partial<HostServices> = {};
+  for (const family of ["sampling", "agent", "image", "upload"] as const) {
+    const opened = modes[family].real;
+    if (modes[family].mode === "real" && opened !== undefined) {
+      Object.assign(realServices, { [family]: opened[family] });
+    }
+  }
+  const router = new ReverseRpcRouter({
+    services: { ...offline.services, ...realServices },
+    grants: grants.policy,
+    tokens: backgroundDevTokenIssuer(),
+    onProgress: (event) => progress?.(event),
+  });
   const notGranted = GRANT_FAMILIES.filter((f) => !grants.granted.has(f));
   return {
     factory: router,
@@ -171,9 +209,10 @@ export async function buildDevRouter(
         ),
       ),
       ...(real?.secretValues ?? []),
+      ...Object.values(modes).flatMap((m) => m.real?.secretValues ?? []),
     ],
     onProgress: (listener) => (progress = listener),
-    close,
+    close: offline.close,
   };
 }
 

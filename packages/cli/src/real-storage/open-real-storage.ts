@@ -88,7 +88,7 @@ export async function openRealStorage(options: OpenRealStorageOptions): Promise<
  * 404) gets the published CLI's fallback slug; one that cannot be reached, or refuses the saved
  * token, stops the start with its one-line reason.
  */
-async function registerExecuta(
+export async function registerExecuta(
   client: Awaited<ReturnType<typeof selectAccount>>["client"],
   toolId: string,
   warn: (line: string) => void,

@@ -206,10 +206,11 @@ describe.concurrent("executa dev bad input", () => {
   });
 
   it.each(["app-slug", "sampling-account", "agent-account", "image-account", "upload-account"])(
-    "--%s (real sampling, agent, image, upload) needs copilot endpoints",
+    "--%s (a real mode) without a saved account names anna-app login",
     async (flag) => {
-      const r = await dev("--dir", NOTES, `--${flag}`, "x", "--describe");
-      expectOneLineError(r, new RegExp(`--${flag} is for real sampling, .*copilot endpoints`));
+      const value = flag === "app-slug" ? "my-app" : "http://127.0.0.1:9";
+      const r = await dev("--dir", NOTES, `--${flag}`, value, "--describe");
+      expectOneLineError(r, new RegExp(`--${flag} \\(real \\w+\\): .*anna-app login`));
     },
   );
 

@@ -57,10 +57,16 @@ export function tempDir(prefix = "executa-dev-"): string {
   return dir;
 }
 
+/** An empty config folder: no saved account unless a test passes its own XDG_CONFIG_HOME. */
+const NO_ACCOUNTS = mkdtempSync(path.join(tmpdir(), "executa-dev-no-accounts-"));
+
 /** Environment for the CLI: no colour, no inherited credentials of the example plugins. */
 export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", XDG_CONFIG_HOME: NO_ACCOUNTS };
   delete env.FORCE_COLOR;
+  // A saved account turns sampling and agent real (L11605): tests opt in with their own folder.
+  delete env.ANNA_APP_HOST;
+  delete env.ANNA_APP_PAT;
   for (const name of ["NOTES_API_KEY", "KITCHEN_TOKEN", "WEATHER_API_KEY", "GREETING_PREFIX"]) {
     delete env[name];
   }
