@@ -1,5 +1,5 @@
 // A hand router of a dozen lines instead of React Router: the dashboard has a handful of flat
-// routes, and React Router 8 needs Node 22 to build (decisions-pending/h-dash.md). Paths are
+// routes, and React Router 8 needs Node 22 to build (D-host-141). Paths are
 // real URLs (history API), so Nexus answers any of them with index.html and a reload lands on
 // the same page.
 import {
