@@ -76,7 +76,7 @@ describe("chat turns in anna-nexus start", () => {
     const { p, url } = await listening(tempDir());
     // The chat model is logged once, with the gateway; chat says what its turns can reach.
     expect(p.stderr()).toMatch(/"msg":"llm gateway ready","chat":"offline\//);
-    expect(p.stderr()).toMatch(/"msg":"chat ready".*"executas":"off \(no executa runtime\)"/);
+    expect(p.stderr()).toMatch(/"msg":"chat ready".*"platform_tools":\[/);
     expect(p.stderr().match(/"chat":"offline\//g)).toHaveLength(1);
     const cookie = await signUp(url);
     const conv = await call(url, cookie, "POST", "/api/v1/chat/conversations", {});
