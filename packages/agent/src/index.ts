@@ -156,6 +156,7 @@ export { SANDBOX_REGISTRY, isSandboxToolName } from "./platform-tools/registry.j
 export type { RegistryEntry, SandboxToolName, ToolEffect } from "./platform-tools/registry.js";
 export { fsTools } from "./platform-tools/fs/fs-tools.js";
 export type { FsToolsOptions } from "./platform-tools/fs/fs-read-tools.js";
+export type { SharedWorkspaces, WorkspaceAccess } from "./platform-tools/fs/workspace-access.js";
 export {
   FS_APPEND_RESULT_MAX_BYTES,
   FS_FILE_MAX_BYTES,

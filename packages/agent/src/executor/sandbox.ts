@@ -6,7 +6,8 @@ import { existsSync, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { resolveExecutable, type PluginLauncher } from "@anna-ai/executa-host";
 import { isRoot, probeBwrap, type BwrapProbe, type SandboxBinaries } from "./bwrap-probe.js";
-import { checkRoot, execDirs, pluginDirs, unreachableBy } from "./sandbox-dirs.js";
+import { checkRoot, execDirs, pluginDirs, unreachableBy, userWorkspace } from "./sandbox-dirs.js";
+import type { SharedWorkspaces } from "../platform-tools/fs/workspace-access.js";
 import {
   SANDBOX_HOME,
   SANDBOX_TMP,
@@ -136,6 +137,14 @@ export class Sandbox {
         fileTransport: { dir: dirs.tmp, ...(owner === undefined ? {} : { ownerUid: owner.uid }) },
       };
     };
+  }
+
+  /**
+   * The users' workspaces as fs_* must use them beside exec_*: the folder commands see at
+   * /workspace, and the uid that must own what fs_* create there.
+   */
+  sharedWorkspaces(): SharedWorkspaces {
+    return { dirOf: (userId) => userWorkspace(this.root, userId, this.owner), owner: this.owner };
   }
 
   /** A shell command for exec_*: the user's workspace read-write at /workspace, its cwd there. */

@@ -6,11 +6,14 @@ import type { AgentTool } from "../turns/types.js";
 import { attachmentTools } from "./attachments/attachment-tools.js";
 import type { AttachmentLookup } from "./attachments/attachment.js";
 import { fsTools } from "./fs/fs-tools.js";
+import type { SharedWorkspaces } from "./fs/workspace-access.js";
 import { webTools, type WebToolsOptions } from "./web/web-tools.js";
 
 export interface PlatformBuiltinsOptions extends WebToolsOptions {
   /** The directory holding every user's workspace. */
   workspaceRoot: string;
+  /** The sandbox's workspaces, when exec_* are offered too: both families see the same files. */
+  sharedWorkspaces?: SharedWorkspaces | undefined;
   attachment: AttachmentLookup;
 }
 
@@ -18,6 +21,6 @@ export function platformBuiltins(options: PlatformBuiltinsOptions): AgentTool[] 
   return [
     ...webTools(options),
     ...attachmentTools({ attachment: options.attachment }),
-    ...fsTools({ workspaceRoot: options.workspaceRoot }),
+    ...fsTools({ workspaceRoot: options.workspaceRoot, shared: options.sharedWorkspaces }),
   ];
 }

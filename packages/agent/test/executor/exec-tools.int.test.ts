@@ -7,6 +7,7 @@ import {
   EXEC_MAX_OUTPUT_BYTES,
   Sandbox,
   execTools,
+  fsTools,
   type AgentTool,
   type ToolContext,
 } from "../../src/index.js";
@@ -154,5 +155,38 @@ describe.skipIf(!BWRAP.usable)("exec_* in the sandbox", () => {
       ran: 3,
       results: [{ stdout: "one\n" }, { exit_code: 1 }, { stdout: "three\n" }],
     });
+  });
+});
+
+describe.skipIf(!BWRAP.usable)("fs_* beside exec_*", () => {
+  it("work on the same workspace, and what fs_* create the sandbox may change", async () => {
+    const root = sandboxRoot();
+    const sandbox = new Sandbox(bwrapOptions(root));
+    const [run] = execTools(sandbox);
+    const fs = new Map(
+      fsTools({ workspaceRoot: path.join(root, "unused"), shared: sandbox.sharedWorkspaces() }).map(
+        (t) => [t.name, t],
+      ),
+    );
+    const alice = ctx("alice");
+    const wrote = await fs
+      .get("fs_write_file")!
+      .execute({ path: "notes/todo.md", content: "one\n" }, alice);
+    expect(wrote.isError).toBeUndefined();
+    const appended = await run!.execute(
+      {
+        command: "cat notes/todo.md && echo two >> notes/todo.md && mkdir -p out && echo x > out/f",
+      },
+      alice,
+    );
+    expect(appended.isError, JSON.stringify(appended.output)).toBe(false);
+    expect((appended.output as RunOutput).stdout).toBe("one\n");
+    const read = await fs.get("fs_read_file")!.execute({ path: "notes/todo.md" }, alice);
+    expect(JSON.stringify(read.output)).toContain("one\\ntwo\\n");
+    const made = await fs.get("fs_read_file")!.execute({ path: "out/f" }, alice);
+    expect(JSON.stringify(made.output)).toContain("x\\n");
+    // Bob's workspace is another folder: he sees none of it.
+    const bob = await run!.execute({ command: "ls" }, ctx("bob"));
+    expect((bob.output as RunOutput).stdout).toBe("");
   });
 });

@@ -26,6 +26,8 @@ export function chatPlatformTools(options: ChatPlatformToolsOptions): AgentTool[
   const builtins = [
     ...platformBuiltins({
       workspaceRoot: path.join(options.dataDir, "workspaces"),
+      // Beside exec_*, fs_* work in the sandbox's workspace, so both see the same files.
+      sharedWorkspaces: sandboxed?.sharedWorkspaces(),
       search: options.search,
       // Chat turns carry no attachments yet: doc_read and sheet_read find none and say so.
       attachment: () => Promise.resolve(undefined),

@@ -16,12 +16,10 @@ import {
 } from "./fs-limits.js";
 import { GLOB_MAX_CHARS, globMatcher } from "./glob.js";
 import { entryType, walk, type WalkEntry } from "./walk.js";
-import { openWorkspace, resolveInWorkspace } from "./workspace.js";
+import { resolveInWorkspace } from "./workspace.js";
+import { openUserWorkspace, type WorkspaceAccess } from "./workspace-access.js";
 
-export interface FsToolsOptions {
-  /** The directory holding every user's workspace (one subdirectory per user). */
-  workspaceRoot: string;
-}
+export type FsToolsOptions = WorkspaceAccess;
 
 export const FS_FAMILY = "fs";
 
@@ -71,7 +69,7 @@ function readFileTool(options: FsToolsOptions): AgentTool {
       end_line: z.int().min(1).optional(),
     }),
     async run(input, ctx) {
-      const root = await openWorkspace(options.workspaceRoot, ctx.userId);
+      const root = await openUserWorkspace(options, ctx.userId);
       const target = await resolveInWorkspace(root, input.path);
       // O_NOFOLLOW: a symlink swapped in after the check is refused, not followed.
       const handle = await fsCall(target.shown, () =>
@@ -173,7 +171,7 @@ async function listing(
   pattern: string | undefined,
   dirsOnlyIfNoPattern: boolean,
 ) {
-  const root = await openWorkspace(options.workspaceRoot, userId);
+  const root = await openUserWorkspace(options, userId);
   const target = await resolveInWorkspace(root, rawPath);
   const stats = await statOf(target.shown, target.absolute);
   if (!stats.isDirectory()) {
@@ -242,7 +240,7 @@ function getInfoTool(options: FsToolsOptions): AgentTool {
     description: "Metadata of a path in the user's workspace: type, size in bytes, modified time.",
     input: z.object({ path: pathField }),
     async run(input, ctx) {
-      const root = await openWorkspace(options.workspaceRoot, ctx.userId);
+      const root = await openUserWorkspace(options, ctx.userId);
       const target = await resolveInWorkspace(root, input.path);
       const stats = await statOf(target.shown, target.absolute);
       return {
@@ -264,7 +262,7 @@ function existsTool(options: FsToolsOptions): AgentTool {
     description: "Whether a path exists in the user's workspace, and what it is.",
     input: z.object({ path: pathField }),
     async run(input, ctx) {
-      const root = await openWorkspace(options.workspaceRoot, ctx.userId);
+      const root = await openUserWorkspace(options, ctx.userId);
       const target = await resolveInWorkspace(root, input.path);
       const stats = await lstat(target.absolute).catch(() => undefined);
       return stats === undefined

@@ -19,7 +19,8 @@ import {
   FS_WRITE_MAX_BYTES,
 } from "./fs-limits.js";
 import { walk } from "./walk.js";
-import { openWorkspace, resolveInWorkspace, type ResolvedPath } from "./workspace.js";
+import { resolveInWorkspace, type ResolvedPath } from "./workspace.js";
+import { handOver, openUserWorkspace } from "./workspace-access.js";
 
 const pathField = z.string().describe("Path relative to the workspace root, e.g. notes/todo.md");
 
@@ -51,7 +52,7 @@ function writeFileTool(options: FsToolsOptions): AgentTool {
       mode: z.enum(["overwrite", "append"]).default("overwrite"),
     }),
     async run(input, ctx) {
-      const root = await openWorkspace(options.workspaceRoot, ctx.userId);
+      const root = await openUserWorkspace(options, ctx.userId);
       const target = await resolveInWorkspace(root, input.path);
       notRoot(target, "written");
       const bytes = Buffer.from(input.content, input.encoding === "base64" ? "base64" : "utf8");
@@ -86,6 +87,7 @@ function writeFileTool(options: FsToolsOptions): AgentTool {
         };
       } finally {
         await handle.close();
+        await handOver(options, root, target.absolute);
       }
     },
   });
@@ -99,7 +101,7 @@ function mkdirTool(options: FsToolsOptions): AgentTool {
     description: "Create a directory (and its parents) in the user's workspace.",
     input: z.object({ path: pathField }),
     async run(input, ctx) {
-      const root = await openWorkspace(options.workspaceRoot, ctx.userId);
+      const root = await openUserWorkspace(options, ctx.userId);
       const target = await resolveInWorkspace(root, input.path);
       const created = await fsCall(target.shown, () =>
         mkdir(target.absolute, { recursive: true, mode: 0o700 }),
@@ -108,6 +110,7 @@ function mkdirTool(options: FsToolsOptions): AgentTool {
       if (!stats.isDirectory()) {
         throw new PlatformToolError("ALREADY_EXISTS", `${target.shown} exists and is a file`);
       }
+      await handOver(options, root, target.absolute);
       return { path: target.shown, created: created !== undefined };
     },
   });
@@ -154,7 +157,7 @@ async function transferTargets(
   userId: string,
   input: z.output<typeof transferInput>,
 ) {
-  const root = await openWorkspace(options.workspaceRoot, userId);
+  const root = await openUserWorkspace(options, userId);
   const source = await resolveInWorkspace(root, input.source);
   const destination = await resolveInWorkspace(root, input.destination);
   notRoot(source, "copied or moved");
@@ -201,6 +204,7 @@ function copyTool(options: FsToolsOptions): AgentTool {
           filter: async (from) => !(await lstat(from)).isSymbolicLink(),
         }),
       );
+      await handOver(options, root, destination.absolute, { tree: true });
       return { source: source.shown, destination: destination.shown, bytes_copied: bytes };
     },
   });
@@ -214,12 +218,13 @@ function moveTool(options: FsToolsOptions): AgentTool {
     description: "Move or rename a file or directory within the user's workspace.",
     input: transferInput,
     async run(input, ctx) {
-      const { source, destination } = await transferTargets(options, ctx.userId, input);
+      const { root, source, destination } = await transferTargets(options, ctx.userId, input);
       await fsCall(destination.shown, () =>
         mkdir(path.dirname(destination.absolute), { recursive: true, mode: 0o700 }),
       );
       if (input.overwrite) await rm(destination.absolute, { recursive: true, force: true });
       await fsCall(source.shown, () => rename(source.absolute, destination.absolute));
+      await handOver(options, root, destination.absolute);
       return { source: source.shown, destination: destination.shown };
     },
   });
@@ -234,7 +239,7 @@ function deleteTool(options: FsToolsOptions): AgentTool {
       "Delete a file, or a directory (a non-empty one only with recursive: true), in the user's workspace. Destructive.",
     input: z.object({ path: pathField, recursive: z.boolean().default(false) }),
     async run(input, ctx) {
-      const root = await openWorkspace(options.workspaceRoot, ctx.userId);
+      const root = await openUserWorkspace(options, ctx.userId);
       const target = await resolveInWorkspace(root, input.path);
       notRoot(target, "deleted");
       const stats = await fsCall(target.shown, () => lstat(target.absolute));
