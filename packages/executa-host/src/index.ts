@@ -294,6 +294,7 @@ export type {
 // Offline web (SSRF-guarded fetch, fixture-answered search) and credentials (configured accounts).
 export { createOfflineWebService } from "./services/offline/web-offline.js";
 export type { OfflineWebOptions } from "./services/offline/web-offline.js";
+export type { WebSearchSource } from "./services/offline/web-search.js";
 export {
   SsrfBlockedError,
   SsrfPolicy,

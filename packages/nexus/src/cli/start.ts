@@ -31,6 +31,7 @@ import { chatPlatformTools } from "../chat/chat-platform-tools.js";
 import { turnAssembler } from "../chat/turn-assembly.js";
 import { openCopilot } from "../copilot/copilot-services.js";
 import { openExecutaRuntime } from "../executas/open-executa-runtime.js";
+import { serverWebService } from "../executas/server-web.js";
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { developerTermsFromEnv } from "./developer-terms-env.js";
@@ -289,6 +290,8 @@ async function serveUntilStopped(
     await blobs.close();
     throw new ExitError(EXIT.usage, `LLM gateway: ${(err as Error).message}`, { cause: err });
   }
+  // `web/*` and `web.*`: real fetches (SSRF-guarded), search on the chat's provider.
+  const web = serverWebService({ search, files });
   let executas: ExecutaRuntime;
   try {
     executas = openExecutaRuntime({
@@ -301,6 +304,7 @@ async function serveUntilStopped(
       selfOrigins: () => [origin, ...(publicOrigin ? [publicOrigin.replace(/\/$/, "")] : [])],
       copilot,
       storage: { kv, files },
+      web,
       tokens: tokens.keyring,
       logger,
       clock,
@@ -326,6 +330,7 @@ async function serveUntilStopped(
     logger,
     storage: kv,
     llm: copilot.runtimeServices(),
+    web,
   });
   // Which model answers each purpose, so an operator sees what "offline by default" means; the key
   // is never part of it.

@@ -19,6 +19,7 @@ import type {
   SsrfPolicy,
   StorageService,
   TokenIssuer,
+  WebService,
 } from "@anna-ai/executa-host";
 import { type InstallLimits, versionLaunchSpec } from "@anna-ai/executa-host/install";
 import type { Kysely } from "kysely";
@@ -58,6 +59,8 @@ export interface OpenExecutaRuntimeOptions {
   selfOrigins: () => readonly string[];
   copilot?: CopilotServices;
   storage?: { kv: StorageService; files: FilesService };
+  /** `web/*` for app invokes under the user's web_grant (server-web.ts). */
+  web?: WebService;
   /** Mints the per-invoke tokens (H15): the server's keyring. */
   tokens?: TokenIssuer;
   logger: Logger;

@@ -9,6 +9,7 @@ import type {
   HostServices,
   StorageService,
   UploadService,
+  WebService,
 } from "@anna-ai/executa-host";
 import type { CopilotServices } from "../copilot/copilot-services.js";
 import type { HostUploads } from "../copilot/host-upload.js";
@@ -16,6 +17,8 @@ import type { HostUploads } from "../copilot/host-upload.js";
 export interface PluginServiceSources {
   copilot?: CopilotServices;
   storage?: { kv: StorageService; files: FilesService };
+  /** `web/*` (server-web.ts); granted only for an app's invokes under its web_grant. */
+  web?: WebService;
 }
 
 /** The host upload service with the quota check before and the count after, as the routes do. */
@@ -51,7 +54,7 @@ export function quotaCountedUploads(uploads: HostUploads): UploadService {
 }
 
 export function pluginServices(sources: PluginServiceSources): Partial<HostServices> {
-  const { copilot, storage } = sources;
+  const { copilot, storage, web } = sources;
   return {
     ...(copilot === undefined
       ? {}
@@ -63,5 +66,6 @@ export function pluginServices(sources: PluginServiceSources): Partial<HostServi
         }),
     ...(copilot?.uploads === undefined ? {} : { upload: quotaCountedUploads(copilot.uploads) }),
     ...(storage === undefined ? {} : { storage: storage.kv, files: storage.files }),
+    ...(web === undefined ? {} : { web }),
   };
 }

@@ -16,6 +16,7 @@ import type {
   ImageService,
   SamplingService,
   StorageService,
+  WebService,
 } from "@anna-ai/executa-host";
 import type { Logger as RuntimeLogger } from "@anna-ai/jsonrpc";
 import type { Kysely } from "kysely";
@@ -49,6 +50,8 @@ export interface NexusRuntimeOptions {
     agent?: AgentService;
     image?: ImageService;
   };
+  /** `web.*` from a window, behind the user's web_grant for the app (executas/server-web.ts). */
+  web?: WebService;
 }
 
 export interface NexusRuntime {
@@ -100,7 +103,11 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
     toolJobStore: sqlToolJobStore(db),
     chatStore: sqlChatStore(db),
     deckStore: sqlDeckStore(db, clock),
-    services: { storage: options.storage, ...options.llm },
+    services: {
+      storage: options.storage,
+      ...options.llm,
+      ...(options.web === undefined ? {} : { web: options.web }),
+    },
     storage: "aps",
     clock: () => clock.now(),
     logger: dispatcherLogger,

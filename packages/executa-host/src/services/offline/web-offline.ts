@@ -8,12 +8,14 @@ import type { WebService } from "../web-service.js";
 import type { MockFixture } from "./mock-fixture.js";
 import { webFetch } from "./web-fetch.js";
 import { webImageFetch } from "./web-image-fetch.js";
-import { createWebSearch } from "./web-search.js";
+import { createWebSearch, type WebSearchSource } from "./web-search.js";
 import { SsrfPolicy, type Resolver } from "./web-ssrf.js";
 
 export interface OfflineWebOptions {
   /** Answers for `web/search` and `web/image_search`; without one they fail, naming `fixtureHint`. */
   fixture?: MockFixture;
+  /** A real search source (a server's provider) instead of the fixture. */
+  source?: WebSearchSource;
   /** Where a search answer would come from, for the error message (e.g. a CLI flag). */
   fixtureHint?: string;
   /** Where `image_fetch` stores the image (APS files); without one `image_fetch` fails. */
@@ -33,7 +35,12 @@ export function createOfflineWebService(options: OfflineWebOptions = {}): WebSer
   const clock = options.clock ?? Date.now;
   const hint =
     options.fixtureHint ?? 'a mock fixture line {"ns":"web","method":"search","result":{…}}';
-  const { search, imageSearch } = createWebSearch({ fixture: options.fixture, hint, clock });
+  const { search, imageSearch } = createWebSearch({
+    fixture: options.fixture,
+    source: options.source,
+    hint,
+    clock,
+  });
   return {
     search,
     fetch: (params, ctx) => webFetch(params, ctx, policy),

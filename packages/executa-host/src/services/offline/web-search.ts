@@ -23,8 +23,20 @@ import {
   WEB_SEARCH_DEFAULT_RESULTS,
 } from "./web-limits.js";
 
+/**
+ * A real source of search answers (a server's search provider): called with the checked
+ * params, it answers `{results, provider_tier?}` (`web/search`) or throws the family's error.
+ */
+export type WebSearchSource = (
+  method: "web/search" | "web/image_search",
+  params: WebSearchParams | WebImageSearchParams,
+  ctx: WebServiceContext,
+) => Promise<unknown>;
+
 export interface WebSearchOptions {
   fixture: MockFixture | undefined;
+  /** Answers instead of the fixture (the server's provider); the checks and caps stay these. */
+  source?: WebSearchSource | undefined;
   /** Where a search answer would come from, for the error message. */
   hint: string;
   /** Epoch ms, for the image-search cache. */
@@ -37,7 +49,12 @@ export function createWebSearch(
   const { hint, clock } = options;
   const imageCache = new Map<string, { at: number; result: WebImageSearchResult }>();
 
-  function fromFixture(method: "web/search" | "web/image_search", params: object): unknown {
+  async function answerOf(
+    method: "web/search" | "web/image_search",
+    params: WebSearchParams | WebImageSearchParams,
+    ctx: WebServiceContext,
+  ): Promise<unknown> {
+    if (options.source !== undefined) return options.source(method, params, ctx);
     const entry = options.fixture?.find(method, params);
     if (entry === undefined) {
       throw catalogError(
@@ -65,7 +82,8 @@ export function createWebSearch(
       }
       const include = checkDomains(params.include_domains, "include_domains");
       const exclude = checkDomains(params.exclude_domains, "exclude_domains");
-      const answer = fromFixture("web/search", params) as Partial<WebSearchResult> | undefined;
+      const answer = (await answerOf("web/search", params, ctx)) as
+        Partial<WebSearchResult> | undefined;
       const results = (Array.isArray(answer?.results) ? answer.results : [])
         .filter((r) => domainAllowed(r.url, include, exclude))
         .slice(0, max);
@@ -107,7 +125,7 @@ export function createWebSearch(
       if (hit !== undefined && now - hit.at < WEB_IMAGE_SEARCH_CACHE_MS) {
         return { ...structuredClone(hit.result), cached: true };
       }
-      const answer = fromFixture("web/image_search", params) as
+      const answer = (await answerOf("web/image_search", params, ctx)) as
         Partial<WebImageSearchResult> | undefined;
       const results = (Array.isArray(answer?.results) ? answer.results : [])
         .filter((r) => imageFits(r, params))
