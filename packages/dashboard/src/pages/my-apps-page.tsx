@@ -47,8 +47,8 @@ function PluginCredentials() {
     <section aria-label="Plugin credentials">
       <h2>Plugin credentials</h2>
       <p className="muted">
-        API keys your apps&apos; plugins ask for. They are stored encrypted and passed to the
-        plugin on each call; nobody, you included, can read them back here.
+        API keys your apps&apos; plugins ask for. They are stored encrypted and passed to the plugin
+        on each call; nobody, you included, can read them back here.
       </p>
       {executas.data.map((e) => (
         <ExecutaCredentialsForm key={e.tool_id} executa={e} />
