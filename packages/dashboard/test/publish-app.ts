@@ -10,8 +10,9 @@ export interface Publisher {
   /**
    * A public tool executa in the Executa Hub (draft, commit, publish, which freezes 1.0.0), as
    * the published CLI makes one; resolves with its tool id, for an app's `required_executas`.
+   * `credentials` is the manifest's `credentials[]`, as the publish form copies it.
    */
-  tool(slug: string, name: string): Promise<string>;
+  tool(slug: string, name: string, credentials?: Record<string, unknown>[]): Promise<string>;
 }
 
 export interface AppSpec {
@@ -97,7 +98,7 @@ export async function publisher(
   const { pat: adminPat } = await nexus.devicePat(adminCookie);
   return {
     devPat,
-    async tool(slug, name) {
+    async tool(slug, name, credentials) {
       const draft = await call(nexus, devPat, "POST", "/executas/my/drafts", {
         name,
         executa_type: "tool",
@@ -115,6 +116,7 @@ export async function publisher(
             version: "1.0.0",
             distribution_type: "uv",
             package_name: slug,
+            ...(credentials === undefined ? {} : { credentials }),
           },
         },
       );

@@ -57,6 +57,12 @@ export {
   loadKek,
 } from "./tokens/key-encryption.js";
 export { APP_SESSION_AUDIENCE, FAMILY_AUDIENCES } from "./tokens/audiences.js";
+export {
+  type CredentialVault,
+  type ExecutaCredentialsView,
+  MAX_CREDENTIAL_VALUE_BYTES,
+  sqlCredentialVault,
+} from "./credentials/credential-vault.js";
 export { SESSION_CLAIM, type VerifiedNexusToken, verifyNexusToken } from "./tokens/verify-token.js";
 export { requireToken } from "./http/token-auth.js";
 export type { SigningKey, SigningKeyStore } from "./stores/signing-key-store.js";

@@ -1,6 +1,7 @@
 // A real Nexus for the CLI's account tests: the @anna-ai/nexus app on a temp SQLite folder,
 // listening on 127.0.0.1 port 0, closed when the suite ends. People are signed up and device
 // logins approved over HTTP with a session cookie, the way /device does it in a browser.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import {
   createApp,
   executaBinaries,
   executaHub,
+  kekFromBytes,
   memoryRateLimiter,
   migrateToLatest,
   PRE_REVIEW_CHECKS,
@@ -21,6 +23,7 @@ import {
   openBlobStore,
   openDatabase,
   resolveConfig,
+  sqlCredentialVault,
   sqlExecutaStore,
   sqlStores,
   systemClock,
@@ -115,6 +118,11 @@ export async function startTestNexus(
       checks: PRE_REVIEW_CHECKS,
     }),
     store: appStore({ db: handle.db, clock: systemClock }),
+    credentials: sqlCredentialVault({
+      db: handle.db,
+      kek: kekFromBytes(randomBytes(32), "test"),
+      clock: systemClock,
+    }),
     ...(dashboard ? { dashboard } : {}),
     ...(chat ? { chat } : {}),
   });

@@ -95,6 +95,32 @@ export interface MyApp {
   installed_at: string;
 }
 
+/** `GET /me/executas`: an executa the person has, installed by them or by an app. */
+export interface MyExecuta {
+  tool_id: string;
+  name: string;
+  version: string | null;
+  source: string;
+  source_app: string | null;
+  enabled: boolean;
+}
+
+/** `GET /me/executas/{tool_id}/credentials`: declared fields and which are set (never a value). */
+export interface ExecutaCredentials {
+  tool_id: string;
+  complete: boolean;
+  credentials: {
+    name: string;
+    display_name: string;
+    description: string | null;
+    required: boolean;
+    sensitive: boolean;
+    default: string | null;
+    is_set: boolean;
+    updated_at: string | null;
+  }[];
+}
+
 export interface DevToken {
   id: number;
   label: string | null;

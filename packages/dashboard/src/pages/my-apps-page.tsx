@@ -1,11 +1,13 @@
-// The apps the signed-in person installed, with enable/disable and uninstall in place.
+// The apps the signed-in person installed, with enable/disable and uninstall in place, and the
+// credentials (API keys) their plugins declare.
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
 import { useInstallAction } from "../api/installs";
-import type { MyApp } from "../api/types";
+import type { MyApp, MyExecuta } from "../api/types";
 import { AppLogo } from "../components/app-logo";
 import { ErrorNote, Loading, PageTitle } from "../components/status";
 import { Link } from "../router";
+import { ExecutaCredentialsForm } from "./executa-credentials-form";
 
 export function MyAppsPage() {
   const apps = useQuery({
@@ -29,6 +31,28 @@ export function MyAppsPage() {
           ))}
         </ul>
       )}
+      <PluginCredentials />
+    </section>
+  );
+}
+
+/** The person's executas; each that declares credentials shows its form (the rest nothing). */
+function PluginCredentials() {
+  const executas = useQuery({
+    queryKey: ["me", "executas"],
+    queryFn: () => api<MyExecuta[]>("GET", "/me/executas"),
+  });
+  if (!executas.data?.length) return <ErrorNote error={executas.error} />;
+  return (
+    <section aria-label="Plugin credentials">
+      <h2>Plugin credentials</h2>
+      <p className="muted">
+        API keys your apps&apos; plugins ask for. They are stored encrypted and passed to the plugin
+        on each call; nobody, you included, can read them back here.
+      </p>
+      {executas.data.map((e) => (
+        <ExecutaCredentialsForm key={e.tool_id} executa={e} />
+      ))}
     </section>
   );
 }

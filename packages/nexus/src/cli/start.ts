@@ -32,6 +32,7 @@ import { turnAssembler } from "../chat/turn-assembly.js";
 import { openCopilot } from "../copilot/copilot-services.js";
 import { openExecutaRuntime } from "../executas/open-executa-runtime.js";
 import { serverWebService } from "../executas/server-web.js";
+import { sqlCredentialVault } from "../credentials/credential-vault.js";
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { developerTermsFromEnv } from "./developer-terms-env.js";
@@ -99,8 +100,9 @@ export const START_HELP = `Usage: anna-nexus start [options]
 
 Starts the Nexus server. With no options it runs on SQLite in ./.anna-data and applies
 migrations first. It logs JSON lines on stderr and stops cleanly on SIGTERM or Ctrl-C.
-Token signing keys are sealed with ANNA_TOKEN_KEK (base64, 32 bytes) or the key file
-token-signing.kek that the first start creates in the data folder: back it up with the database.
+Token signing keys and the credentials users enter for their executas are sealed with
+ANNA_TOKEN_KEK (base64, 32 bytes) or the key file token-signing.kek that the first start creates
+in the data folder: back it up with the database.
 Developer access is self-serve (the Developer Console's activation card, accepting the Developer
 Terms); ANNA_SELF_SERVE_DEVELOPER=0 leaves it to admins, and your own terms are
 ANNA_DEVELOPER_TERMS_FILE=<markdown> with ANNA_DEVELOPER_TERMS_VERSION=<new version>.
@@ -292,6 +294,8 @@ async function serveUntilStopped(
   }
   // `web/*` and `web.*`: real fetches (SSRF-guarded), search on the chat's provider.
   const web = serverWebService({ search, files });
+  // Users' executa credentials, sealed with the signing keys' KEK: one key file to back up.
+  const credentials = sqlCredentialVault({ db: handle.db, kek: tokens.kek, clock: systemClock });
   let executas: ExecutaRuntime;
   try {
     executas = openExecutaRuntime({
@@ -306,6 +310,7 @@ async function serveUntilStopped(
       storage: { kv, files },
       web,
       tokens: tokens.keyring,
+      credentials: credentials.forInvoke,
       logger,
       clock,
     });
@@ -415,6 +420,7 @@ async function serveUntilStopped(
     chat,
     copilot,
     executas,
+    credentials,
   });
 
   let server: ReturnType<typeof serve>;

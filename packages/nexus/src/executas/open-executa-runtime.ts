@@ -63,6 +63,11 @@ export interface OpenExecutaRuntimeOptions {
   web?: WebService;
   /** Mints the per-invoke tokens (H15): the server's keyring. */
   tokens?: TokenIssuer;
+  /**
+   * Per-invoke `context.credentials` (H10): the user's values for the tool (the credential vault's
+   * `forInvoke`). Absent, invokes carry none.
+   */
+  credentials?: ExecutaPoolOptions["credentials"];
   logger: Logger;
   clock: () => number;
   /** Remote asset downloads (default global fetch) and their SSRF policy. */
@@ -89,9 +94,9 @@ export function openExecutaRuntime(options: OpenExecutaRuntimeOptions): ExecutaR
     services: pluginServices(options),
     grants: nexusGrantPolicy(db),
     ...(options.tokens === undefined ? {} : { tokens: options.tokens }),
-    // No connected-accounts store exists yet: invokes carry no `context.credentials` (H10).
-    // Wire the store here when it lands; the pool asks it per invoke, never through the env.
-    credentials: () => Promise.resolve(undefined),
+    // Asked per invoke, never put in the process environment: one process may outlive a change
+    // of the user's values, and the spec passes them per request (H10).
+    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     logger: hostLogger,
     ...options.pool,
   });

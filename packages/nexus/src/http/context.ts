@@ -17,6 +17,7 @@ import type { DashboardFiles } from "../routes/dashboard.js";
 import type { StorageServices } from "../routes/storage.js";
 import type { CopilotServices } from "../copilot/copilot-services.js";
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
+import type { CredentialVault } from "../credentials/credential-vault.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
 
@@ -67,6 +68,11 @@ export interface AppDeps {
    * turns call users' plugins through it; absent, turns have no executa tools.
    */
   executas?: ExecutaRuntime;
+  /**
+   * The credential values users enter for their executas, sealed under the server's KEK, at
+   * /api/v1/me/executas/{tool_id}/credentials (503 without it). The same vault feeds the pool.
+   */
+  credentials?: CredentialVault;
 }
 
 export type Principal =

@@ -53,7 +53,7 @@ function store(deps: AppDeps): AppStore {
 }
 
 /** A user for a store call: any session, or a PAT that carries `aps:dev`. */
-async function member(c: Ctx, deps: AppDeps): Promise<Principal> {
+export async function member(c: Ctx, deps: AppDeps): Promise<Principal> {
   const p = await requireUser(c, deps);
   requireScopes(p, ["aps:dev"]);
   return p;
@@ -70,7 +70,7 @@ function slugOf(c: Ctx): string {
   return slug;
 }
 
-function toolIdOf(c: Ctx): string {
+export function toolIdOf(c: Ctx): string {
   const raw = c.req.param("toolId") ?? "";
   if (!TOOL_ID.safeParse(raw).success) {
     throw new NexusError("not_found", `no executa '${raw.slice(0, 200)}'`);

@@ -278,7 +278,7 @@ describe.each(SANDBOXES)("installed examples run $name", ({ sandbox, skip }) => 
     const { userId } = await s.hub.developer(null);
     expect(executa.manifest.tools.map((t) => t.name)).toContain("get_weather");
     const status = await r.runtime.pool.invoke(String(userId), executa, "api_key_status", {});
-    // No connected-accounts store yet: an invoke carries no credentials.
+    // This runtime is opened without a credential vault: an invoke carries no credentials.
     expect(status).toMatchObject({ ok: true, data: { configured: false } });
   });
 

@@ -58,6 +58,8 @@ export function harness(
     chat?: AppDeps["chat"];
     /** The LLM gateway's endpoints (test/copilot/copilot-harness.ts builds one). */
     copilot?: AppDeps["copilot"];
+    /** Users' executa credentials (src/credentials/credential-vault.ts). */
+    credentials?: AppDeps["credentials"];
   } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
@@ -101,6 +103,7 @@ export function harness(
     ...(extra.dashboard ? { dashboard: extra.dashboard } : {}),
     ...(extra.chat ? { chat: extra.chat } : {}),
     ...(extra.copilot ? { copilot: extra.copilot } : {}),
+    ...(extra.credentials ? { credentials: extra.credentials } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };
