@@ -76,11 +76,11 @@ const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]
 
 /** The file name a client gave, as shown to the model and the user: no folders, no controls. */
 function attachmentName(raw: string | undefined): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused.
   const name =
     (raw ?? "")
       .split(/[\\/]/)
       .pop()
+      // eslint-disable-next-line no-control-regex -- control characters are what is dropped.
       ?.replace(/[\u0000-\u001f\u007f]/g, "")
       .trim() ?? "";
   if (name === "" || name.length > CHAT_ATTACHMENT_NAME_MAX_CHARS) {

@@ -132,6 +132,10 @@ describe.each(DIALECTS)("chat attachments on $name", (d) => {
       const theirFile = (await upload(other.pat, theirs, "t.csv", "text/csv", "a,b\n1,2\n")).body
         .id as string;
 
+      // A name keeps only its last segment: no folders reach the model or the user.
+      const pathName = await upload(user.pat, mine, "../../etc/x.txt", "text/plain", "x");
+      expect(pathName.body).toMatchObject({ name: "x.txt" });
+
       // Uploading into another user's conversation is 404, like one that does not exist.
       const into = await upload(user.pat, theirs, "x.txt", "text/plain", "hi");
       expect(into.status).toBe(404);
