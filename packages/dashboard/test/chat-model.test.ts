@@ -102,12 +102,19 @@ describe("turnsOf", () => {
         is_error: false,
       },
       { seq: 4, turn_id: "a", role: "assistant", text: "Two.", tool_calls: [] },
-      { seq: 5, turn_id: "b", role: "user", text: "again" },
+      {
+        seq: 5,
+        turn_id: "b",
+        role: "user",
+        text: "again",
+        attachments: [{ id: "f1", name: "a.csv", media_type: "text/csv", size_bytes: 9 }],
+      },
     ];
     expect(turnsOf(messages)).toEqual([
       {
         turnId: "a",
         userText: "count",
+        attachments: [],
         parts: [
           {
             kind: "tool",
@@ -119,7 +126,12 @@ describe("turnsOf", () => {
           { kind: "text", text: "Two." },
         ],
       },
-      { turnId: "b", userText: "again", parts: [] },
+      {
+        turnId: "b",
+        userText: "again",
+        attachments: [{ id: "f1", name: "a.csv", media_type: "text/csv", size_bytes: 9 }],
+        parts: [],
+      },
     ]);
   });
 });

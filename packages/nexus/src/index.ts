@@ -107,6 +107,7 @@ export { type AppStore, appStore } from "./store/app-store.js";
 export { createSqlStorageService, type SqlStorageService } from "./storage/sql-kv-store.js";
 export { createSqlFilesService } from "./storage/sql-files-store.js";
 export { openBlobStore } from "./blobs/open-blob-store.js";
+export type { BlobStore } from "./blobs/blob-store.js";
 export {
   type ExecutaBinaries,
   executaBinaries,
@@ -116,6 +117,11 @@ export { type OidcVerifier, oidcVerifier } from "./hub/binaries/oidc.js";
 // The app registry, for embedding a Nexus that publishes apps (tests of the CLI's apps commands).
 export { appExecutaReferences, appRegistry } from "./apps/app-registry.js";
 export { PRE_REVIEW_CHECKS } from "./apps/checks/index.js";
+export {
+  CHAT_ATTACHMENT_MAX_BYTES,
+  ChatAttachments,
+  type ChatAttachmentLimits,
+} from "./chat/chat-attachments.js";
 export {
   CHAT_STREAMS_MAX,
   CHAT_STREAMS_PER_USER_MAX,

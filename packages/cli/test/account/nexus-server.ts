@@ -27,6 +27,7 @@ import {
   sqlExecutaStore,
   sqlStores,
   systemClock,
+  type BlobStore,
   type ChatDeps,
   type DashboardFiles,
   type DatabaseHandle,
@@ -64,8 +65,11 @@ export async function startTestNexus(
     database?: DatabaseHandle;
     /** Serve the web dashboard's built files at `/` (the dashboard's browser tests). */
     dashboard?: DashboardFiles;
-    /** Chat turns at /api/v1/chat, built on this Nexus's database; closed with it. */
-    chat?: (db: DatabaseHandle["db"]) => ChatDeps;
+    /**
+     * Chat turns at /api/v1/chat, built on this Nexus's database (and blob store, for
+     * attachments); closed with it.
+     */
+    chat?: (db: DatabaseHandle["db"], blobs: BlobStore) => ChatDeps;
   } = {},
 ): Promise<TestNexus> {
   const { database, dashboard, chat: makeChat, ...config } = options;
@@ -79,7 +83,7 @@ export async function startTestNexus(
     origin: () => origin,
     clock: systemClock.now,
   });
-  const chat = makeChat?.(handle.db);
+  const chat = makeChat?.(handle.db, blobs);
   const resolved = resolveConfig({ devicePollIntervalS: 1, ...config });
   const rateLimiter = memoryRateLimiter(systemClock);
   const hub = executaHub({

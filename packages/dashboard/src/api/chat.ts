@@ -2,8 +2,39 @@
 // one conversation with its messages and how its turns ended, and the writes (new conversation, send, cancel). The live answer is the turn stream's
 // (chat/use-turn-stream.ts), not a query.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, seg } from "./client";
-import type { ConversationDetail, ChatConversation } from "./types";
+import { api, seg, upload } from "./client";
+import type { ChatAttachment, ConversationDetail, ChatConversation } from "./types";
+
+/** What the composer sends: the text and the files chosen for it. */
+export interface Outgoing {
+  text: string;
+  files: readonly File[];
+}
+
+/**
+ * Uploads the files to the conversation, then starts the turn that sends them. The files go up
+ * only now, at Send, so a chip removed before sending never reaches the server.
+ */
+async function sendTurn(conversationId: string, outgoing: Outgoing) {
+  const attachments: ChatAttachment[] = [];
+  for (const file of outgoing.files) {
+    attachments.push(
+      await upload<ChatAttachment>(
+        `/chat/conversations/${seg(conversationId)}/attachments?name=${seg(file.name)}`,
+        file,
+      ),
+    );
+  }
+  const turn = await api<{ turn_id: string }>(
+    "POST",
+    `/chat/conversations/${seg(conversationId)}/turns`,
+    {
+      text: outgoing.text,
+      ...(attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {}),
+    },
+  );
+  return { turnId: turn.turn_id, attachments };
+}
 
 /** Conversations the list shows (the server's page maximum). */
 export const CONVERSATIONS_SHOWN = 100;
@@ -64,12 +95,9 @@ export function useNewConversation() {
 export function useStartConversation() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (text: string) => {
+    mutationFn: async (outgoing: Outgoing) => {
       const { id } = await api<{ id: string }>("POST", "/chat/conversations", {});
-      const turn = await api<{ turn_id: string }>("POST", `/chat/conversations/${seg(id)}/turns`, {
-        text,
-      });
-      return { id, turnId: turn.turn_id };
+      return { id, ...(await sendTurn(id, outgoing)) };
     },
     onSuccess: () => client.invalidateQueries({ queryKey: conversationsKey }),
   });
@@ -78,10 +106,7 @@ export function useStartConversation() {
 export function useSendMessage(conversationId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (text: string) =>
-      api<{ turn_id: string }>("POST", `/chat/conversations/${seg(conversationId)}/turns`, {
-        text,
-      }),
+    mutationFn: (outgoing: Outgoing) => sendTurn(conversationId, outgoing),
     onSuccess: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: conversationKey(conversationId) }),

@@ -42,6 +42,18 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
   return (await res.json()) as T;
 }
 
+/** Sends `file`'s bytes as the body of `POST /api/v1{path}` (its type as Content-Type). */
+export async function upload<T>(path: string, file: File): Promise<T> {
+  const res = await fetch(`/api/v1${path}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": file.type || "application/octet-stream" },
+    body: file,
+  });
+  if (!res.ok) throw await errorOf(res, `upload of ${file.name}`);
+  return (await res.json()) as T;
+}
+
 /** A path segment from user data, escaped. */
 export const seg = (s: string | number) => encodeURIComponent(String(s));
 

@@ -175,8 +175,23 @@ export interface ChatConversation {
   updated_at: string;
 }
 
+/** A file attached to a conversation (nexus/src/chat/chat-attachments.ts). */
+export interface ChatAttachment {
+  id: string;
+  name: string;
+  media_type: string;
+  size_bytes: number;
+}
+
 export type ChatMessage =
-  | { seq: number; turn_id: string; role: "user"; text: string }
+  | {
+      seq: number;
+      turn_id: string;
+      role: "user";
+      text: string;
+      /** The files sent with the message (absent from servers before attachments). */
+      attachments?: ChatAttachment[];
+    }
   | {
       seq: number;
       turn_id: string;

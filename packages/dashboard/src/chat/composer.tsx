@@ -1,10 +1,21 @@
 // The message box: Enter sends, Shift+Enter is a new line, and nothing is sent while a turn
 // runs. Typing `#` lists the user's enabled apps, `@` their enabled executas; the list is a
 // listbox the textarea points into with aria-activedescendant, driven by the keyboard (arrows
-// move, Enter or Tab take the option, Escape closes) or the mouse.
+// move, Enter or Tab take the option, Escape closes) or the mouse. Files come from the Attach
+// button or dropped on the composer; they show as chips until sent with the message.
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
+import {
+  type DragEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import type { Outgoing } from "../api/chat";
 import { api } from "../api/client";
+import { AttachmentChips, formatBytes } from "./attachment-chips";
 import type { MyApp } from "../api/types";
 import {
   type MentionOption,
@@ -47,15 +58,29 @@ function useMentionSources() {
   );
 }
 
+/** The server's limits (nexus chat-attachments.ts), checked here so a chip is refused at once. */
+export const ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
+export const ATTACHMENTS_PER_MESSAGE_MAX = 10;
+
+interface Chosen {
+  key: string;
+  file: File;
+}
+
+let chosenSeq = 0;
+
 export function Composer({
   busy,
   onSend,
 }: {
   /** A turn is running (or being started): the box stays editable, Send does not. */
   busy: boolean;
-  onSend: (text: string) => void;
+  onSend: (outgoing: Outgoing) => void;
 }) {
   const [text, setText] = useState("");
+  const [files, setFiles] = useState<Chosen[]>([]);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [dropping, setDropping] = useState(false);
   const [query, setQuery] = useState<MentionQuery | null>(null);
   const [active, setActive] = useState(0);
   const box = useRef<HTMLTextAreaElement>(null);
@@ -82,11 +107,43 @@ export function Composer({
     });
   };
 
+  const addFiles = (list: FileList | null) => {
+    if (!list || list.length === 0) return;
+    const next = [...files];
+    const refused: string[] = [];
+    for (const file of Array.from(list)) {
+      if (file.size > ATTACHMENT_MAX_BYTES) {
+        refused.push(
+          `${file.name} is ${formatBytes(file.size)}, over the ${formatBytes(ATTACHMENT_MAX_BYTES)} limit`,
+        );
+      } else if (next.length >= ATTACHMENTS_PER_MESSAGE_MAX) {
+        refused.push(
+          `${file.name}: a message carries at most ${ATTACHMENTS_PER_MESSAGE_MAX} files`,
+        );
+      } else next.push({ key: `f${++chosenSeq}`, file });
+    }
+    setFiles(next);
+    setFileError(refused.length > 0 ? `Not attached: ${refused.join("; ")}.` : null);
+  };
+
+  const onDragOver = (e: DragEvent) => {
+    if (!e.dataTransfer.types.includes("Files")) return;
+    e.preventDefault();
+    setDropping(true);
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDropping(false);
+    addFiles(e.dataTransfer.files);
+  };
+
   const send = () => {
     const message = text.trim();
     if (busy || message === "") return;
-    onSend(message);
+    onSend({ text: message, files: files.map((f) => f.file) });
     setText("");
+    setFiles([]);
+    setFileError(null);
     setQuery(null);
   };
 
@@ -123,7 +180,13 @@ export function Composer({
 
   const optionId = (i: number) => `${listId}-option-${i}`;
   return (
-    <form className="composer" onSubmit={onSubmit}>
+    <form
+      className={`composer${dropping ? " dropping" : ""}`}
+      onSubmit={onSubmit}
+      onDragOver={onDragOver}
+      onDragLeave={() => setDropping(false)}
+      onDrop={onDrop}
+    >
       <label htmlFor={`${listId}-box`} className="visually-hidden">
         Message
       </label>
@@ -178,10 +241,36 @@ export function Composer({
       <button type="submit" className="primary" disabled={busy || text.trim() === ""}>
         Send
       </button>
+      <div className="composer-attach">
+        <label className="attach-button">
+          Attach files
+          <input
+            type="file"
+            multiple
+            className="visually-hidden"
+            onChange={(e) => {
+              addFiles(e.target.files);
+              e.target.value = "";
+            }}
+          />
+        </label>
+        {files.length > 0 && (
+          <AttachmentChips
+            label="Files to send"
+            items={files.map((f) => ({ key: f.key, name: f.file.name, bytes: f.file.size }))}
+            onRemove={(key) => setFiles(files.filter((f) => f.key !== key))}
+          />
+        )}
+        {fileError && (
+          <p className="error" role="alert">
+            {fileError}
+          </p>
+        )}
+      </div>
       <p id={`${listId}-hint`} className="meta composer-hint">
         {busy
           ? "Anna is answering; you can send again when the answer ends."
-          : "Enter sends, Shift+Enter starts a new line."}
+          : "Enter sends, Shift+Enter starts a new line. Drop files here to attach them."}
       </p>
     </form>
   );

@@ -3,8 +3,14 @@
 // line in view while an answer grows, unless the reader scrolled up to read something older;
 // the answer's box has a minimum height from the start, so the first words move nothing.
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { useCancelTurn, useConversation, useSendMessage, useTurnFinished } from "../api/chat";
-import type { TurnInfo } from "../api/types";
+import {
+  type Outgoing,
+  useCancelTurn,
+  useConversation,
+  useSendMessage,
+  useTurnFinished,
+} from "../api/chat";
+import type { ChatAttachment, TurnInfo } from "../api/types";
 import { ErrorNote, Loading, PageTitle } from "../components/status";
 import { Composer } from "./composer";
 import { type StoredTurn, turnsOf } from "./history";
@@ -18,6 +24,7 @@ interface LiveTurn {
   turnId: string;
   /** What was sent, shown before the stored conversation has it. */
   userText: string;
+  attachments?: ChatAttachment[];
 }
 
 /**
@@ -53,10 +60,15 @@ export function ConversationView({ id }: { id: string }) {
 
   const [liveRunning, setLiveRunning] = useState(false);
   const busy = send.isPending || liveRunning;
-  const start = (text: string) => {
+  const start = (outgoing: Outgoing) => {
     atBottom.current = true;
-    send.mutate(text, { onSuccess: (r) => setLive({ turnId: r.turn_id, userText: text }) });
+    send.mutate(outgoing, {
+      onSuccess: (r) =>
+        setLive({ turnId: r.turnId, userText: outgoing.text, attachments: r.attachments }),
+    });
   };
+  // A retry sends the text again; the files it had stay in the conversation for the model.
+  const retry = (text: string) => start({ text, files: [] });
 
   const onLogScroll = () => {
     const el = log.current;
@@ -92,7 +104,7 @@ export function ConversationView({ id }: { id: string }) {
                 key={t.turnId}
                 turn={t}
                 info={infoOf.get(t.turnId)}
-                onRetry={busy ? undefined : () => start(t.userText)}
+                onRetry={busy ? undefined : () => retry(t.userText)}
               />
             ))}
           {live && (
@@ -101,9 +113,10 @@ export function ConversationView({ id }: { id: string }) {
               conversationId={id}
               turnId={live.turnId}
               userText={liveStored?.userText || live.userText}
+              attachments={liveStored?.attachments ?? live.attachments ?? []}
               onRunning={setLiveRunning}
               onChange={keepNewestInView}
-              onRetry={busy ? undefined : (text) => start(text)}
+              onRetry={busy ? undefined : retry}
             />
           )}
         </ol>
@@ -127,6 +140,7 @@ function StoredTurnView({
   return (
     <TurnView
       userText={turn.userText}
+      attachments={turn.attachments}
       parts={turn.parts}
       notices={[]}
       status={status}
@@ -141,11 +155,12 @@ function LiveTurnView(props: {
   conversationId: string;
   turnId: string;
   userText: string;
+  attachments: readonly ChatAttachment[];
   onRunning: (running: boolean) => void;
   onChange: () => void;
   onRetry: ((text: string) => void) | undefined;
 }) {
-  const { conversationId, turnId, userText, onRunning, onChange, onRetry } = props;
+  const { conversationId, turnId, userText, attachments, onRunning, onChange, onRetry } = props;
   const { progress, streamError } = useTurnStream(turnId);
   const cancel = useCancelTurn();
   const finished = useTurnFinished(conversationId);
@@ -165,6 +180,7 @@ function LiveTurnView(props: {
     <>
       <TurnView
         userText={userText}
+        attachments={attachments}
         parts={progress.parts}
         notices={progress.notices}
         status={progress.status}

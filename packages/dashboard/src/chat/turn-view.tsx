@@ -1,12 +1,16 @@
 // One turn on screen: the user's message, then the answer's text (Markdown) and tool cards in
 // the order they came, the notices, and how it ended when it did not simply complete: the
 // error line and Retry for a failed, cancelled or cut-short turn.
+import type { ChatAttachment } from "../api/types";
+import { AttachmentChips } from "./attachment-chips";
 import { Markdown } from "./markdown";
 import { ToolCard } from "./tool-card";
 import type { TurnPart, TurnStatus } from "./turn-progress";
 
 export interface TurnViewProps {
   userText: string;
+  /** The files the message sent. */
+  attachments?: readonly ChatAttachment[];
   parts: TurnPart[];
   notices: string[];
   /** Undefined while it is not known yet (a stored turn whose status is being asked for). */
@@ -25,7 +29,7 @@ const ENDINGS: Partial<Record<TurnStatus, string>> = {
 };
 
 export function TurnView(props: TurnViewProps) {
-  const { userText, parts, notices, status, error, live, onRetry } = props;
+  const { userText, attachments = [], parts, notices, status, error, live, onRetry } = props;
   const running = status === "running";
   const ending = status ? ENDINGS[status] : undefined;
   return (
@@ -33,6 +37,12 @@ export function TurnView(props: TurnViewProps) {
       <div className="bubble user">
         <span className="visually-hidden">You said: </span>
         <p className="prose">{userText}</p>
+        {attachments.length > 0 && (
+          <AttachmentChips
+            label="Attached files"
+            items={attachments.map((a) => ({ key: a.id, name: a.name, bytes: a.size_bytes }))}
+          />
+        )}
       </div>
       {notices.length > 0 && (
         <ul className="notices" aria-label="Notices">

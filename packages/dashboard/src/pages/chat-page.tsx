@@ -82,10 +82,10 @@ function StartConversation() {
       <ErrorNote error={start.error} />
       <Composer
         busy={start.isPending}
-        onSend={(text) =>
-          start.mutate(text, {
-            onSuccess: ({ id, turnId }) => {
-              followTurn(id, { turnId, userText: text });
+        onSend={(outgoing) =>
+          start.mutate(outgoing, {
+            onSuccess: ({ id, turnId, attachments }) => {
+              followTurn(id, { turnId, userText: outgoing.text, attachments });
               navigate(`/chat/${seg(id)}`);
             },
           })

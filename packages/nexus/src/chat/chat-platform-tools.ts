@@ -9,6 +9,7 @@ import {
   platformBuiltins,
   platformToolsFor,
   type AgentTool,
+  type AttachmentLookup,
   type Sandbox,
   type SearchProvider,
 } from "@anna-ai/agent";
@@ -19,6 +20,8 @@ export interface ChatPlatformToolsOptions {
   search: SearchProvider | undefined;
   /** The executa runtime's sandbox: exec_* are offered when it runs bubblewrap. */
   sandbox?: Sandbox;
+  /** The conversation attachments doc_read and sheet_read read (chat-attachments.ts). */
+  attachment?: AttachmentLookup;
 }
 
 export function chatPlatformTools(options: ChatPlatformToolsOptions): AgentTool[] {
@@ -29,8 +32,8 @@ export function chatPlatformTools(options: ChatPlatformToolsOptions): AgentTool[
       // Beside exec_*, fs_* work in the sandbox's workspace, so both see the same files.
       sharedWorkspaces: sandboxed?.sharedWorkspaces(),
       search: options.search,
-      // Chat turns carry no attachments yet: doc_read and sheet_read find none and say so.
-      attachment: () => Promise.resolve(undefined),
+      // Without a blob store there are none: doc_read and sheet_read find none and say so.
+      attachment: options.attachment ?? (() => Promise.resolve(undefined)),
     }),
     ...(sandboxed ? execTools(sandboxed) : []),
   ];

@@ -21,6 +21,7 @@ import { NexusError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../db/schema.js";
 import type { User } from "../stores/types.js";
+import { attachmentsPrompt, type ChatAttachments } from "./chat-attachments.js";
 import { ChatStore } from "./chat-store.js";
 import type { ConversationRow, TurnRow } from "./chat-store.js";
 
@@ -98,6 +99,8 @@ export interface ChatServiceOptions {
   /** How often SSE readers look at the database for frames another server wrote. */
   pollMs?: number;
   maxFramesPerTurn?: number;
+  /** Files attached to conversations; without it a turn that names attachments is refused. */
+  attachments?: ChatAttachments;
 }
 
 interface RunningTurn {
@@ -135,19 +138,26 @@ export class ChatService {
   }
 
   /** Records the user's message and starts the turn in the background; resolves with its id. */
-  async startTurn(user: User, conversationId: string, text: string): Promise<string> {
+  async startTurn(
+    user: User,
+    conversationId: string,
+    text: string,
+    attachmentIds: readonly string[] = [],
+  ): Promise<string> {
     if (this.stopping)
       throw new NexusError(
         "unavailable",
         "the server is stopping; send the message again in a moment",
       );
     const conversation = await this.conversation(user, conversationId);
+    const attachments = await this.attachmentsFor(user, conversation.id, attachmentIds);
     this.checkCapacity(user);
     const turnId = randomUUID();
     const started = await this.store.startTurn({
       conversation,
       turnId,
       text,
+      attachments,
       now: this.options.clock.now(),
     });
     if (started === "busy") {
@@ -224,6 +234,29 @@ export class ChatService {
     while (this.running.size > 0) await Promise.all([...this.running.values()].map((t) => t.done));
   }
 
+  /** The attachments service, or 503 naming what the server lacks. */
+  attachmentStore(): ChatAttachments {
+    if (!this.options.attachments) {
+      throw new NexusError(
+        "unavailable",
+        "this server keeps no chat attachments (it has no blob store); send the message without them",
+      );
+    }
+    return this.options.attachments;
+  }
+
+  private async attachmentsFor(user: User, conversationId: string, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    return this.attachmentStore().forTurn(user.id, conversationId, ids);
+  }
+
+  /** The system prompt, with the conversation's attachments when it has any. */
+  private async systemFor(conversation: ConversationRow): Promise<string> {
+    const base = this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
+    const sent = (await this.options.attachments?.sent(conversation.id)) ?? [];
+    return sent.length === 0 ? base : `${base}\n\n${attachmentsPrompt(sent)}`;
+  }
+
   private checkCapacity(user: User): void {
     const max = this.options.maxRunningTurns ?? CHAT_MAX_RUNNING_TURNS;
     const perUser = this.options.maxRunningTurnsPerUser ?? CHAT_MAX_RUNNING_TURNS_PER_USER;
@@ -283,7 +316,7 @@ export class ChatService {
         user,
         conversation,
         turnId,
-        system: o.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+        system: await this.systemFor(conversation),
         history,
         text,
         tools,

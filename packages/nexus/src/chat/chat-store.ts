@@ -16,7 +16,9 @@ import type {
   ChatTurnsTable,
 } from "../db/schema-chat.js";
 import { uniqueViolation } from "../stores/sql-stores.js";
-import { messageColumns, messageOf } from "./message-rows.js";
+import { NexusError } from "../core/errors.js";
+import { attachmentView, type AttachmentRow } from "./chat-attachments.js";
+import { messageColumns, messageOf, userMessageColumns } from "./message-rows.js";
 
 export type ConversationRow = Selectable<ChatConversationsTable>;
 export type TurnRow = Selectable<ChatTurnsTable>;
@@ -158,9 +160,12 @@ export class ChatStore implements TurnFrameStore {
     conversation: ConversationRow;
     turnId: string;
     text: string;
+    /** Checked by ChatAttachments.forTurn; marked sent with this turn, shown on its message. */
+    attachments?: readonly AttachmentRow[];
     now: number;
   }): Promise<"started" | "busy"> {
     const { conversation, turnId, text, now } = input;
+    const attachments = input.attachments ?? [];
     try {
       await this.db.transaction().execute(async (tx) => {
         await tx
@@ -183,10 +188,29 @@ export class ChatStore implements TurnFrameStore {
             conversation_id: conversation.id,
             turn_id: turnId,
             seq,
-            ...messageColumns({ role: "user", content: text }),
+            ...userMessageColumns(text, attachments.map(attachmentView)),
             created_at: now,
           })
           .execute();
+        if (attachments.length > 0) {
+          const marked = await tx
+            .updateTable("chat_attachments")
+            .set({ turn_id: turnId })
+            .where(
+              "id",
+              "in",
+              attachments.map((a) => a.id),
+            )
+            .where("turn_id", "is", null)
+            .executeTakeFirst();
+          // Another turn sent one of them since forTurn looked: this one starts nothing.
+          if (Number(marked.numUpdatedRows) !== attachments.length) {
+            throw new NexusError(
+              "validation_failed",
+              "an attachment of this message was just sent with another one; leave it out",
+            );
+          }
+        }
         await tx
           .updateTable("chat_conversations")
           .set({

@@ -1,8 +1,10 @@
 // Messages between the agent's `ChatMessage` and the `chat_messages` row, and the row as the
-// HTTP API shows it. `content` holds what the role carries, `tool_calls` the assistant's calls.
+// HTTP API shows it. `content` holds what the role carries (a user message also the attachments
+// it sent), `tool_calls` the assistant's calls.
 import type { ChatMessage, ToolCall } from "@anna-ai/agent";
 import type { Selectable } from "kysely";
 import type { ChatMessagesTable } from "../db/schema-chat.js";
+import type { AttachmentView } from "./chat-attachments.js";
 
 type Row = Selectable<ChatMessagesTable>;
 
@@ -35,6 +37,15 @@ export function messageColumns(message: ChatMessage): Pick<Row, "role" | "conten
         "system prompts are not stored with a conversation; they are assembled per turn",
       );
   }
+}
+
+/** The user message of a turn, with the attachments it sent (shown by `messageView`). */
+export function userMessageColumns(
+  text: string,
+  attachments: readonly AttachmentView[],
+): Pick<Row, "role" | "content" | "tool_calls"> {
+  if (attachments.length === 0) return messageColumns({ role: "user", content: text });
+  return { role: "user", content: JSON.stringify({ text, attachments }), tool_calls: null };
 }
 
 interface ToolContent {
@@ -82,5 +93,9 @@ export function messageView(row: Row): Record<string, unknown> {
       tool_calls: (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, input: c.input })),
     };
   }
-  return { ...base, text: m.role === "user" ? m.content : "" };
+  if (m.role === "user") {
+    const { attachments } = JSON.parse(row.content) as { attachments?: AttachmentView[] };
+    return { ...base, text: m.content, attachments: attachments ?? [] };
+  }
+  return { ...base, text: "" };
 }

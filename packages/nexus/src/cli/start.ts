@@ -27,6 +27,7 @@ import { appStore } from "../store/app-store.js";
 import { sqlStores } from "../stores/sql-stores.js";
 import type { Stores } from "../stores/types.js";
 import { createChat } from "../chat/chat-deps.js";
+import { ChatAttachments } from "../chat/chat-attachments.js";
 import { chatPlatformTools } from "../chat/chat-platform-tools.js";
 import { turnAssembler } from "../chat/turn-assembly.js";
 import { openCopilot } from "../copilot/copilot-services.js";
@@ -346,13 +347,17 @@ async function serveUntilStopped(
   });
   // Chat turns use the same gateway, so their tokens count against the same quota.
   const gateway = copilot.gateway;
+  // Chat attachments live in the same blob store and count against the same storage quota.
+  const attachments = new ChatAttachments(handle.db, blobs, () => systemClock.now());
   const platformTools = chatPlatformTools({
     dataDir,
     search,
     sandbox: executas.pool.sandbox,
+    attachment: attachments.lookup,
   });
   const chat = createChat({
     db: handle.db,
+    attachments,
     gateway,
     clock: systemClock,
     logger,

@@ -15,6 +15,7 @@ import * as m0011 from "./migrations/0011-llm-usage.js";
 import * as m0012 from "./migrations/0012-release-review.js";
 import * as m0013 from "./migrations/0013-executa-manifests.js";
 import * as m0014 from "./migrations/0014-executa-credentials.js";
+import * as m0015 from "./migrations/0015-chat-attachments.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
@@ -31,6 +32,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0012-release-review": m0012,
   "0013-executa-manifests": m0013,
   "0014-executa-credentials": m0014,
+  "0015-chat-attachments": m0015,
 };
 
 export class MigrationError extends Error {

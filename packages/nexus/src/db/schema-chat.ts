@@ -51,9 +51,25 @@ export interface ChatTurnEventsTable {
   created_at: number;
 }
 
+/** A file attached to a conversation (migration 0015); its bytes are in the blob store. */
+export interface ChatAttachmentsTable {
+  /** A random UUID. */
+  id: string;
+  conversation_id: string;
+  user_id: number;
+  /** The turn that sent it; null while it waits in the composer. */
+  turn_id: string | null;
+  name: string;
+  media_type: string;
+  size_bytes: number;
+  blob_key: string;
+  created_at: number;
+}
+
 export interface ChatTables {
   chat_conversations: ChatConversationsTable;
   chat_turns: ChatTurnsTable;
   chat_messages: ChatMessagesTable;
   chat_turn_events: ChatTurnEventsTable;
+  chat_attachments: ChatAttachmentsTable;
 }

@@ -25,7 +25,7 @@ import { devExecutaRoutes } from "../routes/dev-executas.js";
 import { devSessionRoutes } from "../routes/dev-sessions.js";
 import { storageRoutes } from "../routes/storage.js";
 import { storeRoutes } from "../routes/store.js";
-import { chatRoutes } from "../routes/chat.js";
+import { chatRoutes, isChatAttachmentUploadRoute } from "../routes/chat.js";
 import { usageRoutes } from "../routes/usage.js";
 import { sessionRoutes } from "../routes/sessions.js";
 import { serverSettingsRoutes } from "../routes/server-settings.js";
@@ -85,7 +85,13 @@ export function createApp(input: AppDeps): Hono<Env> {
   // A binary part is raw bytes up to the part size, checked exactly by its route.
   app.use((c, next) => {
     // App uploads (bundle files, listing images) and binary parts stream under their own limits.
-    if (isBlobRoute(c.req.path) || isBinaryPartRoute(c.req.path) || isAppUploadRoute(c.req.path))
+    // So do chat attachments (chat-attachments.ts caps them while they stream).
+    if (
+      isBlobRoute(c.req.path) ||
+      isBinaryPartRoute(c.req.path) ||
+      isAppUploadRoute(c.req.path) ||
+      isChatAttachmentUploadRoute(c.req.path)
+    )
       return next();
     // Inline host uploads carry up to 8 MiB as base64: their own cap, counted as they arrive.
     if (isCopilotInlineRoute(c.req.path)) return inlineBodyLimit(c, next);

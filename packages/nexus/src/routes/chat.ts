@@ -4,7 +4,10 @@
 //   GET  /api/v1/chat/conversations[?cursor&limit]     → newest first, {items, next_cursor}
 //   GET  /api/v1/chat/conversations/{id}[?after&limit] → the conversation, its messages, and
 //                                                        how each of their turns ended
-//   POST /api/v1/chat/conversations/{id}/turns {text}  → 202 {turn_id}; 409 while one runs
+//   POST /api/v1/chat/conversations/{id}/attachments?name=<file name>
+//        raw bytes, Content-Type the media type        → 201 {id, name, media_type, size_bytes}
+//   POST /api/v1/chat/conversations/{id}/turns {text, attachments?: [id…]}
+//                                                      → 202 {turn_id}; 409 while one runs
 //   GET  /api/v1/chat/turns/{id}                       → the turn's status and usage
 //   GET  /api/v1/chat/turns/{id}/events                → SSE, `id:` = frame seq; resume with
 //                                                        Last-Event-ID or ?after=
@@ -13,6 +16,11 @@
 import { nodeTransportOf } from "@anna-ai/app-core/http";
 import { Hono } from "hono";
 import { z } from "zod";
+import {
+  CHAT_ATTACHMENTS_PER_TURN_MAX,
+  CHAT_ATTACHMENT_NAME_MAX_CHARS,
+  attachmentView,
+} from "../chat/chat-attachments.js";
 import type { ChatDeps } from "../chat/chat-deps.js";
 import {
   CONVERSATIONS_PAGE_DEFAULT,
@@ -47,7 +55,55 @@ const NewTurnBody = z.strictObject({
       CHAT_MAX_TEXT_CHARS,
       `text is over ${CHAT_MAX_TEXT_CHARS} characters; send a shorter message`,
     ),
+  attachments: z
+    .array(z.string().min(1).max(80), {
+      error: "attachments must be a list of attachment ids from the upload route",
+    })
+    .max(CHAT_ATTACHMENTS_PER_TURN_MAX, {
+      error: `a message may carry at most ${CHAT_ATTACHMENTS_PER_TURN_MAX} attachments`,
+    })
+    .optional(),
 });
+
+/** The path of the upload route: raw bytes up to the attachment cap, not the JSON body cap. */
+const ATTACHMENT_UPLOAD_PATH = /^\/api\/v1\/chat\/conversations\/[^/]+\/attachments$/;
+
+export function isChatAttachmentUploadRoute(path: string): boolean {
+  return ATTACHMENT_UPLOAD_PATH.test(path);
+}
+
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
+/** The file name a client gave, as shown to the model and the user: no folders, no controls. */
+function attachmentName(raw: string | undefined): string {
+  const name =
+    (raw ?? "")
+      .split(/[\\/]/)
+      .pop()
+      // eslint-disable-next-line no-control-regex -- control characters are what is dropped.
+      ?.replace(/[\u0000-\u001f\u007f]/g, "")
+      .trim() ?? "";
+  if (name === "" || name.length > CHAT_ATTACHMENT_NAME_MAX_CHARS) {
+    throw new NexusError(
+      "validation_failed",
+      `name must be the file's name, 1 to ${CHAT_ATTACHMENT_NAME_MAX_CHARS} characters (?name=report.csv)`,
+    );
+  }
+  return name;
+}
+
+/** The Content-Type without parameters; none (or a browser's empty type) is octet-stream. */
+function attachmentMediaType(raw: string | undefined): string {
+  const type = (raw ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "") return "application/octet-stream";
+  if (!MEDIA_TYPE.test(type)) {
+    throw new NexusError(
+      "validation_failed",
+      `Content-Type ${JSON.stringify(type.slice(0, 80))} is not a media type; send the file's, e.g. text/csv`,
+    );
+  }
+  return type;
+}
 
 function chat(deps: AppDeps): ChatDeps {
   if (!deps.chat) throw new NexusError("unavailable", "chat is not enabled on this server");
@@ -160,8 +216,31 @@ export function chatRoutes(deps: AppDeps): Hono<Env> {
   app.post("/conversations/:id/turns", async (c) => {
     const user = await member(c, deps);
     const body = await readJson(c, NewTurnBody);
-    const turnId = await chat(deps).service.startTurn(user, c.req.param("id"), body.text);
+    const turnId = await chat(deps).service.startTurn(
+      user,
+      c.req.param("id"),
+      body.text,
+      body.attachments ?? [],
+    );
     return c.json({ turn_id: turnId, events_url: `/api/v1/chat/turns/${turnId}/events` }, 202);
+  });
+
+  app.post("/conversations/:id/attachments", async (c) => {
+    const user = await member(c, deps);
+    const { service } = chat(deps);
+    const conversation = await service.conversation(user, c.req.param("id"));
+    const name = attachmentName(c.req.query("name"));
+    const mediaType = attachmentMediaType(c.req.header("content-type"));
+    const length = c.req.header("content-length");
+    const row = await service.attachmentStore().upload({
+      userId: user.id,
+      conversationId: conversation.id,
+      name,
+      mediaType,
+      declaredBytes: length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined,
+      body: c.req.raw.body as AsyncIterable<Uint8Array> | null,
+    });
+    return c.json(attachmentView(row), 201);
   });
 
   app.get("/turns/:id", async (c) => {

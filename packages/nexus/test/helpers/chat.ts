@@ -1,9 +1,14 @@
 // Chat turns for tests: a Nexus harness on a real database with the chat service on a gateway
 // pointed at a fake OpenAI-compatible provider (real HTTP, real wire format), listening on
 // 127.0.0.1, and an SSE reader that parses frames as they arrive and can hang up mid-stream.
-import { createLlmGateway, parseLlmConfig, type LlmGateway } from "@anna-ai/agent";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { attachmentTools, createLlmGateway, parseLlmConfig, type LlmGateway } from "@anna-ai/agent";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
 import { onTestFinished } from "vitest";
+import { FsBlobStore } from "../../src/blobs/fs-blob-store.js";
+import { ChatAttachments, type ChatAttachmentLimits } from "../../src/chat/chat-attachments.js";
 import { createChat, type ChatDeps } from "../../src/chat/chat-deps.js";
 import type { PromptAssembler, ToolsFor } from "../../src/chat/chat-service.js";
 import { manualClock } from "../../src/core/clock.js";
@@ -17,6 +22,8 @@ export interface ChatHarness {
   fake: FakeProvider;
   gateway: LlmGateway;
   chat: ChatDeps;
+  /** With `attachments` asked for: the store, on a filesystem blob store in a temp folder. */
+  attachments?: ChatAttachments;
 }
 
 export async function chatHarness(
@@ -28,6 +35,8 @@ export async function chatHarness(
     maxRunningTurnsPerUser?: number;
     /** The prompt assembler, built on the harness's gateway (plugins sample through it). */
     assemble?: (gateway: LlmGateway) => PromptAssembler;
+    /** Chat attachments with these limits; the turn's tools are then doc_read and sheet_read. */
+    attachments?: Partial<ChatAttachmentLimits>;
   } = {},
 ): Promise<ChatHarness> {
   const fake = await startFakeProvider();
@@ -42,13 +51,29 @@ export async function chatHarness(
     }),
   });
   const clock = manualClock();
+  let attachments: ChatAttachments | undefined;
+  if (opts.attachments) {
+    const root = mkdtempSync(join(tmpdir(), "anna-chat-attachments-"));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+    const blobs = new FsBlobStore({
+      root,
+      origin: () => "http://127.0.0.1:8080",
+      clock: () => clock.now(),
+    });
+    await blobs.init();
+    attachments = new ChatAttachments(handle.db, blobs, () => clock.now(), opts.attachments);
+  }
+  const store = attachments;
+  const toolsFor: ToolsFor | undefined =
+    opts.toolsFor ?? (store ? () => attachmentTools({ attachment: store.lookup }) : undefined);
   const chat = createChat({
     db: handle.db,
     gateway,
     clock,
     logger: { log: () => {} },
     pollMs: 50,
-    ...(opts.toolsFor ? { toolsFor: opts.toolsFor } : {}),
+    ...(toolsFor ? { toolsFor } : {}),
+    ...(attachments ? { attachments } : {}),
     ...(opts.assemble ? { assemble: opts.assemble(gateway) } : {}),
     ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     ...(opts.maxFramesPerTurn ? { maxFramesPerTurn: opts.maxFramesPerTurn } : {}),
@@ -58,7 +83,7 @@ export async function chatHarness(
   onTestFinished(() => chat.close());
   const h = harness(handle, {}, { clock, chat });
   const http = await hubHttp(h);
-  return { h, http, fake, gateway, chat };
+  return { h, http, fake, gateway, chat, ...(attachments ? { attachments } : {}) };
 }
 
 export interface SseFrame {
