@@ -6,6 +6,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useCancelTurn, useConversation, useSendMessage, useTurnFinished } from "../api/chat";
 import type { TurnInfo } from "../api/types";
 import { ErrorNote, Loading, PageTitle } from "../components/status";
+import { ActivatedApps } from "../windows/activated-apps";
 import { Composer } from "./composer";
 import { type StoredTurn, turnsOf } from "./history";
 import { TurnView } from "./turn-view";
@@ -172,6 +173,7 @@ function LiveTurnView(props: {
         live
         onRetry={onRetry && userText !== "" ? () => onRetry(userText) : undefined}
       />
+      <ActivatedApps appIds={progress.activatedApps} />
       {running && (
         <li className="turn-controls">
           <button

@@ -1,4 +1,5 @@
-// The apps the signed-in person installed, with enable/disable and uninstall in place.
+// The apps the signed-in person installed, with Open (its window beside the chat), enable/disable
+// and uninstall in place.
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
 import { useInstallAction } from "../api/installs";
@@ -6,6 +7,7 @@ import type { MyApp } from "../api/types";
 import { AppLogo } from "../components/app-logo";
 import { ErrorNote, Loading, PageTitle } from "../components/status";
 import { Link } from "../router";
+import { useOpenAppWindow } from "../windows/open-window";
 
 export function MyAppsPage() {
   const apps = useQuery({
@@ -35,6 +37,7 @@ export function MyAppsPage() {
 
 function MyAppRow({ app }: { app: MyApp }) {
   const action = useInstallAction(app.slug);
+  const open = useOpenAppWindow();
   const busy = action.isPending;
   return (
     <li className="card">
@@ -50,6 +53,17 @@ function MyAppRow({ app }: { app: MyApp }) {
           {app.status === "ARCHIVED" && " · archived by its developer"}
         </p>
         <div className="actions">
+          {app.enabled && (
+            <button
+              type="button"
+              className="primary"
+              disabled={busy || open.isPending}
+              aria-label={`Open ${app.name}`}
+              onClick={() => open.mutate({ appId: app.id })}
+            >
+              Open
+            </button>
+          )}
           <button
             type="button"
             disabled={busy}
@@ -68,7 +82,7 @@ function MyAppRow({ app }: { app: MyApp }) {
             Uninstall
           </button>
         </div>
-        <ErrorNote error={action.error} />
+        <ErrorNote error={action.error ?? open.error} />
       </div>
     </li>
   );
