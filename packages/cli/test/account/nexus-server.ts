@@ -1,6 +1,7 @@
 // A real Nexus for the CLI's account tests: the @anna-ai/nexus app on a temp SQLite folder,
 // listening on 127.0.0.1 port 0, closed when the suite ends. People are signed up and device
 // logins approved over HTTP with a session cookie, the way /device does it in a browser.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,8 +12,11 @@ import {
   appRegistry,
   appStore,
   createApp,
+  createNexusRuntime,
+  createSqlStorageService,
   executaBinaries,
   executaHub,
+  kekFromBytes,
   memoryRateLimiter,
   migrateToLatest,
   PRE_REVIEW_CHECKS,
@@ -21,6 +25,7 @@ import {
   openBlobStore,
   openDatabase,
   resolveConfig,
+  SigningKeyring,
   sqlExecutaStore,
   sqlStores,
   systemClock,
@@ -63,9 +68,14 @@ export async function startTestNexus(
     dashboard?: DashboardFiles;
     /** Chat turns at /api/v1/chat, built on this Nexus's database; closed with it. */
     chat?: (db: DatabaseHandle["db"]) => ChatDeps;
+    /**
+     * The app runtime (windows REST, rpc, event stream) on this database, with window tokens from a
+     * keyring of its own and `storage.*` on SQL APS storage (the dashboard's app-window tests).
+     */
+    runtime?: boolean;
   } = {},
 ): Promise<TestNexus> {
-  const { database, dashboard, chat: makeChat, ...config } = options;
+  const { database, dashboard, chat: makeChat, runtime: withRuntime, ...config } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
   const handle = database ?? openDatabase({ dataDir });
   await migrateToLatest(handle.db);
@@ -84,8 +94,25 @@ export async function startTestNexus(
     clock: systemClock,
     references: appExecutaReferences(handle.db),
   });
+  const stores = sqlStores(handle.db);
+  const keyring = withRuntime
+    ? new SigningKeyring({
+        store: stores.signingKeys,
+        kek: kekFromBytes(randomBytes(32), "test"),
+        clock: systemClock,
+      })
+    : undefined;
+  const runtime = keyring
+    ? createNexusRuntime({
+        db: handle.db,
+        keyring,
+        clock: systemClock,
+        logger: nullLogger,
+        storage: createSqlStorageService({ db: handle.db, clock: systemClock.now }),
+      })
+    : undefined;
   const app = createApp({
-    stores: sqlStores(handle.db),
+    stores,
     clock: systemClock,
     logger: nullLogger,
     config: resolved,
@@ -117,6 +144,7 @@ export async function startTestNexus(
     store: appStore({ db: handle.db, clock: systemClock }),
     ...(dashboard ? { dashboard } : {}),
     ...(chat ? { chat } : {}),
+    ...(keyring && runtime ? { keyring, runtime } : {}),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
@@ -181,6 +209,8 @@ export async function startTestNexus(
     },
     async close() {
       await chat?.close();
+      // Its event streams would hold the server open.
+      runtime?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ("closeAllConnections" in server) server.closeAllConnections();

@@ -44,7 +44,10 @@ async function runtimeError(res: Response, what: string): Promise<ApiError> {
 }
 
 /** Opens `view` (omitted: the manifest's default view) of installed app `appId` on the server. */
-export async function openAppWindow(appId: number | string, view?: string): Promise<OpenedAppWindow> {
+export async function openAppWindow(
+  appId: number | string,
+  view?: string,
+): Promise<OpenedAppWindow> {
   const res = await fetch(`${RUNTIME_API}/windows?app_id=${encodeURIComponent(String(appId))}`, {
     method: "POST",
     credentials: "same-origin",
