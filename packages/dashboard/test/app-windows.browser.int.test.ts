@@ -5,11 +5,21 @@
 // read the dashboard or call its API with the person's cookie; the window is the server's, so a
 // reload restores it; a single-instance view opens once; a click brings a window to front; a
 // window opened elsewhere (another tab, a chat turn) arrives over the runtime event stream; close
-// removes it on the server. Screenshots go to test-artifacts/app-windows-*.png.
+// removes it on the server. A chat turn that #mentions an app names it on its activated-apps line,
+// with Open, and its `open_app_view` call (the model is a fake OpenAI-compatible server) puts
+// the window on the desk. Screenshots go to test-artifacts/app-windows-*.png.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { findDashboardDist } from "@anna-ai/nexus";
+import { createLlmGateway, dispatcherAppViews, parseLlmConfig } from "@anna-ai/agent";
+import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
+import {
+  createChat,
+  findDashboardDist,
+  nullLogger,
+  systemClock,
+  turnAssembler,
+} from "@anna-ai/nexus";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-server.js";
@@ -73,6 +83,7 @@ fetch("/api/v1/me", { credentials: "include" })
 describe.skipIf(chromium.skip)(`app windows in Chromium${chromium.reason}`, () => {
   const browser = useBrowser();
   let nexus: TestNexus;
+  let fake: FakeProvider;
 
   beforeAll(async () => {
     if (!existsSync(path.join(DIST, "index.html"))) {
@@ -80,9 +91,35 @@ describe.skipIf(chromium.skip)(`app windows in Chromium${chromium.reason}`, () =
         `no built dashboard in ${DIST}: run \`npm run build\` (or node packages/dashboard/scripts/build.mjs) first`,
       );
     }
+    fake = await startFakeProvider();
+    const gateway = createLlmGateway({
+      config: parseLlmConfig({
+        provider: "openai-compatible",
+        baseUrl: fake.baseUrl,
+        model: "llama-test",
+        apiKey: "sk-test",
+        maxRetries: 0,
+      }),
+    });
     nexus = await startTestNexus({
       dashboard: { distDir: findDashboardDist() ?? DIST },
       runtime: true,
+      // The server's own turn assembly: #mentions activate apps, whose views the model may open.
+      chat: (db, runtime) =>
+        createChat({
+          db,
+          gateway,
+          clock: systemClock,
+          logger: nullLogger,
+          pollMs: 50,
+          assemble: turnAssembler({
+            db,
+            executas: undefined,
+            ...(runtime ? { appViews: dispatcherAppViews(runtime.dispatcher) } : {}),
+            logger: nullLogger,
+          }),
+          streamLimits: { keepaliveMs: 1000 },
+        }),
     });
     const apps = await publisher(nexus, "dev@example.com", "admin@example.com");
     for (const [slug, name] of [
@@ -101,14 +138,17 @@ describe.skipIf(chromium.skip)(`app windows in Chromium${chromium.reason}`, () =
       });
     }
   });
-  afterAll(() => nexus?.close());
+  afterAll(async () => {
+    await nexus?.close();
+    await fake?.close();
+  });
 
-  async function signUp(page: Page) {
+  async function signUp(page: Page, email = EMAIL) {
     await page.goto(`${nexus.url}/signup`);
-    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign up" }).click();
-    await page.getByText(EMAIL).waitFor({ timeout: WAIT_MS });
+    await page.getByText(email).waitFor({ timeout: WAIT_MS });
   }
 
   async function install(page: Page, slug: string, name: string) {
@@ -237,6 +277,40 @@ describe.skipIf(chromium.skip)(`app windows in Chromium${chromium.reason}`, () =
     await page.reload();
     await page.locator(".desk.empty").waitFor({ state: "attached", timeout: WAIT_MS });
     expect(await page.locator(".desk .frame").count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("opens the window a chat turn asks for, and offers Open on the turn's activated apps", async () => {
+    const { page, errors } = await openTestPage(browser());
+    await signUp(page, "turns@example.com");
+    await install(page, "window-clock", "Window Clock");
+    const mine = (await asPage(page, "GET", "/api/v1/me/apps")) as { id: number; slug: string }[];
+    const clockId = String(mine.find((a) => a.slug === "window-clock")?.id);
+
+    await page.goto(`${nexus.url}/chat`);
+    fake.enqueue(
+      { toolCalls: [{ name: "open_app_view", args: { app_id: clockId } }] },
+      { text: "The clock is open beside the chat." },
+    );
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.fill("Show me #window-clock please");
+    await page.keyboard.press("Enter");
+    const clock = frameOf(page, "Window Clock");
+    await clock.waitFor({ timeout: WAIT_MS });
+    await page.frameLocator(".desk .frame iframe").locator("#hello").waitFor({ timeout: WAIT_MS });
+    await page.getByText("The clock is open beside the chat.").waitFor({ timeout: WAIT_MS });
+    await page.getByRole("group", { name: "Tool call open_app_view" }).getByText("done").waitFor();
+    const [opened] = await serverWindows(page);
+    expect(await clock.getAttribute("data-wid")).toBe(opened?.window_uuid);
+    await screenshot(page, "app-windows-turn");
+
+    // The turn's activated-apps line: Open on a single-instance view focuses the same window.
+    const line = page.locator(".activated-apps");
+    await line.getByText("Window Clock").waitFor();
+    await line.getByRole("button", { name: "Open Window Clock" }).click();
+    await expect.poll(() => clock.getAttribute("class"), { timeout: WAIT_MS }).toContain("focused");
+    expect(await page.locator(".desk .frame").count()).toBe(1);
+    expect((await serverWindows(page)).map((w) => w.window_uuid)).toEqual([opened?.window_uuid]);
     expect(errors).toEqual([]);
   });
 });

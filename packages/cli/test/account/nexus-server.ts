@@ -33,6 +33,7 @@ import {
   type DashboardFiles,
   type DatabaseHandle,
   type NexusConfig,
+  type NexusRuntime,
 } from "@anna-ai/nexus";
 
 const PASSWORD = "correct horse battery";
@@ -66,8 +67,11 @@ export async function startTestNexus(
     database?: DatabaseHandle;
     /** Serve the web dashboard's built files at `/` (the dashboard's browser tests). */
     dashboard?: DashboardFiles;
-    /** Chat turns at /api/v1/chat, built on this Nexus's database; closed with it. */
-    chat?: (db: DatabaseHandle["db"]) => ChatDeps;
+    /**
+     * Chat turns at /api/v1/chat, built on this Nexus's database (and its app runtime, with
+     * `runtime: true`, for turns that open app windows); closed with it.
+     */
+    chat?: (db: DatabaseHandle["db"], runtime: NexusRuntime | undefined) => ChatDeps;
     /**
      * The app runtime (windows REST, rpc, event stream) on this database, with window tokens from a
      * keyring of its own and `storage.*` on SQL APS storage (the dashboard's app-window tests).
@@ -86,7 +90,6 @@ export async function startTestNexus(
     origin: () => origin,
     clock: systemClock.now,
   });
-  const chat = makeChat?.(handle.db);
   const resolved = resolveConfig({ devicePollIntervalS: 1, ...config });
   const rateLimiter = memoryRateLimiter(systemClock);
   const hub = executaHub({
@@ -111,6 +114,7 @@ export async function startTestNexus(
         storage: createSqlStorageService({ db: handle.db, clock: systemClock.now }),
       })
     : undefined;
+  const chat = makeChat?.(handle.db, runtime);
   const app = createApp({
     stores,
     clock: systemClock,

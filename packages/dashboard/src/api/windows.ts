@@ -43,16 +43,32 @@ async function runtimeError(res: Response, what: string): Promise<ApiError> {
   return new ApiError(res.status, code, message);
 }
 
-/** Opens `view` (omitted: the manifest's default view) of installed app `appId` on the server. */
+export interface OpenWindowOptions {
+  /** Omitted: the view the manifest marks `default: true`. */
+  view?: string;
+  /**
+   * The conversation the window belongs to. A single-instance view is one window per
+   * conversation (L6020), so Open beside a conversation finds the window its turn opened.
+   */
+  conversationId?: string;
+}
+
+/** Opens a view of installed app `appId` on the server. */
 export async function openAppWindow(
   appId: number | string,
-  view?: string,
+  options: OpenWindowOptions = {},
 ): Promise<OpenedAppWindow> {
+  const body = {
+    ...(options.view === undefined ? {} : { view: options.view }),
+    ...(options.conversationId === undefined
+      ? {}
+      : { conversation_session_uuid: options.conversationId }),
+  };
   const res = await fetch(`${RUNTIME_API}/windows?app_id=${encodeURIComponent(String(appId))}`, {
     method: "POST",
     credentials: "same-origin",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(view === undefined ? {} : { view }),
+    body: JSON.stringify(body),
   });
   if (!res.ok) throw await runtimeError(res, "opening the app's window");
   return (await res.json()) as OpenedAppWindow;

@@ -173,7 +173,7 @@ function LiveTurnView(props: {
         live
         onRetry={onRetry && userText !== "" ? () => onRetry(userText) : undefined}
       />
-      <ActivatedApps appIds={progress.activatedApps} />
+      <ActivatedApps appIds={progress.activatedApps} conversationId={conversationId} />
       {running && (
         <li className="turn-controls">
           <button

@@ -1,12 +1,14 @@
 // The line under a live turn naming the apps it brought in (`#mention`ed, `turn.started`'s
-// `activatedApps`, by app id), each with Open: the app's default view opens on the desk.
+// `activatedApps`, by app id), each with Open: the app's default view opens on the desk, in this
+// conversation (a single-instance view the turn already opened comes to front instead).
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { MyApp } from "../api/types";
 import { ErrorNote } from "../components/status";
 import { useOpenAppWindow } from "./open-window";
 
-export function ActivatedApps({ appIds }: { appIds: readonly string[] }) {
+export function ActivatedApps(props: { appIds: readonly string[]; conversationId: string }) {
+  const { appIds, conversationId } = props;
   const apps = useQuery({
     queryKey: ["me", "apps"],
     queryFn: () => api<MyApp[]>("GET", "/me/apps"),
@@ -27,7 +29,7 @@ export function ActivatedApps({ appIds }: { appIds: readonly string[] }) {
                 type="button"
                 aria-label={`Open ${name}`}
                 disabled={open.isPending}
-                onClick={() => open.mutate({ appId: id })}
+                onClick={() => open.mutate({ appId: id, conversationId })}
               >
                 Open
               </button>

@@ -5,7 +5,7 @@
 // shows the new one with the others. This file has no window-host code: My apps is in the first
 // page load.
 import { useMutation } from "@tanstack/react-query";
-import { type OpenedAppWindow, openAppWindow } from "../api/windows";
+import { type OpenWindowOptions, type OpenedAppWindow, openAppWindow } from "../api/windows";
 import { navigate } from "../router";
 
 /** What the mounted desk offers the rest of the page. */
@@ -24,15 +24,13 @@ export function registerDesk(desk: Desk): () => void {
   };
 }
 
-export interface OpenRequest {
+export interface OpenRequest extends OpenWindowOptions {
   appId: number | string;
-  /** Omitted: the view the manifest marks `default: true`. */
-  view?: string;
 }
 
 export function useOpenAppWindow() {
   return useMutation({
-    mutationFn: ({ appId, view }: OpenRequest) => openAppWindow(appId, view),
+    mutationFn: ({ appId, ...options }: OpenRequest) => openAppWindow(appId, options),
     onSuccess: (opened) => {
       if (mounted) mounted.show(opened);
       else navigate("/chat");
