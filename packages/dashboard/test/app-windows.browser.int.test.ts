@@ -3,7 +3,8 @@
 // installed from the store; Open in My apps puts the app's window on the chat page's desk, its
 // bundle (served from the bundle route with its CSP) rendering in a sandboxed iframe that cannot
 // read the dashboard or call its API with the person's cookie; the window is the server's, so a
-// reload restores it; a single-instance view opens once; a click brings a window to front; a
+// reload restores it; a single-instance view opens once; a click brings a window to front;
+// minimise docks it and its chip restores it; a
 // window opened elsewhere (another tab, a chat turn) arrives over the runtime event stream; close
 // removes it on the server. A chat turn that #mentions an app names it on its activated-apps line,
 // with Open, and its `open_app_view` call (the model is a fake OpenAI-compatible server) puts
@@ -31,6 +32,8 @@ const chromium = needs("chromium");
 const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const PASSWORD = "correct horse battery";
 const WAIT_MS = 10_000;
+/** One journey of many steps, each waiting up to WAIT_MS. */
+const TIMEOUT = { timeout: 90_000 };
 const EMAIL = "windows@example.com";
 const RUNTIME = "/api/v1/anna-apps/runtime";
 
@@ -171,7 +174,7 @@ describe.skipIf(chromium.skip)(`app windows in Chromium${chromium.reason}`, () =
 
   async function serverWindows(page: Page) {
     const { windows } = (await asPage(page, "GET", `${RUNTIME}/windows`)) as {
-      windows: { window_uuid: string; title: string; z_index: number }[];
+      windows: { window_uuid: string; title: string; status: string; z_index: number }[];
     };
     return windows;
   }
@@ -185,100 +188,121 @@ describe.skipIf(chromium.skip)(`app windows in Chromium${chromium.reason}`, () =
     await page.waitForURL(/\/chat$/, { timeout: WAIT_MS });
   }
 
-  it("opens an app's window beside the chat, sandboxed, restored after a reload, closed", async () => {
-    const { page, errors } = await openTestPage(browser());
-    await signUp(page);
-    await install(page, "window-notes", "Window Notes");
-    await install(page, "window-clock", "Window Clock");
+  it(
+    "opens an app's window beside the chat, sandboxed, restored after a reload, closed",
+    TIMEOUT,
+    async () => {
+      const { page, errors } = await openTestPage(browser());
+      await signUp(page);
+      await install(page, "window-notes", "Window Notes");
+      await install(page, "window-clock", "Window Clock");
 
-    // The desk is there but takes no room while no window is open.
-    await page.goto(`${nexus.url}/chat`);
-    await page.locator(".desk.empty").waitFor({ state: "attached", timeout: WAIT_MS });
+      // The desk is there but takes no room while no window is open.
+      await page.goto(`${nexus.url}/chat`);
+      await page.locator(".desk.empty").waitFor({ state: "attached", timeout: WAIT_MS });
 
-    await openFromMyApps(page, "Window Notes");
-    const notes = frameOf(page, "Window Notes");
-    await notes.waitFor({ timeout: WAIT_MS });
-    const app = page.frameLocator(".desk .frame iframe");
-    await app.locator("#hello").waitFor({ timeout: WAIT_MS });
-    expect(await app.locator("#hello").textContent()).toBe("The window app is running");
-    await page.getByRole("complementary", { name: "App windows" }).waitFor();
+      await openFromMyApps(page, "Window Notes");
+      const notes = frameOf(page, "Window Notes");
+      await notes.waitFor({ timeout: WAIT_MS });
+      const app = page.frameLocator(".desk .frame iframe");
+      await app.locator("#hello").waitFor({ timeout: WAIT_MS });
+      expect(await app.locator("#hello").textContent()).toBe("The window app is running");
+      await page.getByRole("complementary", { name: "App windows" }).waitFor();
 
-    // Sandboxed without allow-same-origin, loaded from the bundle route with its token.
-    const iframe = notes.locator("iframe");
-    const sandbox = (await iframe.getAttribute("sandbox")) ?? "";
-    expect(sandbox).toContain("allow-scripts");
-    expect(sandbox).not.toContain("allow-same-origin");
-    expect(await iframe.getAttribute("src")).toMatch(
-      /^\/anna-apps\/window-notes\/1\.0\.0\/index\.html\?wid=[^&]+&t=/,
-    );
-    // The app cannot read the dashboard, and the API does not answer it as the person.
-    expect(await app.locator("#origin").textContent()).toBe("origin: null");
-    expect(await app.locator("#parent").textContent()).toMatch(
-      /^parent document blocked: SecurityError/,
-    );
-    await expect
-      .poll(() => app.locator("#api").textContent(), { timeout: WAIT_MS })
-      .not.toBe("api: pending");
-    const apiText = (await app.locator("#api").textContent()) ?? "";
-    expect(apiText).not.toContain(EMAIL);
-    expect(apiText).toMatch(/^api (blocked|answered 401)/);
+      // Sandboxed without allow-same-origin, loaded from the bundle route with its token.
+      const iframe = notes.locator("iframe");
+      const sandbox = (await iframe.getAttribute("sandbox")) ?? "";
+      expect(sandbox).toContain("allow-scripts");
+      expect(sandbox).not.toContain("allow-same-origin");
+      expect(await iframe.getAttribute("src")).toMatch(
+        /^\/anna-apps\/window-notes\/1\.0\.0\/index\.html\?wid=[^&]+&t=/,
+      );
+      // The app cannot read the dashboard, and the API does not answer it as the person.
+      expect(await app.locator("#origin").textContent()).toBe("origin: null");
+      expect(await app.locator("#parent").textContent()).toMatch(
+        /^parent document blocked: SecurityError/,
+      );
+      await expect
+        .poll(() => app.locator("#api").textContent(), { timeout: WAIT_MS })
+        .not.toBe("api: pending");
+      const apiText = (await app.locator("#api").textContent()) ?? "";
+      expect(apiText).not.toContain(EMAIL);
+      expect(apiText).toMatch(/^api (blocked|answered 401)/);
 
-    // Sized by the server within the view's limits: its default size.
-    expect(await notes.getAttribute("style")).toMatch(/(^|; )width: 420px;/);
-    expect(await iframe.getAttribute("style")).toMatch(/(^|; )height: 300px;/);
-    const [opened] = await serverWindows(page);
-    expect(opened?.title).toBe("Window Notes");
-    await screenshot(page, "app-windows-open");
+      // Sized by the server within the view's limits: its default size.
+      expect(await notes.getAttribute("style")).toMatch(/(^|; )width: 420px;/);
+      expect(await iframe.getAttribute("style")).toMatch(/(^|; )height: 300px;/);
+      const [opened] = await serverWindows(page);
+      expect(opened?.title).toBe("Window Notes");
+      await screenshot(page, "app-windows-open");
 
-    // Single-instance: opening it again answers the same window.
-    await openFromMyApps(page, "Window Notes");
-    await notes.waitFor({ timeout: WAIT_MS });
-    expect(await page.locator(".desk .frame").count()).toBe(1);
-    expect((await serverWindows(page)).map((w) => w.window_uuid)).toEqual([opened?.window_uuid]);
+      // Single-instance: opening it again answers the same window.
+      await openFromMyApps(page, "Window Notes");
+      await notes.waitFor({ timeout: WAIT_MS });
+      expect(await page.locator(".desk .frame").count()).toBe(1);
+      expect((await serverWindows(page)).map((w) => w.window_uuid)).toEqual([opened?.window_uuid]);
 
-    // The windows are the server's: a reload shows the same window, its bundle running again.
-    await page.reload();
-    await notes.waitFor({ timeout: WAIT_MS });
-    await app.locator("#hello").waitFor({ timeout: WAIT_MS });
-    expect(await notes.getAttribute("data-wid")).toBe(opened?.window_uuid);
+      // The windows are the server's: a reload shows the same window, its bundle running again.
+      await page.reload();
+      await notes.waitFor({ timeout: WAIT_MS });
+      await app.locator("#hello").waitFor({ timeout: WAIT_MS });
+      expect(await notes.getAttribute("data-wid")).toBe(opened?.window_uuid);
 
-    // Another tab (or a chat turn) opens a window: it arrives over the runtime event stream.
-    const mine = (await asPage(page, "GET", "/api/v1/me/apps")) as { id: number; slug: string }[];
-    const clockId = mine.find((a) => a.slug === "window-clock")?.id;
-    await asPage(page, "POST", `${RUNTIME}/windows?app_id=${String(clockId)}`, {});
-    const clock = frameOf(page, "Window Clock");
-    await clock.waitFor({ timeout: WAIT_MS });
-    await page.frameLocator(".desk .frame:nth-child(2) iframe").locator("#hello").waitFor({
-      timeout: WAIT_MS,
-    });
+      // Another tab (or a chat turn) opens a window: it arrives over the runtime event stream.
+      const mine = (await asPage(page, "GET", "/api/v1/me/apps")) as { id: number; slug: string }[];
+      const clockId = mine.find((a) => a.slug === "window-clock")?.id;
+      await asPage(page, "POST", `${RUNTIME}/windows?app_id=${String(clockId)}`, {});
+      const clock = frameOf(page, "Window Clock");
+      await clock.waitFor({ timeout: WAIT_MS });
+      await page.frameLocator(".desk .frame:nth-child(2) iframe").locator("#hello").waitFor({
+        timeout: WAIT_MS,
+      });
 
-    // Focus: a click on a window's title bar brings it to front, on the server too.
-    await notes.locator(".bar .title").click();
-    await expect.poll(() => notes.getAttribute("class"), { timeout: WAIT_MS }).toContain("focused");
-    expect(await clock.getAttribute("class")).not.toContain("focused");
-    await expect
-      .poll(
-        async () => {
-          const ws = await serverWindows(page);
-          const z = (t: string) => ws.find((w) => w.title === t)?.z_index ?? -1;
-          return z("Window Notes") > z("Window Clock");
-        },
-        { timeout: WAIT_MS },
-      )
-      .toBe(true);
-    await screenshot(page, "app-windows-two");
+      // Focus: a click on a window's title bar brings it to front, on the server too.
+      await notes.locator(".bar .title").click();
+      await expect
+        .poll(() => notes.getAttribute("class"), { timeout: WAIT_MS })
+        .toContain("focused");
+      expect(await clock.getAttribute("class")).not.toContain("focused");
+      await expect
+        .poll(
+          async () => {
+            const ws = await serverWindows(page);
+            const z = (t: string) => ws.find((w) => w.title === t)?.z_index ?? -1;
+            return z("Window Notes") > z("Window Clock");
+          },
+          { timeout: WAIT_MS },
+        )
+        .toBe(true);
+      await screenshot(page, "app-windows-two");
 
-    // Close removes the window, on the desk and on the server, for good.
-    await notes.getByRole("button", { name: "Close" }).click();
-    await notes.waitFor({ state: "detached", timeout: WAIT_MS });
-    await clock.getByRole("button", { name: "Close" }).click();
-    await clock.waitFor({ state: "detached", timeout: WAIT_MS });
-    expect(await serverWindows(page)).toEqual([]);
-    await page.reload();
-    await page.locator(".desk.empty").waitFor({ state: "attached", timeout: WAIT_MS });
-    expect(await page.locator(".desk .frame").count()).toBe(0);
-    expect(errors).toEqual([]);
-  });
+      // Minimise (of the front window) puts a chip in the dock, the iframe unmounted; the chip
+      // restores it.
+      await notes.getByRole("button", { name: "Minimise to the dock" }).click();
+      const dock = page.getByLabel("Minimised windows");
+      await dock
+        .getByRole("button", { name: "Restore Window Notes" })
+        .waitFor({ timeout: WAIT_MS });
+      expect(await notes.locator("iframe").count()).toBe(0);
+      expect((await serverWindows(page)).find((w) => w.title === "Window Notes")).toMatchObject({
+        status: "minimized",
+      });
+      await dock.getByRole("button", { name: "Restore Window Notes" }).click();
+      await notes.locator("iframe").waitFor({ timeout: WAIT_MS });
+      await dock.getByRole("button").waitFor({ state: "detached", timeout: WAIT_MS });
+
+      // Close removes the window, on the desk and on the server, for good.
+      await notes.getByRole("button", { name: "Close" }).click();
+      await notes.waitFor({ state: "detached", timeout: WAIT_MS });
+      await clock.getByRole("button", { name: "Close" }).click();
+      await clock.waitFor({ state: "detached", timeout: WAIT_MS });
+      expect(await serverWindows(page)).toEqual([]);
+      await page.reload();
+      await page.locator(".desk.empty").waitFor({ state: "attached", timeout: WAIT_MS });
+      expect(await page.locator(".desk .frame").count()).toBe(0);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it("opens the window a chat turn asks for, and offers Open on the turn's activated apps", async () => {
     const { page, errors } = await openTestPage(browser());
