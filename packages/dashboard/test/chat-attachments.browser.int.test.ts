@@ -50,7 +50,7 @@ describe.skipIf(chromium.skip)(`chat attachments in Chromium${chromium.reason}`,
     });
     nexus = await startTestNexus({
       dashboard: { distDir: findDashboardDist() ?? DIST },
-      chat: (db, blobs) => {
+      chat: (db, { blobs }) => {
         const attachments = new ChatAttachments(db, blobs, () => systemClock.now());
         return createChat({
           db,

@@ -1,6 +1,7 @@
 // Puts apps in a test Nexus's store the way a developer and an admin do over the public API
 // (create, listing, a version, submit for review, approve with publish), with PATs from the
 // device flow.
+import { createHash } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
 import type { TestNexus } from "../../cli/test/account/nexus-server.js";
 
@@ -26,6 +27,52 @@ export interface AppSpec {
   publish: boolean;
   /** Upload a logo and one screenshot (real PNGs) onto the listing. */
   images?: boolean;
+  /** A UI bundle for the version (path → text), uploaded before the review; entry `index.html`. */
+  bundle?: Record<string, string>;
+}
+
+const BUNDLE_TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  js: "application/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+};
+
+/** The version's UI bundle through init, one multipart POST per file, and finalize, as the CLI does. */
+async function uploadBundle(
+  nexus: TestNexus,
+  pat: string,
+  base: string,
+  files: Record<string, string>,
+): Promise<void> {
+  const entries = Object.entries(files).map(([rel, text]) => {
+    const body = Buffer.from(text);
+    const type = BUNDLE_TYPES[rel.split(".").at(-1) ?? ""] ?? "application/octet-stream";
+    return { rel, body, type, sha256: createHash("sha256").update(body).digest("hex") };
+  });
+  await call(nexus, pat, "POST", `${base}/bundle/init`, {
+    file_map: Object.fromEntries(
+      entries.map((e) => [
+        e.rel,
+        { sha256: e.sha256, byte_size: e.body.length, content_type: e.type },
+      ]),
+    ),
+    bundle_format: "static-spa",
+    entry_path: "index.html",
+  });
+  for (const e of entries) {
+    const form = new FormData();
+    // The field before the file: the server sizes the file's cap from it.
+    form.append("relative_path", e.rel);
+    form.append("file", new Blob([new Uint8Array(e.body)], { type: e.type }), e.rel);
+    const res = await fetch(`${nexus.url}/api/v1${base}/bundle/file`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${pat}` },
+      body: form,
+    });
+    if (res.status !== 201)
+      throw new Error(`bundle file ${e.rel}: ${res.status} ${await res.text()}`);
+  }
+  await call(nexus, pat, "POST", `${base}/bundle/finalize`, {});
 }
 
 /** A real PNG of one colour: what a browser decodes, so a test can see the image load. */
@@ -143,10 +190,14 @@ export async function publisher(
         );
         await call(nexus, devPat, "PATCH", base, { screenshots: [shot.screenshot_url] });
       }
-      await call(nexus, devPat, "POST", `/developer/apps/${id}/versions`, {
+      const version = await call(nexus, devPat, "POST", `/developer/apps/${id}/versions`, {
         version: "1.0.0",
         manifest: spec.manifest,
       });
+      if (spec.bundle) {
+        const base = `/developer/apps/${id}/versions/${String(version.id)}`;
+        await uploadBundle(nexus, devPat, base, spec.bundle);
+      }
       await call(nexus, devPat, "POST", `/developer/apps/${id}/submit-review`);
       if (spec.publish) {
         await call(nexus, adminPat, "POST", `/super-admin/apps/${id}/approve`, { publish: true });

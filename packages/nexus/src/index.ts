@@ -139,3 +139,6 @@ export {
   type PromptInput,
   type ToolsFor,
 } from "./chat/chat-service.js";
+// The server's turn assembler (installed apps, #mentions, app view tools), for embedding a Nexus
+// whose chat opens app windows (the dashboard's app-window browser test).
+export { turnAssembler, type TurnAssemblerOptions } from "./chat/turn-assembly.js";

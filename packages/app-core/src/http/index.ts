@@ -1,6 +1,7 @@
 // @anna-ai/app-core/http: the runtime wire as a Hono application, and the HTTP-layer pieces a
 // server mounting it shares (JSON answers, capped bodies, bounded event streams, the error map).
 export {
+  CONVERSATION_ID_MAX_CHARS,
   createRuntimeApp,
   RUNTIME_API,
   RUNTIME_EVENTS_ROUTE,

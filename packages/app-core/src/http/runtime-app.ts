@@ -18,6 +18,8 @@ export const RUNTIME_API = "/api/v1/anna-apps/runtime";
 export const RUNTIME_RPC_ROUTE = `${RUNTIME_API}/rpc`;
 export const RUNTIME_WINDOWS_ROUTE = `${RUNTIME_API}/windows`;
 export const RUNTIME_EVENTS_ROUTE = `${RUNTIME_API}/events/stream`;
+/** A conversation id a window is opened under (a UUID, or a server's own id form). */
+export const CONVERSATION_ID_MAX_CHARS = 200;
 
 /** Who a REST or stream request acts for. */
 export interface RuntimeCaller {
@@ -128,12 +130,26 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
     const { userId, appId } = await caller(c);
     const body = jsonFields(await readJsonBody(c.req.raw));
     const view = typeof body.view === "string" ? body.view : undefined;
+    const conversation = body.conversation_session_uuid ?? undefined;
+    if (
+      conversation !== undefined &&
+      (typeof conversation !== "string" ||
+        conversation.length === 0 ||
+        conversation.length > CONVERSATION_ID_MAX_CHARS)
+    ) {
+      return errorResponse(
+        "invalid_arg",
+        `conversation_session_uuid must be the id of the conversation the window belongs to, a string of 1–${CONVERSATION_ID_MAX_CHARS} characters, or left out for a window of no conversation`,
+      );
+    }
     // entry_payload is any JSON (a string, a list…); no payload is not `{}`: a single-instance
-    // re-open then keeps the window's entry_payload.
+    // re-open then keeps the window's entry_payload. The conversation scopes single-instance
+    // (L6020): a page opening a view beside a conversation finds the window a turn opened there.
     const opened = await windowsRest(() =>
       dispatcher.openWindow(view, {
         userId,
         appId,
+        ...(conversation === undefined ? {} : { conversationSessionUuid: conversation }),
         ...(body.payload === undefined ? {} : { payload: body.payload }),
       }),
     );

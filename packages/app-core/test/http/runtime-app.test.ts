@@ -3,6 +3,7 @@
 // stream's caps, all over a real dispatcher.
 import { describe, expect, it } from "vitest";
 import {
+  CONVERSATION_ID_MAX_CHARS,
   createRuntimeApp,
   JSON_MAX_DEPTH,
   MAX_BODY_BYTES,
@@ -283,6 +284,38 @@ describe("windows REST", () => {
       ok: false,
       error: { code: "not_found", message: `no live window ${second}` },
     });
+  });
+
+  it("scopes a single-instance open to the conversation named in the body, and refuses a bad one", async () => {
+    const { app } = await runtime();
+    const open = async (body: Record<string, unknown>) => {
+      const res = await app.request(RUNTIME_WINDOWS_ROUTE, post(JSON.stringify(body)));
+      return {
+        status: res.status,
+        body: (await res.json()) as {
+          window?: { window_uuid: string; conversation_session_uuid: string | null };
+          reused?: boolean;
+          error?: { code: string; message: string };
+        },
+      };
+    };
+    const first = await open({ view: "panel", conversation_session_uuid: "conv-1" });
+    expect(first.status).toBe(201);
+    expect(first.body.window?.conversation_session_uuid).toBe("conv-1");
+    const again = await open({ view: "panel", conversation_session_uuid: "conv-1" });
+    expect(again.body.reused).toBe(true);
+    expect(again.body.window?.window_uuid).toBe(first.body.window?.window_uuid);
+    const other = await open({ view: "panel", conversation_session_uuid: "conv-2" });
+    const none = await open({ view: "panel" });
+    const ids = new Set([first, other, none].map((o) => o.body.window?.window_uuid));
+    expect(ids.size).toBe(3);
+
+    for (const bad of [7, "", "x".repeat(CONVERSATION_ID_MAX_CHARS + 1)]) {
+      const refused = await open({ view: "panel", conversation_session_uuid: bad });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error?.code).toBe("invalid_arg");
+      expect(refused.body.error?.message).toContain("conversation_session_uuid must be");
+    }
   });
 
   it("answers the dispatcher's refusals with the status their code maps to", async () => {

@@ -12,6 +12,8 @@ import {
   appRegistry,
   appStore,
   createApp,
+  createNexusRuntime,
+  createSqlStorageService,
   executaBinaries,
   executaHub,
   kekFromBytes,
@@ -24,6 +26,7 @@ import {
   openDatabase,
   resolveConfig,
   sqlCredentialVault,
+  SigningKeyring,
   sqlExecutaStore,
   sqlStores,
   systemClock,
@@ -32,6 +35,7 @@ import {
   type DashboardFiles,
   type DatabaseHandle,
   type NexusConfig,
+  type NexusRuntime,
 } from "@anna-ai/nexus";
 
 const PASSWORD = "correct horse battery";
@@ -66,13 +70,21 @@ export async function startTestNexus(
     /** Serve the web dashboard's built files at `/` (the dashboard's browser tests). */
     dashboard?: DashboardFiles;
     /**
-     * Chat turns at /api/v1/chat, built on this Nexus's database (and blob store, for
-     * attachments); closed with it.
+     * Chat turns at /api/v1/chat, built on this Nexus's database (and its app runtime, with
+     * `runtime: true`, for turns that open app windows); closed with it.
      */
-    chat?: (db: DatabaseHandle["db"], blobs: BlobStore) => ChatDeps;
+    chat?: (
+      db: DatabaseHandle["db"],
+      on: { blobs: BlobStore; runtime: NexusRuntime | undefined },
+    ) => ChatDeps;
+    /**
+     * The app runtime (windows REST, rpc, event stream) on this database, with window tokens from a
+     * keyring of its own and `storage.*` on SQL APS storage (the dashboard's app-window tests).
+     */
+    runtime?: boolean;
   } = {},
 ): Promise<TestNexus> {
-  const { database, dashboard, chat: makeChat, ...config } = options;
+  const { database, dashboard, chat: makeChat, runtime: withRuntime, ...config } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
   const handle = database ?? openDatabase({ dataDir });
   await migrateToLatest(handle.db);
@@ -83,7 +95,6 @@ export async function startTestNexus(
     origin: () => origin,
     clock: systemClock.now,
   });
-  const chat = makeChat?.(handle.db, blobs);
   const resolved = resolveConfig({ devicePollIntervalS: 1, ...config });
   const rateLimiter = memoryRateLimiter(systemClock);
   const hub = executaHub({
@@ -91,8 +102,26 @@ export async function startTestNexus(
     clock: systemClock,
     references: appExecutaReferences(handle.db),
   });
+  const stores = sqlStores(handle.db);
+  const keyring = withRuntime
+    ? new SigningKeyring({
+        store: stores.signingKeys,
+        kek: kekFromBytes(randomBytes(32), "test"),
+        clock: systemClock,
+      })
+    : undefined;
+  const runtime = keyring
+    ? createNexusRuntime({
+        db: handle.db,
+        keyring,
+        clock: systemClock,
+        logger: nullLogger,
+        storage: createSqlStorageService({ db: handle.db, clock: systemClock.now }),
+      })
+    : undefined;
+  const chat = makeChat?.(handle.db, { blobs, runtime });
   const app = createApp({
-    stores: sqlStores(handle.db),
+    stores,
     clock: systemClock,
     logger: nullLogger,
     config: resolved,
@@ -129,6 +158,7 @@ export async function startTestNexus(
     }),
     ...(dashboard ? { dashboard } : {}),
     ...(chat ? { chat } : {}),
+    ...(keyring && runtime ? { keyring, runtime } : {}),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
@@ -193,6 +223,8 @@ export async function startTestNexus(
     },
     async close() {
       await chat?.close();
+      // Its event streams would hold the server open.
+      runtime?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ("closeAllConnections" in server) server.closeAllConnections();

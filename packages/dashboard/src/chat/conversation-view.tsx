@@ -12,6 +12,7 @@ import {
 } from "../api/chat";
 import type { ChatAttachment, TurnInfo } from "../api/types";
 import { ErrorNote, Loading, PageTitle } from "../components/status";
+import { ActivatedApps } from "../windows/activated-apps";
 import { Composer } from "./composer";
 import { type StoredTurn, turnsOf } from "./history";
 import { TurnView } from "./turn-view";
@@ -188,6 +189,7 @@ function LiveTurnView(props: {
         live
         onRetry={onRetry && userText !== "" ? () => onRetry(userText) : undefined}
       />
+      <ActivatedApps appIds={progress.activatedApps} conversationId={conversationId} />
       {running && (
         <li className="turn-controls">
           <button

@@ -1,6 +1,8 @@
 // The chat: the signed-in person's conversations, newest first, beside the open one. `/chat`
 // (and `/` when signed in) opens none: a message typed there starts a new conversation.
 // Loaded lazily (app.tsx), so the Markdown renderer is not in the first page load's JavaScript.
+// Beside the conversation, the desk of app windows (windows/app-desk.tsx).
+import { Suspense, lazy } from "react";
 import { useConversations, useNewConversation, useStartConversation } from "../api/chat";
 import { seg } from "../api/client";
 import { Composer } from "../chat/composer";
@@ -8,6 +10,9 @@ import { ConversationView, followTurn } from "../chat/conversation-view";
 import { ErrorNote, Loading, PageTitle, formatDate } from "../components/status";
 import { Link, navigate } from "../router";
 import "../chat/chat.css";
+
+// The window host loads after the conversation: the chat is usable before the desk is.
+const AppDesk = lazy(() => import("../windows/app-desk").then((m) => ({ default: m.AppDesk })));
 
 export function ChatPage({ conversationId }: { conversationId: string | null }) {
   return (
@@ -18,6 +23,9 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
       ) : (
         <ConversationView key={conversationId} id={conversationId} />
       )}
+      <Suspense fallback={null}>
+        <AppDesk />
+      </Suspense>
     </div>
   );
 }

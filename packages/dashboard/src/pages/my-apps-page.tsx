@@ -1,5 +1,5 @@
-// The apps the signed-in person installed, with enable/disable and uninstall in place, and the
-// credentials (API keys) their plugins declare.
+// The apps the signed-in person installed, with Open (its window beside the chat), enable/disable
+// and uninstall in place, and the credentials (API keys) their plugins declare.
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
 import { useInstallAction } from "../api/installs";
@@ -8,6 +8,7 @@ import { AppLogo } from "../components/app-logo";
 import { ErrorNote, Loading, PageTitle } from "../components/status";
 import { Link } from "../router";
 import { ExecutaCredentialsForm } from "./executa-credentials-form";
+import { useOpenAppWindow } from "../windows/open-window";
 
 export function MyAppsPage() {
   const apps = useQuery({
@@ -59,6 +60,7 @@ function PluginCredentials() {
 
 function MyAppRow({ app }: { app: MyApp }) {
   const action = useInstallAction(app.slug);
+  const open = useOpenAppWindow();
   const busy = action.isPending;
   return (
     <li className="card">
@@ -74,6 +76,17 @@ function MyAppRow({ app }: { app: MyApp }) {
           {app.status === "ARCHIVED" && " · archived by its developer"}
         </p>
         <div className="actions">
+          {app.enabled && (
+            <button
+              type="button"
+              className="primary"
+              disabled={busy || open.isPending}
+              aria-label={`Open ${app.name}`}
+              onClick={() => open.mutate({ appId: app.id })}
+            >
+              Open
+            </button>
+          )}
           <button
             type="button"
             disabled={busy}
@@ -92,7 +105,7 @@ function MyAppRow({ app }: { app: MyApp }) {
             Uninstall
           </button>
         </div>
-        <ErrorNote error={action.error} />
+        <ErrorNote error={action.error ?? open.error} />
       </div>
     </li>
   );
