@@ -28,8 +28,9 @@ type Ctx = ServiceContext<AgentGrant>;
 /** Watches one run's frames as they are produced (the buffered result still has them all). */
 export interface AgentRunObserver {
   /**
-   * Each frame, in order, without `seq`/`stream_id` (the caller numbers its own stream); the
-   * result's `frames` start with exactly these. Must not throw: it runs inside the run.
+   * Each frame, in order; the result's `frames` start with exactly these. A `seq` or
+   * `stream_id` inside is the producer's: the caller numbers its own stream. Must not throw:
+   * it runs inside the run.
    */
   onFrame(frame: AgentFrame, runId: string): void;
 }
