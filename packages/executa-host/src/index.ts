@@ -429,7 +429,7 @@ export type { SamplingService } from "./services/sampling-service.js";
 export { storageOwner } from "./services/storage-service.js";
 export type { Scoped, StorageOwner, StorageService } from "./services/storage-service.js";
 export type { FilesService } from "./services/files-service.js";
-export type { AgentService } from "./services/agent-service.js";
+export type { AgentRunObserver, AgentService } from "./services/agent-service.js";
 export type { ImageService, WithN } from "./services/image-service.js";
 export type { UploadService, WithPurpose } from "./services/upload-service.js";
 export type { EmbeddingsService } from "./services/embeddings-service.js";

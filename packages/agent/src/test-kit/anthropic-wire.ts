@@ -77,7 +77,7 @@ export function renderAnthropicMessage(
     send("ping", {});
     for (const piece of chunks) {
       send("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
-      holdRest(res, reply.restAfterMs);
+      holdRest(res, reply);
     }
     if (reply.stall === true) return false;
     send("content_block_stop", { index });

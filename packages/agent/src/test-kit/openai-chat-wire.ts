@@ -99,7 +99,7 @@ export function renderChatCompletion(
   writeEvent(res, chunk({ role: "assistant", content: "", refusal: null }));
   for (const piece of textChunks(reply)) {
     writeEvent(res, chunk({ content: piece }));
-    holdRest(res, reply.restAfterMs);
+    holdRest(res, reply);
   }
   if (reply.stall === true) return false;
   calls.forEach((call, index) => {

@@ -97,7 +97,7 @@ export function renderResponses(
         delta,
         logprobs: [],
       });
-      holdRest(res, reply.restAfterMs);
+      holdRest(res, reply);
     }
     if (reply.stall === true) return false;
     send("response.output_text.done", {

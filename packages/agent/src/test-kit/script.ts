@@ -41,6 +41,12 @@ export interface ScriptedReply {
    * calls, the finish) this many milliseconds later. Time-to-first-token measurements use it.
    */
   restAfterMs?: number;
+  /**
+   * Streaming only: like `restAfterMs`, but the rest waits for this promise (then for
+   * `restAfterMs`, when both are set): a test that asserts what arrived before the rest gates
+   * the model instead of timing it.
+   */
+  restAfter?: PromiseLike<unknown>;
   /** Vectors for an embeddings request; default: deterministic ones of the asked dimensions. */
   embeddings?: readonly (readonly number[])[];
   /** Base64 images for an image request; default: one small PNG per image asked. */

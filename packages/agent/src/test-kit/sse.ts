@@ -1,5 +1,5 @@
 // Server-sent events as providers write them: `event:` (when named) and one `data:` line per
-// event, a blank line after each. A reply with `restAfterMs` is paced: the wire calls
+// event, a blank line after each. A reply with `restAfterMs` (or `restAfter`) is paced: the wire calls
 // `holdRest` after its first text delta, and every later event (and the end) waits that long,
 // as a real model sends its first token quickly and the rest as it generates them.
 import type { ServerResponse } from "node:http";
@@ -23,17 +23,32 @@ export function writeEvent(res: ServerResponse, data: unknown, event?: string): 
   else res.write(frame);
 }
 
-/** From now on `writeEvent` and `endSse` on `res` take effect `delayMs` later (no-op without). */
-export function holdRest(res: ServerResponse, delayMs: number | undefined): void {
-  if (delayMs === undefined || delayMs <= 0 || held.has(res)) return;
+/**
+ * From now on `writeEvent` and `endSse` on `res` take effect `restAfterMs` later, or after
+ * `restAfter` settles (no-op without either).
+ */
+export function holdRest(
+  res: ServerResponse,
+  pace: { restAfterMs?: number | undefined; restAfter?: PromiseLike<unknown> | undefined },
+): void {
+  const delayMs = pace.restAfterMs ?? 0;
+  if ((delayMs <= 0 && pace.restAfter === undefined) || held.has(res)) return;
   const pending = { frames: [] as string[], ended: false };
   held.set(res, pending);
-  const timer = setTimeout(() => {
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
     held.delete(res);
     if (res.destroyed) return;
     for (const frame of pending.frames) res.write(frame);
     if (pending.ended) res.end();
-  }, delayMs);
+  };
+  const wait = () => {
+    if (res.destroyed) return;
+    if (delayMs > 0) timer = setTimeout(flush, delayMs);
+    else flush();
+  };
+  if (pace.restAfter === undefined) wait();
+  else Promise.resolve(pace.restAfter).then(wait, wait);
   // A client that hangs up (or the fake closing) ends the wait; nothing is left to send to.
   res.once("close", () => clearTimeout(timer));
 }

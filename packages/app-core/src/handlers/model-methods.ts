@@ -15,6 +15,7 @@ import { callService, requireService } from "../dispatcher/service-errors.js";
 import type { CallContext, MethodTable } from "../dispatcher/types.js";
 import { contractMethod } from "./contract-method.js";
 import { appServiceContext } from "./service-context.js";
+import { runToWindowStream } from "./agent-run-stream.js";
 import { emitStream, newStreamId } from "./streams.js";
 
 /** `max_tokens_per_call` when neither the app nor the grant sets one (R105); the contract's. */
@@ -140,13 +141,11 @@ export function agentMethods(): MethodTable {
         ),
       );
     }),
-    "agent.session.run": contractMethod("agent.session.run", async (args, ctx) => {
-      const result = await callService(ctx, () => agent(ctx).sessionRun(args, sctx(ctx)));
-      const streamId = newStreamId();
-      // R109: the terminal frame is always `{event: "end", run_id}` with done: true.
-      emitStream(ctx, streamId, [...result.frames, { event: "end", run_id: result.run_id }]);
-      return { stream_id: streamId, run_id: result.run_id };
-    }),
+    "agent.session.run": contractMethod("agent.session.run", (args, ctx) =>
+      runToWindowStream(ctx, (live, signal) =>
+        agent(ctx).sessionRun(args, { ...sctx(ctx), signal }, live),
+      ),
+    ),
     "agent.session.cancel": contractMethod("agent.session.cancel", (args, ctx) =>
       callService(ctx, () => agent(ctx).sessionCancel(args, sctx(ctx))),
     ),

@@ -166,7 +166,7 @@ export const SERVICE_FLAGS: readonly FlagDef[] = [
     type: "string",
     value: "<host>",
     description:
-      "Saved account for real image calls; our Nexus serves no images yet, so they answer -32109 (falls back to --sampling-account)",
+      "Saved account for real image calls, answered by its images model (falls back to --sampling-account)",
   },
   {
     name: "upload-account",

@@ -125,7 +125,7 @@ export async function buildDevRouter(
           : "off";
   summary.image =
     modes.image.mode === "real"
-      ? `${realLabel(modes.image)}, which serves no images: calls answer -32109`
+      ? realLabel(modes.image)
       : fixtures.image
         ? mockLabel("mock-image")
         : "off";

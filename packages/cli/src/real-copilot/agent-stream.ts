@@ -16,6 +16,8 @@ export interface ReadFramesOptions {
   maxFrames?: number;
   /** For messages: `POST /api/v1/copilot/app/agent`. */
   what: string;
+  /** Each frame as it is read, before the answer ends (a window's live `rpc.stream`). */
+  onFrame?: (frame: AgentFrame) => void;
 }
 
 export async function readAgentFrames(
@@ -48,6 +50,7 @@ export async function readAgentFrames(
           );
         }
         frames.push(frame);
+        options.onFrame?.(frame);
       }
       if (buffer.length > MAX_SSE_EVENT_BYTES) {
         throw tooLarge(`${options.what} sent an event over ${MAX_SSE_EVENT_BYTES} bytes`);
@@ -57,7 +60,10 @@ export async function readAgentFrames(
     await reader.cancel().catch(() => {});
   }
   const last = parseEvent(buffer, options.what);
-  if (last !== undefined && frames.length < maxFrames) frames.push(last);
+  if (last !== undefined && frames.length < maxFrames) {
+    frames.push(last);
+    options.onFrame?.(last);
+  }
   return frames;
 }
 

@@ -118,7 +118,7 @@ export function nexusAgentService(options: NexusAgentOptions): AgentService {
       } as Awaited<ReturnType<AgentService["sessionCreate"]>>;
     },
 
-    async sessionRun(params, ctx) {
+    async sessionRun(params, ctx, observer) {
       const entry = await live(params.app_session_uuid, ctx.signal);
       const what = `POST ${AGENT_PATH}`;
       let res: Response;
@@ -162,6 +162,9 @@ export function nexusAgentService(options: NexusAgentOptions): AgentService {
         frames = await readAgentFrames(res.body, {
           what,
           maxFrames: options.maxFramesPerRun ?? AGENT_RUN_MAX_FRAMES,
+          ...(observer === undefined
+            ? {}
+            : { onFrame: (frame: AgentFrame) => observer.onFrame(frame, localRun) }),
         });
       } finally {
         runs.delete(localRun);

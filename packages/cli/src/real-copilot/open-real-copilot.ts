@@ -13,7 +13,7 @@ import { selectAccount } from "../account/select-account.js";
 import { registerExecuta } from "../real-storage/open-real-storage.js";
 import { CompleteSessions, DevAppSessions } from "./dev-app-sessions.js";
 import { nexusAgentService } from "./nexus-agent.js";
-import { unservedImageService } from "./nexus-image.js";
+import { nexusImageService } from "./nexus-image.js";
 import { nexusSamplingService, type SessionKeyOf } from "./nexus-sampling.js";
 import { nexusUploadService } from "./nexus-upload.js";
 
@@ -82,7 +82,7 @@ export async function openRealCopilot(options: OpenRealCopilotOptions): Promise<
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     }),
     upload: nexusUploadService({ client, sessions: complete, keyOf }),
-    image: unservedImageService(host),
+    image: nexusImageService({ client, sessions: complete, keyOf }),
     secretValues: pat === undefined ? [] : [pat],
   };
 }

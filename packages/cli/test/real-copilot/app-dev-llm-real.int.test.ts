@@ -4,7 +4,7 @@
 // contradictions (`--llm mock` without a fixture, …) are usage errors.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { NexusClient } from "../../src/account/nexus-client.js";
 import { DevLaunchError } from "../../src/dev/load-app.js";
 import { CompleteSessions, DevAppSessions } from "../../src/real-copilot/dev-app-sessions.js";
@@ -57,11 +57,29 @@ describe("anna-app dev --llm real", { timeout: TEST_TIMEOUT_MS }, () => {
     expect(created.body).toMatchObject({ ok: true });
     const uuid = (created.body.result as { app_session_uuid: string }).app_session_uuid;
     expect(uuid).toMatch(/^aps_/);
+    // The call answers once the run has started; its frames end in `end` when the run is over.
+    const ended = new Set<string>();
+    let onEnd: () => void = () => undefined;
+    const unsubscribe = server.dispatcher.events.subscribe(
+      { userId: server.dispatcher.userId, windowUuid: server.window.window_uuid },
+      (e) => {
+        const p = e.payload as { stream_id?: string; done?: boolean };
+        if (e.kind !== "rpc.stream" || p.done !== true) return;
+        ended.add(p.stream_id ?? "");
+        onEnd();
+      },
+    );
+    onTestFinished(unsubscribe);
     const run = await rpc(server, token, "agent", "session.run", {
       app_session_uuid: uuid,
       content: "plan a picnic",
     });
     expect(run.body).toMatchObject({ ok: true, result: { stream_id: expect.any(String) } });
+    const streamId = (run.body.result as { stream_id: string }).stream_id;
+    await new Promise<void>((resolve) => {
+      onEnd = () => ended.has(streamId) && resolve();
+      onEnd();
+    });
     const history = await rpc(server, token, "agent", "session.history", {
       app_session_uuid: uuid,
     });

@@ -1,12 +1,14 @@
 // `executa dev` in its real modes against a real `anna-nexus start` (offline model): a Python
 // and a Node plugin's sampling, agent sessions, agent/complete and host uploads answered by the
-// server, the usage in its ledger, the bytes in its blob store; the implicit default (a saved
-// account turns sampling and agent real) and its notice; a refused token and an exhausted quota
+// server, the usage in its ledger, the bytes in its blob store; image calls answered by the
+// server's images model (a fake provider); the implicit default (a saved account turns sampling
+// and agent real) and its notice; a refused token and an exhausted quota
 // as the spec's codes with what to do.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { startFakeProvider } from "@anna-ai/agent/test-kit";
 import { example, jsonLine, needs, runCli, tempDir } from "../executa-dev/helpers.js";
 import { savedAccountEnv } from "../real-storage/storage-nexus.js";
 import { type CopilotNexus, startCopilotNexus } from "./copilot-nexus.js";
@@ -156,23 +158,43 @@ describe("executa dev against a Nexus", { timeout: TEST_TIMEOUT_MS }, () => {
   );
 
   it.skipIf(python.skip)(
-    `real image calls say the server serves no images (-32109) and how to answer them offline${python.reason}`,
+    `real image calls are answered by the server's images model: URLs of its blob store${python.reason}`,
     async () => {
+      const fake = await startFakeProvider();
+      onTestFinished(() => fake.close());
+      const painter = await startCopilotNexus({
+        ANNA_LLM_PROVIDER: "openai-compatible",
+        ANNA_LLM_BASE_URL: fake.baseUrl,
+        ANNA_LLM_MODEL: "fake-chat",
+        ANNA_IMAGES_MODEL: "fake-image-1",
+      });
+      onTestFinished(() => painter.close());
       const r = await invoke(
-        nexus.env,
+        painter.env,
         STUDIO,
         "poster",
-        { prompt: "a fox" },
+        { prompt: "a fox", n: 2, size: "512x512" },
         "--app-slug",
         "pics",
       );
-      expect(r.code).toBe(1);
-      expect(r.body, JSON.stringify(r.body) + r.stderr).toMatchObject({
-        code: -32109,
-        data: { errorCode: "IMAGE_NO_MODEL_AVAILABLE" },
+      expect(r.code, JSON.stringify(r.body) + r.stderr).toBe(0);
+      expect(r.body).toMatchObject({ model: "fake-image-1", count: 2 });
+      expect(fake.requests.at(-1)).toMatchObject({
+        path: "/v1/images/generations",
+        body: { model: "fake-image-1", prompt: "a fox", n: 2, size: "512x512" },
       });
-      expect(String(r.body.message)).toMatch(/serves no image generation.*--mock-image/);
+      for (const url of r.body.urls as string[]) {
+        expect(url.startsWith(`${painter.url}/`), url).toBe(true);
+        const png = await fetch(url);
+        expect(png.status).toBe(200);
+        expect([...new Uint8Array(await png.arrayBuffer()).slice(0, 4)]).toEqual([
+          0x89, 0x50, 0x4e, 0x47,
+        ]);
+      }
+      const rows = await painter.usage();
+      expect(rows.some((row) => row.app_id === "pics" && row.purpose === "images")).toBe(true);
     },
+    SERVER_TIMEOUT_MS + TEST_TIMEOUT_MS,
   );
 
   it.skipIf(python.skip)(

@@ -129,7 +129,7 @@ export function copilotAgentService(
       return createdView(row, now);
     },
 
-    async sessionRun(params, ctx) {
+    async sessionRun(params, ctx, observer) {
       const method = "agent/session.run";
       if (typeof params.content !== "string" || params.content.trim() === "") {
         throw catalogError(
@@ -200,6 +200,7 @@ export function copilotAgentService(
               return;
             }
             frames.push(frame);
+            observer?.onFrame(frame, runId);
           },
         });
       } finally {

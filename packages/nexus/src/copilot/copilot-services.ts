@@ -70,7 +70,7 @@ function asWindowApp<C extends { app?: { appId: string; appScopeGranted: boolean
 function windowAgentService(agent: AgentService): AgentService {
   return {
     sessionCreate: (p, ctx) => agent.sessionCreate(p, asWindowApp(ctx)),
-    sessionRun: (p, ctx) => agent.sessionRun(p, asWindowApp(ctx)),
+    sessionRun: (p, ctx, live) => agent.sessionRun(p, asWindowApp(ctx), live),
     sessionCancel: (p, ctx) => agent.sessionCancel(p, asWindowApp(ctx)),
     sessionHistory: (p, ctx) => agent.sessionHistory(p, asWindowApp(ctx)),
     sessionList: (p, ctx) => agent.sessionList(p, asWindowApp(ctx)),

@@ -1,6 +1,6 @@
 // The LLM gateway's HTTP surface (spec L6900–7300, L9348): one-shot completions, agent runs
 // streamed as server-sent events and their cancel, embeddings; sessions are copilot-sessions.ts,
-// host upload copilot-upload.ts. Every model call is accounted in `llm_usage` per (user, app,
+// images copilot-image.ts, host upload copilot-upload.ts. Every model call is accounted in `llm_usage` per (user, app,
 // purpose, model); over the quota a call is refused with `quota_exceeded` (429) before anything
 // reaches the provider.
 import { EmbeddingsCreateParamsSchema, normalizeSamplingParams } from "@anna-ai/app-schema";
@@ -23,6 +23,7 @@ import {
 } from "../copilot/service-contexts.js";
 import { callHostService } from "../copilot/service-http-error.js";
 import { APP_SESSION_AUDIENCE } from "../tokens/audiences.js";
+import { copilotImageRoutes } from "./copilot-image.js";
 import { copilotSessionRoutes } from "./copilot-sessions.js";
 
 const AgentBody = z.object({
@@ -66,6 +67,7 @@ async function embeddingsIdentity(
 export function copilotRoutes(deps: AppDeps): Hono<Env> {
   const app = new Hono<Env>();
   app.route("/app/sessions", copilotSessionRoutes(deps));
+  app.route("/app/image", copilotImageRoutes(deps));
 
   app.post("/app/complete", async (c) => {
     const copilot = requireCopilot(deps);

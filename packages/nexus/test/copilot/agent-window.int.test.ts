@@ -1,7 +1,7 @@
 // The Host API `agent.session.*` of a window Nexus serves, over `/runtime/rpc` and the window's
 // event stream, on the same agent service, sessions and usage as the copilot endpoints: a run's
-// frames arrive as `rpc.stream` events ending in `end`; cancel mid-run; the manifest's submode
-// gate; one app's and one user's sessions invisible to another.
+// frames arrive as `rpc.stream` events ending in `end`, live while the model answers; cancel
+// mid-run; the manifest's submode gate; one app's and one user's sessions invisible to another.
 import type { AppManifest } from "@anna-ai/app-schema";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { installApp, putAppVersion } from "../../src/runtime/app-catalog-writes.js";
@@ -213,6 +213,53 @@ describe.each(DIALECTS)("a window's agent.session.* on $name", (d) => {
       const gone = await win.rpc("agent", "session.run", { app_session_uuid: uuid, content: "hi" });
       expect(gone).toMatchObject({ ok: false, error: { code: "APP_SESSION_NOT_FOUND" } });
       expect(gone.error!.message).toMatch(/not a live session of this user and app/);
+    },
+  );
+
+  it.skipIf(d.skip)(
+    "streams a run's frames while the model is still answering: the first delta before the end",
+    async () => {
+      const t = await copilotHttp(await d.open(), { runtime: true });
+      const appId = await putApp(t, { agent: { session: { auto: true } } });
+      const alice = await person(t, "agent-live@example.com");
+      const win = await openWindow(t, alice, appId);
+      const hangUp = new AbortController();
+      onTestFinished(() => hangUp.abort());
+      const stream = await fetch(
+        `${t.url}/api/v1/anna-apps/runtime/events/stream?app_id=${appId}`,
+        { headers: { cookie: alice.cookie }, signal: hangUp.signal },
+      );
+      const events = sseStream(stream);
+      const created = await win.rpc("agent", "session.create", { submode: "auto" });
+      const uuid = created.result!.app_session_uuid as string;
+
+      // The model sends "Once " and then holds the rest until the test has seen it.
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      onTestFinished(() => release());
+      t.fake.enqueue({ text: ["Once ", "upon ", "a time"], restAfter: gate });
+      const run = await win.rpc("agent", "session.run", { app_session_uuid: uuid, content: "Go" });
+      expect(run.ok, JSON.stringify(run)).toBe(true);
+      const streamId = run.result!.stream_id as string;
+
+      const early: Record<string, unknown>[] = [];
+      for (let r = await events.next(); r.done !== true; r = await events.next()) {
+        const p = r.value.payload as Record<string, unknown> | undefined;
+        if (r.value.kind !== "rpc.stream" || p?.stream_id !== streamId) continue;
+        early.push(p);
+        if ((p.payload as { event: string }).event === "delta") break;
+      }
+      expect(early.map((p) => [p.seq, (p.payload as { event: string }).event, p.done])).toEqual([
+        [0, "run_meta", false],
+        [1, "delta", false],
+      ]);
+      expect(early[1]!.payload).toMatchObject({ text: "Once " });
+
+      release();
+      const rest = await streamFrames(events, streamId);
+      expect(rest.map((f) => f.event)).toEqual(["delta", "delta", "final", "complete", "end"]);
+      expect(rest[2]).toMatchObject({ text: "Once upon a time" });
+      expect(rest.at(-1)).toEqual({ event: "end", run_id: run.result!.run_id });
     },
   );
 
