@@ -8,6 +8,8 @@ import {
   createLlmGateway,
   type LlmGateway,
   parseLlmConfig,
+  runTurn,
+  type TurnEvent,
 } from "@anna-ai/agent";
 import { type ModelMessage, streamText, type ToolSet } from "ai";
 
@@ -89,4 +91,30 @@ export function expectCompleted(what: string, status: string, error?: { message:
       `${what} ended ${status}${error ? `: ${error.message}` : ""}; the bench needs completed turns`,
     );
   }
+}
+
+/**
+ * One turn through `runTurn` as every piece runs it: fixed conversation and user, a fresh
+ * signal; `keepEvents` holds every event in memory as a client's reader would, else drops them.
+ */
+export async function benchTurn(
+  gateway: LlmGateway,
+  prompt: AssembledPrompt,
+  turnId: string,
+  keepEvents: boolean,
+): ReturnType<typeof runTurn> {
+  const events: TurnEvent[] = [];
+  return runTurn({
+    turnId,
+    conversationId: "c1",
+    userId: "u1",
+    prompt,
+    gateway,
+    signal: new AbortController().signal,
+    emit: keepEvents
+      ? (e) => {
+          events.push(e);
+        }
+      : () => undefined,
+  });
 }

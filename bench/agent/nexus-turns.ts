@@ -10,9 +10,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runTurn } from "@anna-ai/agent";
 import { cpuSecondsOf, httpClient, startServer } from "../nexus/kv.js";
-import { BENCH_KEY, BENCH_MODEL, benchGateway, benchPrompt, expectCompleted } from "./common.js";
+import {
+  BENCH_KEY,
+  BENCH_MODEL,
+  benchGateway,
+  benchPrompt,
+  benchTurn,
+  expectCompleted,
+} from "./common.js";
 import { type LatencyRow, percentile } from "./latency.js";
 
 const FAKE_CHILD = fileURLToPath(new URL("./fake-provider-child.mjs", import.meta.url));
@@ -70,15 +76,7 @@ export async function nexusTurnsPiece(o: NexusTurnsOptions): Promise<LatencyRow[
     const prompt = benchPrompt();
     let seq = 0;
     const bareTurn = async () => {
-      const outcome = await runTurn({
-        turnId: `t${++seq}`,
-        conversationId: "c1",
-        userId: "u1",
-        prompt,
-        gateway,
-        signal: new AbortController().signal,
-        emit: () => undefined,
-      });
+      const outcome = await benchTurn(gateway, prompt, `t${++seq}`, false);
       expectCompleted("runTurn", outcome.status, outcome.error);
     };
     const selfCpuS = () => {

@@ -1,7 +1,7 @@
 // A turn with one tool call, ours against the baseline: the model asks for `tool`, the tool runs,
 // the model answers. Baseline: two `streamText` calls with `invokeDirect` between them (what a
 // hand-written program does); ours: `runTurn` with `tool` in the prompt.
-import { type AgentTool, runTurn, type TurnEvent } from "@anna-ai/agent";
+import type { AgentTool } from "@anna-ai/agent";
 import type { FakeProvider } from "@anna-ai/agent/test-kit";
 import { jsonSchema, type ModelMessage, tool as sdkTool } from "ai";
 import type { MeasureOptions } from "../nexus/measure.js";
@@ -12,6 +12,7 @@ import {
   directStep,
   expectCompleted,
   USER_MESSAGES,
+  benchTurn,
 } from "./common.js";
 import type { LatencyRow } from "./latency.js";
 import { measureWithCpu } from "./measure-cpu.js";
@@ -67,18 +68,7 @@ export async function toolTurnRows(
   let seq = 0;
   const ourTurn = async () => {
     script();
-    const events: TurnEvent[] = [];
-    const outcome = await runTurn({
-      turnId: `t${++seq}`,
-      conversationId: "c1",
-      userId: "u1",
-      prompt,
-      gateway,
-      signal: new AbortController().signal,
-      emit: (e) => {
-        events.push(e);
-      },
-    });
+    const outcome = await benchTurn(gateway, prompt, `t${++seq}`, true);
     expectCompleted("runTurn with a tool", outcome.status, outcome.error);
     if (outcome.steps !== 2) throw new Error(`expected 2 model calls, got ${outcome.steps}`);
   };

@@ -4,7 +4,6 @@
 // ours runs the turn loop (gateway: quota, retries policy, bounded fetch, usage; the loop's
 // events to an in-memory sink). The difference per turn is the runtime's overhead.
 import { startFakeProvider } from "@anna-ai/agent/test-kit";
-import { runTurn, type TurnEvent } from "@anna-ai/agent";
 import type { MeasureOptions } from "../nexus/measure.js";
 import type { LatencyRow } from "./latency.js";
 import { measureWithCpu } from "./measure-cpu.js";
@@ -15,6 +14,7 @@ import {
   directStep,
   expectCompleted,
   USER_MESSAGES,
+  benchTurn,
 } from "./common.js";
 
 const REPLY = { text: ["Two ", "meetings ", "and a walk."] };
@@ -33,18 +33,7 @@ export async function turnPiece(o: MeasureOptions): Promise<LatencyRow[]> {
     };
     const ours = async () => {
       fake.enqueue(REPLY);
-      const events: TurnEvent[] = [];
-      const outcome = await runTurn({
-        turnId: `t${++seq}`,
-        conversationId: "c1",
-        userId: "u1",
-        prompt,
-        gateway,
-        signal: new AbortController().signal,
-        emit: (e) => {
-          events.push(e);
-        },
-      });
+      const outcome = await benchTurn(gateway, prompt, `t${++seq}`, true);
       expectCompleted("runTurn", outcome.status, outcome.error);
     };
     return await measureWithCpu(
