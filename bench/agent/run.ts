@@ -10,7 +10,9 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MeasureOptions } from "../nexus/measure.js";
 import type { LatencyRow } from "./latency.js";
+import { groupRowsReport } from "../report/group-rows.js";
 import { printPiece } from "./print.js";
+import { AGENT_TARGETS } from "./targets.js";
 
 export interface AgentBenchOptions extends MeasureOptions {
   samples: number;
@@ -76,6 +78,10 @@ const json = flag("--json");
 if (json !== undefined) {
   const file = json || fileURLToPath(new URL("../results/agent.json", import.meta.url));
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ options, load: loadavg()[0], rows }, null, 2) + "\n");
+  const report = groupRowsReport(rows, AGENT_TARGETS);
+  writeFileSync(
+    file,
+    JSON.stringify({ options, load: loadavg()[0], rows, suite: "agent", report }, null, 2) + "\n",
+  );
   process.stdout.write(`\nwrote ${file}\n`);
 }

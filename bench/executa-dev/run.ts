@@ -12,6 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { formatNumber, formatSummary, renderTable } from "../host/format.js";
+import type { ReportRow } from "../report/row.js";
 import { jsonOutputPath, writeJsonFile } from "../host/json-file.js";
 import { summarize, type Summary } from "../host/stats.js";
 
@@ -254,7 +255,7 @@ async function main(): Promise<void> {
       ours: summaryJson(cliS),
       comparison: `+${formatNumber(overhead)} ms vs bare spawn`,
       target: `≤ bare + ${ONE_SHOT_OVERHEAD_TARGET_MS} ms`,
-      verdict: overhead <= ONE_SHOT_OVERHEAD_TARGET_MS ? "PASS" : "MISS",
+      verdict: overhead <= ONE_SHOT_OVERHEAD_TARGET_MS ? ("PASS" as const) : ("MISS" as const),
     },
     {
       figure: "repl_throughput_ratio",
@@ -263,7 +264,7 @@ async function main(): Promise<void> {
       ours: summaryJson(replS),
       comparison: `${ratio.toFixed(2)}× host library`,
       target: `≥ ${THROUGHPUT_RATIO_TARGET}×`,
-      verdict: ratio >= THROUGHPUT_RATIO_TARGET ? "PASS" : "MISS",
+      verdict: ratio >= THROUGHPUT_RATIO_TARGET ? ("PASS" as const) : ("MISS" as const),
     },
   ];
   const rows = [
@@ -324,6 +325,31 @@ async function main(): Promise<void> {
       cliLoader: { atStart: loaderAtStart, atEnd: loaderAtEnd },
       rounds: { oneShot: oneShotRounds, throughput: throughputRounds, invokes },
       figures,
+      suite: "executa-dev",
+      report: [
+        {
+          figure: figures[0]!.figure,
+          label: "one-shot --invoke wall time",
+          unit: "ms",
+          ours: cliS.median,
+          baseline: { name: "bare spawn", value: bareS.median },
+          better: "lower",
+          comparison: figures[0]!.comparison,
+          target: figures[0]!.target,
+          verdict: figures[0]!.verdict,
+        },
+        {
+          figure: figures[1]!.figure,
+          label: `REPL throughput, ${invokes} piped invokes`,
+          unit: "invokes/s",
+          ours: replS.median,
+          baseline: { name: "host library", value: hostS.median },
+          better: "higher",
+          comparison: figures[1]!.comparison,
+          target: figures[1]!.target,
+          verdict: figures[1]!.verdict,
+        },
+      ] satisfies ReportRow[],
       info: {
         hostNoRouter: summaryJson(hostBareS),
         oneShotCpuMs: { bare: summaryJson(bareCpuS), cli: summaryJson(cliCpuS) },

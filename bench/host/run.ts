@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release } from "node:os";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { ReportRow } from "../report/row.js";
 import { minimalEnv } from "./child-env.js";
 import { formatNumber, formatSummary, renderTable } from "./format.js";
 import { METRIC_RUNS, isMetricName, type MetricName } from "./metrics/registry.js";
@@ -227,10 +228,33 @@ function writeJson(
       impls: summaries,
     })),
     notes,
+    suite: "host",
+    report: reports.map(reportRowOf),
   };
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(document, null, 2) + "\n");
   process.stdout.write(`\nwrote ${path}\n`);
+}
+
+/** The row for `npm run bench`'s one report (bench/report/row.ts). */
+function reportRowOf({ row, summaries, comparison, verdict }: RowReport): ReportRow {
+  const baseline =
+    row.baseline === undefined || summaries[row.baseline] === undefined
+      ? undefined
+      : { name: row.baseline, value: summaries[row.baseline]!.median };
+  return {
+    figure: row.figure,
+    label: row.label.trim(),
+    unit: row.unit,
+    ours: summaries.ours?.median ?? Number.NaN,
+    ...(baseline === undefined ? {} : { baseline }),
+    better: row.unit.endsWith("/s") ? "higher" : "lower",
+    comparison,
+    target: row.pass === undefined ? "" : row.target,
+    verdict: verdict === "" ? "info" : verdict,
+    // One quick round's p99 is whichever stall the machine had: not a ratio to gate on.
+    ...(row.figure.includes("p99") ? { gate: false } : {}),
+  };
 }
 
 async function main(): Promise<void> {

@@ -9,9 +9,11 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { kvPiece } from "./kv.js";
 import type { MeasureOptions, Row } from "./measure.js";
+import { groupRowsReport } from "../report/group-rows.js";
 import { publishPiece } from "./publish.js";
 import { startPiece } from "./start.js";
 import { storePiece } from "./store.js";
+import { NEXUS_TARGETS } from "./targets.js";
 import { tokensPiece } from "./tokens.js";
 
 const PIECES: Record<string, (o: MeasureOptions) => Promise<Row[]>> = {
@@ -44,11 +46,11 @@ const options: MeasureOptions = {
 process.stdout.write(
   `bench:nexus on ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}; ${options.rounds} rounds × ${options.roundMs} ms, median round\n`,
 );
-const rows: Row[] = [];
+const rows: (Row & { piece: string })[] = [];
 for (const [name, piece] of Object.entries(PIECES)) {
   if (only && !only.includes(name)) continue;
   const got = await piece(options);
-  rows.push(...got);
+  rows.push(...got.map((row) => ({ piece: name, ...row })));
   print(name, got);
 }
 
@@ -85,6 +87,10 @@ const json = flag("--json");
 if (json !== undefined) {
   const file = json || fileURLToPath(new URL("../results/nexus.json", import.meta.url));
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ options, rows }, null, 2) + "\n");
+  const report = groupRowsReport(rows, NEXUS_TARGETS);
+  writeFileSync(
+    file,
+    JSON.stringify({ options, load: loadavg()[0], rows, suite: "nexus", report }, null, 2) + "\n",
+  );
   process.stdout.write(`\nwrote ${file}\n`);
 }

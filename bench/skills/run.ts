@@ -1,19 +1,29 @@
 // `npm run bench:skills`: a 1,000-skill index built cold (issue 4 target: ≤ 150 ms), next to the
 // named baseline `read-files` — the time to merely read the same 1,000 SKILL.md files with the
 // same concurrency — in the same run. Every cold figure is a fresh Node process; modes are
-// interleaved over rounds so machine drift hits all alike. Prints medians, min–max and ratios.
+// interleaved over rounds so machine drift hits all alike. Prints medians, min–max and ratios;
+// `--json` writes them to bench/results/skills.json (`--out <file>` elsewhere).
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { parseArgs, promisify } from "node:util";
 import { SkillIndex } from "@anna-ai/skills";
+import { jsonOutputPath, writeJsonFile } from "../host/json-file.js";
+import { describeAgainst } from "../report/row.js";
 import { writeCorpus } from "./corpus.js";
 
 const SKILL_COUNT = 1000;
-const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
+const { values } = parseArgs({
+  options: { rounds: { type: "string" }, json: { type: "boolean" }, out: { type: "string" } },
+});
+const ROUNDS = Number(values.rounds ?? process.env["BENCH_ROUNDS"] ?? 5);
+const jsonPath = jsonOutputPath(
+  values,
+  fileURLToPath(new URL("../results/skills.json", import.meta.url)),
+);
 const WARM_RUNS = 10;
 const TARGET_COLD_MS = 150;
 const BASELINE = "read-files";
@@ -101,6 +111,33 @@ try {
   console.log(
     `target: index built cold ≤ ${TARGET_COLD_MS} ms → ${cold <= TARGET_COLD_MS ? "PASS" : "MISS"} (${fmt(cold)})`,
   );
+  if (jsonPath !== undefined) {
+    const against = { name: BASELINE, value: baseline };
+    writeJsonFile(jsonPath, {
+      generatedAt: new Date().toISOString(),
+      machine: { node: process.version, cpus: cpus().length, loadAtEnd: loadavg() },
+      rounds: ROUNDS,
+      skills: SKILL_COUNT,
+      medianMs: Object.fromEntries(
+        MODES.map((mode) => [mode, median((samples.get(mode) ?? []).map((s) => s.ms))]),
+      ),
+      warmMs: median(warm),
+      suite: "skills",
+      report: [
+        {
+          figure: "index_cold_ms",
+          label: `${SKILL_COUNT}-skill index built cold`,
+          unit: "ms",
+          ours: cold,
+          baseline: against,
+          better: "lower",
+          comparison: describeAgainst(cold, against, "ms", "ratio"),
+          target: `≤ ${TARGET_COLD_MS} ms`,
+          verdict: cold <= TARGET_COLD_MS ? "PASS" : "MISS",
+        },
+      ],
+    });
+  }
 } finally {
   await rm(root, { recursive: true, force: true });
 }

@@ -13,6 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { formatNumber, formatSummary, renderTable } from "../host/format.js";
+import { describeAgainst, type ReportRow } from "../report/row.js";
 import { jsonOutputPath, writeJsonFile } from "../host/json-file.js";
 import { summarize, type Summary } from "../host/stats.js";
 
@@ -289,6 +290,41 @@ async function main(): Promise<void> {
         cases: Object.fromEntries(summaries),
         targetMs: VALIDATE_TARGET_MS,
         pass,
+        suite: "validate",
+        report: [
+          {
+            figure: "validate_strict_ms",
+            label: "validate --strict, generated app",
+            unit: "ms",
+            ours: validate.median,
+            baseline: { name: "node -e 0", value: baseline.median },
+            better: "lower",
+            comparison: describeAgainst(
+              validate.median,
+              { name: "node -e 0", value: baseline.median },
+              "ms",
+              "difference",
+            ),
+            target: `≤ ${VALIDATE_TARGET_MS} ms`,
+            verdict: pass ? "PASS" : "MISS",
+          },
+          {
+            figure: "cli_start_ms",
+            label: "anna-app --version",
+            unit: "ms",
+            ours: cliStart.median,
+            baseline: { name: "node -e 0", value: baseline.median },
+            better: "lower",
+            comparison: describeAgainst(
+              cliStart.median,
+              { name: "node -e 0", value: baseline.median },
+              "ms",
+              "difference",
+            ),
+            target: "",
+            verdict: "info",
+          },
+        ] satisfies ReportRow[],
       });
     }
   } finally {
