@@ -50,6 +50,8 @@ export { REDACTED, Secret, redactSecrets } from "./config/secret.js";
 export { createLlmGateway } from "./gateway/create-gateway.js";
 export { openLlmGateway } from "./gateway/open-gateway.js";
 export { switchableGateway } from "./gateway/switchable-gateway.js";
+export { CONNECTION_TEST_TIMEOUT_MS, testLlmConnection } from "./gateway/test-connection.js";
+export type { ConnectionTestResult } from "./gateway/test-connection.js";
 export type { SwitchableGateway } from "./gateway/switchable-gateway.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./gateway/bounded-fetch.js";
 export type { LlmGatewayOptions } from "./gateway/create-gateway.js";
