@@ -107,6 +107,18 @@ describe("the configuration layers", () => {
     });
   });
 
+  it("never carries a lower layer's key to another vendor", () => {
+    const layers = [
+      {
+        source: "file" as const,
+        input: { provider: "openai" as const, apiKey: "sk-openai-file-key", model: "gpt-4.1" },
+      },
+      { source: "database" as const, input: { provider: "anthropic" as const } },
+    ];
+    expect(() => resolveLlmConfigLayers(layers)).toThrow("apiKey is required when provider is anthropic");
+    expect(llmSettingSources(layers)).toEqual({ provider: "database" });
+  });
+
   it("reports a bad env value under its variable's name", () => {
     expect(() => llmConfigInputFromEnv({ ANNA_LLM_PROVIDER: "gemini" })).toThrow(
       "ANNA_LLM_PROVIDER must be one of openai, anthropic, openai-compatible, offline",
