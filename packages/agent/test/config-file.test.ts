@@ -115,7 +115,9 @@ describe("the configuration layers", () => {
       },
       { source: "database" as const, input: { provider: "anthropic" as const } },
     ];
-    expect(() => resolveLlmConfigLayers(layers)).toThrow("apiKey is required when provider is anthropic");
+    expect(() => resolveLlmConfigLayers(layers)).toThrow(
+      "apiKey is required when provider is anthropic",
+    );
     expect(llmSettingSources(layers)).toEqual({ provider: "database" });
   });
 

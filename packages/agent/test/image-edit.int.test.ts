@@ -89,13 +89,13 @@ describe("image/edit through the gateway", () => {
       source: imageEditSource({ trustedOrigins: () => [origin] }),
     });
     await expect(
-      trusted.edit({ prompt: "x", image_url: `${origin}/notes.txt` }, ctx()),
+      trusted.edit({ prompt: "x", image_url: `${origin}/notes.txt`, n: 1 }, ctx()),
     ).rejects.toMatchObject({
       code: -32104,
       message: expect.stringContaining("'image_url' is text/plain; edits take image/png"),
     });
     await expect(
-      trusted.edit({ prompt: "x", image_url: `${origin}/gone.png` }, ctx()),
+      trusted.edit({ prompt: "x", image_url: `${origin}/gone.png`, n: 1 }, ctx()),
     ).rejects.toMatchObject({
       code: -32314,
       message: expect.stringContaining("answered HTTP 404"),
@@ -103,9 +103,9 @@ describe("image/edit through the gateway", () => {
     // Without trusting this origin, a loopback URL is an internal host.
     const untrusted = createGatewayImageService({ gateway });
     await expect(
-      untrusted.edit({ prompt: "x", image_url: `${origin}/picture.png` }, ctx()),
+      untrusted.edit({ prompt: "x", image_url: `${origin}/picture.png`, n: 1 }, ctx()),
     ).rejects.toMatchObject({ code: -32314, data: { field: "image_url" } });
-    await expect(untrusted.edit({ prompt: "x" }, ctx())).rejects.toMatchObject({
+    await expect(untrusted.edit({ prompt: "x", n: 1 } as never, ctx())).rejects.toMatchObject({
       code: -32104,
       data: { field: "image_url" },
     });
@@ -114,14 +114,18 @@ describe("image/edit through the gateway", () => {
 
   it("maps a provider failure of the edit onto the image codes", async () => {
     const origin = await pictureServer();
-    const { gateway, fake } = await harness({ provider: "openai", model: "gpt-test", maxRetries: 0 });
+    const { gateway, fake } = await harness({
+      provider: "openai",
+      model: "gpt-test",
+      maxRetries: 0,
+    });
     fake.enqueue({ error: { status: 400, message: "mask must match the image size" } });
     const service = createGatewayImageService({
       gateway,
       source: imageEditSource({ trustedOrigins: () => [origin] }),
     });
     await expect(
-      service.edit({ prompt: "x", image_url: `${origin}/picture.png` }, ctx()),
+      service.edit({ prompt: "x", image_url: `${origin}/picture.png`, n: 1 }, ctx()),
     ).rejects.toMatchObject({
       code: -32103,
       data: { errorCode: "IMAGE_PROVIDER_ERROR", status: 400, provider: "openai" },
@@ -136,7 +140,7 @@ describe("image/edit through the gateway", () => {
       const { gateway, fake } = await harness(input);
       const service = createGatewayImageService({ gateway });
       await expect(
-        service.edit({ prompt: "x", image_url: "https://images.example.com/a.png" }, ctx()),
+        service.edit({ prompt: "x", image_url: "https://images.example.com/a.png", n: 1 }, ctx()),
       ).rejects.toMatchObject({
         code: -32311,
         data: { errorCode: "IMAGE_EDIT_NOT_SUPPORTED", provider: input.provider },

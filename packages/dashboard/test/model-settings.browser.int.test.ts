@@ -73,7 +73,7 @@ describe.skipIf(chromium.skip)(`model settings in Chromium${chromium.reason}`, (
     await page.keyboard.type(fake.baseUrl);
     await page.keyboard.press("Tab");
     const key = base.getByLabel(/^API key/);
-    expect(await key.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await key.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     expect(await key.getAttribute("type")).toBe("password");
     await page.keyboard.type("sk-wrong-key-0000000");
     await page.keyboard.press("Tab");
@@ -103,7 +103,9 @@ describe.skipIf(chromium.skip)(`model settings in Chromium${chromium.reason}`, (
       timeout: WAIT_MS,
     });
     await form.getByText("Recent changes").click();
-    await form.getByText(/by root@example\.com: .*provider \(unset\) → "openai-compatible"/).waitFor();
+    await form
+      .getByText(/by root@example\.com: .*provider \(unset\) → "openai-compatible"/)
+      .waitFor();
     await screenshot(page, "dashboard-model-settings");
 
     const stored = await page.evaluate(async () =>

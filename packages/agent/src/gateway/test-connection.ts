@@ -78,7 +78,8 @@ function hintFor(error: GatewayError): string {
   if (error.code === "unreachable") {
     return "nothing answers at the base URL from this server: check the host and port, and that the model server runs";
   }
-  if (error.code === "timeout") return "no answer in time: is the base URL reachable from the server?";
+  if (error.code === "timeout")
+    return "no answer in time: is the base URL reachable from the server?";
   if (error.code === "not_configured") return "a setting the provider needs is missing";
   return "see the provider's message above";
 }

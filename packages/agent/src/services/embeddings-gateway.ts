@@ -32,7 +32,9 @@ export function createGatewayEmbeddingsService(
 ): EmbeddingsService {
   const { gateway } = options;
   const dimensionsNow =
-    typeof options.dimensions === "number" ? () => options.dimensions as number : options.dimensions;
+    typeof options.dimensions === "number"
+      ? () => options.dimensions as number
+      : options.dimensions;
   const maxInputs = options.maxInputs ?? EMBED_MAX_INPUTS;
   const maxChars = options.maxCharsPerInput ?? EMBED_MAX_CHARS_PER_INPUT;
   return {

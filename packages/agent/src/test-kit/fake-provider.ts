@@ -290,7 +290,8 @@ async function readMultipart(raw: Buffer, contentType: string): Promise<Record<s
       } satisfies FakeUploadedFile;
     }
     const prior = out[name];
-    out[name] = prior === undefined ? parsed : [...(Array.isArray(prior) ? prior : [prior]), parsed];
+    out[name] =
+      prior === undefined ? parsed : [...(Array.isArray(prior) ? prior : [prior]), parsed];
   }
   return out;
 }

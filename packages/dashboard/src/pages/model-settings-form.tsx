@@ -9,7 +9,13 @@ import { api } from "../api/client";
 import { ErrorNote, Loading } from "../components/status";
 
 type Section = "" | "sampling" | "embeddings" | "images";
-type Fields = { provider: string; baseUrl: string; model: string; apiKey: string; clearKey: boolean };
+type Fields = {
+  provider: string;
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+  clearKey: boolean;
+};
 
 interface ModelSettingsView {
   version: number;
@@ -19,7 +25,11 @@ interface ModelSettingsView {
   settings: Record<string, unknown>;
   keys: Record<string, "set" | "unset">;
   pinned: Record<string, string>;
-  audit: { changed_by: string; changed_at: number; changes: { setting: string; change: string }[] }[];
+  audit: {
+    changed_by: string;
+    changed_at: number;
+    changes: { setting: string; change: string }[];
+  }[];
 }
 
 interface TestResult {
@@ -44,7 +54,10 @@ const path = (section: Section, field: string) => (section === "" ? field : `${s
 function fieldsOf(view: ModelSettingsView): Record<Section, Fields> {
   const out = {} as Record<Section, Fields>;
   for (const { key } of SECTIONS) {
-    const raw = (key === "" ? view.settings : (view.settings[key] ?? {})) as Record<string, unknown>;
+    const raw = (key === "" ? view.settings : (view.settings[key] ?? {})) as Record<
+      string,
+      unknown
+    >;
     const str = (v: unknown) => (typeof v === "string" ? v : "");
     out[key] = {
       provider: str(raw["provider"]),
@@ -75,10 +88,14 @@ function settingsOf(
     if (f.apiKey !== "") put("apiKey", f.apiKey);
     else if (f.clearKey) put("apiKey", null);
     // Everything else the stored layer has (retries, dimensions, …) is kept as it was.
-    const stored = (key === "" ? view.settings : (view.settings[key] ?? {})) as Record<string, unknown>;
+    const stored = (key === "" ? view.settings : (view.settings[key] ?? {})) as Record<
+      string,
+      unknown
+    >;
     const rest = Object.fromEntries(
       Object.entries(stored).filter(
-        ([k]) => !["provider", "baseUrl", "model", "apiKey", ...SECTIONS.map((s) => s.key)].includes(k),
+        ([k]) =>
+          !["provider", "baseUrl", "model", "apiKey", ...SECTIONS.map((s) => s.key)].includes(k),
       ),
     );
     if (key === "") Object.assign(out, rest, own);
@@ -142,8 +159,8 @@ function ModelForm({
       <h3 id="model-settings">Model settings</h3>
       <p className="muted">
         Saved settings apply to the next call, with no restart. The server's environment wins over
-        this page ({view.precedence}){view.file ? `; the rest comes from ${view.file}` : ""}. Leave a
-        field empty to use the base model's or the default.
+        this page ({view.precedence}){view.file ? `; the rest comes from ${view.file}` : ""}. Leave
+        a field empty to use the base model's or the default.
       </p>
       {SECTIONS.map(({ key, title, effective }) => {
         const f = fields[key];
@@ -166,7 +183,9 @@ function ModelForm({
               disabled={pinnedBy("provider") !== undefined}
               onChange={(e) => set(key, { provider: e.target.value })}
             >
-              <option value="">{key === "" ? "not set (offline)" : "same as the base model"}</option>
+              <option value="">
+                {key === "" ? "not set (offline)" : "same as the base model"}
+              </option>
               {PROVIDERS.map((p) => (
                 <option key={p} value={p}>
                   {p}

@@ -105,7 +105,7 @@ const FLAGS: Flags = {
     type: "string",
     value: "<file>",
     description:
-      "a JSON config file with the model settings under \"llm\" (env ANNA_CONFIG; the environment overrides it, see docs/agent.md)",
+      'a JSON config file with the model settings under "llm" (env ANNA_CONFIG; the environment overrides it, see docs/agent.md)',
   },
   ...BINARY_FLAGS,
 };

@@ -324,7 +324,11 @@ function cleared(body: unknown): Set<string> {
 }
 
 /** Stored keys the request left out, kept where the provider is unchanged and not cleared. */
-function keepKeys(next: LlmConfigInput, stored: LlmConfigInput, clear: Set<string>): LlmConfigInput {
+function keepKeys(
+  next: LlmConfigInput,
+  stored: LlmConfigInput,
+  clear: Set<string>,
+): LlmConfigInput {
   const out: Loose = { ...(next as Loose) };
   const prev = stored as Loose;
   if (out["apiKey"] === undefined && !clear.has("apiKey") && prev["apiKey"] !== undefined) {

@@ -189,7 +189,7 @@ describe.each(DIALECTS)("model settings on $name", (d) => {
     expect(typo.status).toBe(400);
     expect(detail(typo.body)).toMatchObject({
       code: "validation_failed",
-      message: expect.stringContaining('has unknown settings modle; known: provider'),
+      message: expect.stringContaining("has unknown settings modle; known: provider"),
     });
     expect(detail(typo.body).message).toContain('Did you mean "model"?');
     const bad = await call(t.url, admin.pat, "PUT", MODELS, { settings: { provider: "gemini" } });
