@@ -11,6 +11,7 @@ export {
   OPENAI_DEFAULT_EMBEDDING_MODEL,
   OPENAI_DEFAULT_IMAGE_MODEL,
   parseLlmConfig,
+  parseLlmConfigInput,
 } from "./config/llm-config.js";
 export type {
   LlmConfig,
@@ -22,12 +23,36 @@ export type {
   Purpose,
   SettingNames,
 } from "./config/llm-config.js";
-export { LLM_ENV_VARS, envSettingName, llmConfigFromEnv } from "./config/config-env.js";
+export {
+  LLM_ENV_VARS,
+  envSettingName,
+  llmConfigFromEnv,
+  llmConfigInputFromEnv,
+} from "./config/config-env.js";
+export {
+  CONFIG_FILE_KEYS,
+  CONFIG_FILE_MAX_BYTES,
+  ConfigFileError,
+  parseConfigFile,
+  readConfigFile,
+} from "./config/config-file.js";
+export type { ConfigFile } from "./config/config-file.js";
+export {
+  LLM_CONFIG_SOURCES,
+  llmSettingSources,
+  mergeLlmConfigInputs,
+  resolveLlmConfigLayers,
+} from "./config/config-layers.js";
+export type { LlmConfigLayer, LlmConfigSource } from "./config/config-layers.js";
 export { REDACTED, Secret, redactSecrets } from "./config/secret.js";
 
 // The gateway (src/gateway): the API, errors, retries, usage and quotas.
 export { createLlmGateway } from "./gateway/create-gateway.js";
 export { openLlmGateway } from "./gateway/open-gateway.js";
+export { switchableGateway } from "./gateway/switchable-gateway.js";
+export { CONNECTION_TEST_TIMEOUT_MS, testLlmConnection } from "./gateway/test-connection.js";
+export type { ConnectionTestResult } from "./gateway/test-connection.js";
+export type { SwitchableGateway } from "./gateway/switchable-gateway.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./gateway/bounded-fetch.js";
 export type { LlmGatewayOptions } from "./gateway/create-gateway.js";
 export type {
@@ -43,7 +68,9 @@ export type {
   EmbedResult,
   FinishReason,
   GeneratedImage,
+  ImageEditRequest,
   ImageGenerationResult,
+  ImageInput,
   ImageRequest,
   JsonResponseFormat,
   LlmGateway,
@@ -85,6 +112,17 @@ export { createGatewayEmbeddingsService } from "./services/embeddings-gateway.js
 export type { GatewayEmbeddingsOptions } from "./services/embeddings-gateway.js";
 export { createGatewayImageService } from "./services/image-gateway.js";
 export type { GatewayImageOptions, ImageStore } from "./services/image-gateway.js";
+export {
+  IMAGE_EDIT_FETCH_TIMEOUT_MS,
+  IMAGE_EDIT_INPUT_MAX_BYTES,
+  IMAGE_EDIT_MEDIA_TYPES,
+  imageEditSource,
+} from "./services/image-edit-source.js";
+export type {
+  ImageEditField,
+  ImageEditSource,
+  ImageEditSourceOptions,
+} from "./services/image-edit-source.js";
 
 // The runtime's shared vocabulary (src/turns/types.ts): tools, prompts and turn events.
 export type {

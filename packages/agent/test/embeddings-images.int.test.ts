@@ -219,7 +219,7 @@ describe("the gateway-backed image service", () => {
     expect(stored).toHaveLength(1);
   });
 
-  it("answers the image family's codes: quota, no model, invalid request, edit", async () => {
+  it("answers the image family's codes: quota, no model, invalid request, unreadable edit input", async () => {
     const ledger = new MemoryUsageLedger({ imagesPerUser: 1 });
     const { gateway, fake } = await harness(
       { provider: "openai", model: "gpt-test" },
@@ -237,7 +237,8 @@ describe("the gateway-backed image service", () => {
     await expect(
       service.edit({ prompt: "x", image_url: "https://x/y.png", n: 1 }, imageCtx()),
     ).rejects.toMatchObject({
-      code: -32311,
+      code: -32314,
+      data: { field: "image_url", reason: "internal or private host" },
     });
     expect(fake.requests).toHaveLength(1);
 

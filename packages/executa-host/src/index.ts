@@ -238,6 +238,7 @@ export {
   IMAGE_DEFAULT_SIZE,
   IMAGE_MAX_SIDE_PX,
   IMAGE_MIN_SIDE_PX,
+  checkFetchableUrl,
   checkImageParams,
 } from "./services/offline/image-validate.js";
 export type { CheckedImageParams } from "./services/offline/image-validate.js";

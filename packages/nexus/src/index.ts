@@ -1,5 +1,7 @@
 export { createApp } from "./http/app.js";
 export type { AppDeps, Env, Principal } from "./http/context.js";
+export { openCopilot } from "./copilot/copilot-services.js";
+export type { CopilotServices, OpenCopilotOptions } from "./copilot/copilot-services.js";
 export { findDashboardDist } from "./http/dashboard-dist.js";
 export { DASHBOARD_CSP } from "./http/page-headers.js";
 export type { DashboardFiles } from "./routes/dashboard.js";

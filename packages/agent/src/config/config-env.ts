@@ -1,8 +1,8 @@
 // The environment form of the LLM configuration. Every variable maps onto one field of the
 // configuration object, so the env, a config file and the admin settings are one schema; messages
 // name the variable the operator set. Empty variables count as unset.
-import type { LlmConfig, LlmConfigIssue, SettingNames } from "./llm-config.js";
-import { LlmConfigError, parseLlmConfig } from "./llm-config.js";
+import type { LlmConfig, LlmConfigInput, LlmConfigIssue, SettingNames } from "./llm-config.js";
+import { LlmConfigError, parseLlmConfig, parseLlmConfigInput } from "./llm-config.js";
 
 type FieldKind = "string" | "boolean" | "integer";
 
@@ -58,6 +58,17 @@ export const envSettingName: SettingNames = (path) => {
 
 /** Builds the configuration object from the environment, then parses it like any other. */
 export function llmConfigFromEnv(env: Readonly<Record<string, string | undefined>>): LlmConfig {
+  return parseLlmConfig(llmConfigInputFromEnv(env), envSettingName);
+}
+
+/**
+ * The settings the environment sets, as a configuration object (not yet resolved), so it can be
+ * layered over a config file and the admin settings. Throws `LlmConfigError` naming the variable
+ * when a value has the wrong type.
+ */
+export function llmConfigInputFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): LlmConfigInput {
   const input: Record<string, unknown> = {};
   const issues: LlmConfigIssue[] = [];
   for (const [section, fields] of Object.entries(SECTION_FIELDS)) {
@@ -80,7 +91,9 @@ export function llmConfigFromEnv(env: Readonly<Record<string, string | undefined
     else if (Object.keys(target).length > 0) input[section] = target;
   }
   if (issues.length > 0) throw new LlmConfigError(issues);
-  return parseLlmConfig(input, envSettingName);
+  // Checked here so an unknown provider is reported under its variable's name.
+  parseLlmConfigInput(input, envSettingName);
+  return input as LlmConfigInput;
 }
 
 function convert(raw: string, kind: FieldKind): string | number | boolean | undefined {

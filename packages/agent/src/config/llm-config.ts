@@ -5,6 +5,7 @@
 //
 // A purpose inherits the base endpoint's fields it does not set, except when it names a different
 // provider: then nothing is inherited, so an OpenAI key is never sent to another vendor's URL.
+import { didYouMean } from "@anna-ai/app-schema";
 import { z } from "zod";
 import { Secret } from "./secret.js";
 
@@ -104,16 +105,7 @@ const objectPath: SettingNames = (path) => (path.length === 0 ? "config" : path.
  * `LlmConfigError` listing every problem; key values never appear in a message.
  */
 export function parseLlmConfig(input: unknown, names: SettingNames = objectPath): LlmConfig {
-  const parsed = LlmConfigInputSchema.safeParse(input ?? {});
-  if (!parsed.success) {
-    throw new LlmConfigError(
-      parsed.error.issues.map((issue) => ({
-        setting: names(issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))),
-        message: issueMessage(issue, input),
-      })),
-    );
-  }
-  const raw = parsed.data;
+  const raw = parseLlmConfigInput(input, names);
   const issues: LlmConfigIssue[] = [];
   const base = endpoint("chat", raw, undefined, names, issues);
   const config: LlmConfig = {
@@ -130,6 +122,26 @@ export function parseLlmConfig(input: unknown, names: SettingNames = objectPath)
   };
   if (issues.length > 0) throw new LlmConfigError(issues);
   return config;
+}
+
+/**
+ * Checks the shape of a configuration object (types, enums, unknown keys) without resolving it:
+ * a layer (file, admin settings, env) may be partial, the merge of all of them must resolve.
+ */
+export function parseLlmConfigInput(
+  input: unknown,
+  names: SettingNames = objectPath,
+): z.infer<typeof LlmConfigInputSchema> {
+  const parsed = LlmConfigInputSchema.safeParse(input ?? {});
+  if (!parsed.success) {
+    throw new LlmConfigError(
+      parsed.error.issues.map((issue) => ({
+        setting: names(issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))),
+        message: issueMessage(issue, input),
+      })),
+    );
+  }
+  return parsed.data;
 }
 
 type RawEndpoint = z.infer<typeof EndpointSchema>;
@@ -229,7 +241,9 @@ function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
     return `must be one of ${accepted.join(", ")}${shown}`;
   }
   if (issue.code === "unrecognized_keys") {
-    return `has unknown settings ${issue.keys.join(", ")}; known: ${Object.keys(LlmConfigInputSchema.shape).join(", ")}`;
+    const known = knownKeysAt(issue.path);
+    const hints = issue.keys.map((k) => didYouMean(k, known).trim()).filter((h) => h !== "");
+    return `has unknown settings ${issue.keys.join(", ")}; known: ${known.join(", ")}${hints.length > 0 ? `. ${hints.join(" ")}` : ""}`;
   }
   if (key === "baseUrl") return "must be an http:// or https:// URL";
   if (key === "apiKey") return "must be a non-empty string";
@@ -238,6 +252,14 @@ function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
   if (key === "timeoutMs") return "must be an integer number of milliseconds from 1000 to 600000";
   if (key === "dimensions") return "must be an integer from 1 to 16384";
   return issue.message;
+}
+
+/** The settings an object at `path` accepts: the top level, or one purpose's section. */
+function knownKeysAt(path: readonly PropertyKey[]): string[] {
+  const section = path[0];
+  if (section === "embeddings") return [...Object.keys(EndpointShape), "dimensions"];
+  if (section === "sampling" || section === "images") return Object.keys(EndpointShape);
+  return Object.keys(LlmConfigInputSchema.shape);
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

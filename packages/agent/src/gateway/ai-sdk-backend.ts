@@ -146,5 +146,21 @@ export function aiSdkImageBackend(endpoint: ModelEndpoint, fetch?: FetchFunction
       });
       return result.images.map((image) => ({ base64: image.base64, mediaType: image.mediaType }));
     },
+    // The SDK sends a prompt with images to the provider's `/images/edits` as multipart form data.
+    async edit(request, signal) {
+      const result = await generateImage({
+        model,
+        prompt: {
+          text: request.prompt,
+          images: request.images.map((image) => image.bytes),
+          ...(request.mask !== undefined ? { mask: request.mask.bytes } : {}),
+        },
+        n: request.n,
+        ...(request.size !== undefined ? { size: request.size } : {}),
+        abortSignal: signal,
+        maxRetries: 0,
+      });
+      return result.images.map((image) => ({ base64: image.base64, mediaType: image.mediaType }));
+    },
   };
 }

@@ -7,6 +7,7 @@ import type {
   ChatResult,
   EmbedResult,
   GeneratedImage,
+  ImageEditRequest,
   ImageRequest,
   ModelInfo,
 } from "./types.js";
@@ -25,4 +26,6 @@ export interface EmbedBackend extends ModelInfo {
 
 export interface ImageBackend extends ModelInfo {
   generate(request: ImageRequest, signal: AbortSignal): Promise<GeneratedImage[]>;
+  /** Absent when the backend cannot edit images (the offline model). */
+  edit?(request: ImageEditRequest, signal: AbortSignal): Promise<GeneratedImage[]>;
 }

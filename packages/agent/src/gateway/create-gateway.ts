@@ -255,6 +255,22 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
       return { provider: backend.provider, model: backend.model, images: made };
     },
 
+    async editImage(request, call): Promise<ImageGenerationResult> {
+      const backend = images();
+      const edit = backend.edit?.bind(backend);
+      if (edit === undefined) {
+        throw new GatewayError(
+          "not_supported",
+          `image editing is not supported by the ${backend.provider} images model; set the images provider to openai (ANNA_IMAGES_PROVIDER, or images.provider in the config file or the admin settings), whose /v1/images/edits edits images`,
+          { provider: backend.provider },
+        );
+      }
+      const made = await once(backend.provider, call, (signal) => edit(request, signal));
+      const noTokens = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+      await record(call, backend, noTokens, made.length);
+      return { provider: backend.provider, model: backend.model, images: made };
+    },
+
     modelFor(purpose) {
       const endpoint = endpointFor(config, purpose);
       return {

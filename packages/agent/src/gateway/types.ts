@@ -114,6 +114,18 @@ export interface ImageRequest {
   size?: `${number}x${number}`;
 }
 
+/** An image sent to the provider (the picture to edit, or its mask). */
+export interface ImageInput {
+  bytes: Uint8Array;
+  mediaType: string;
+}
+
+/** `image/edit`: change `images` (usually one) as `prompt` says, only where `mask` is clear. */
+export interface ImageEditRequest extends ImageRequest {
+  images: readonly ImageInput[];
+  mask?: ImageInput;
+}
+
 export interface GeneratedImage {
   base64: string;
   mediaType: string;
@@ -132,6 +144,8 @@ export interface LlmGateway {
   embed(request: EmbedRequest, options: CallOptions): Promise<EmbedResult>;
   /** Rejects with `not_supported` when the images provider cannot make images. */
   generateImage(request: ImageRequest, options: CallOptions): Promise<ImageGenerationResult>;
+  /** Rejects with `not_supported` naming a provider that edits when this one cannot. */
+  editImage(request: ImageEditRequest, options: CallOptions): Promise<ImageGenerationResult>;
   /** The model behind a purpose, for `_meta` and for choosing limits (never the key). */
   modelFor(purpose: CallPurpose): ModelInfo & { structuredOutput: boolean };
 }

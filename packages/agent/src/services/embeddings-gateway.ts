@@ -16,8 +16,11 @@ import { familyError } from "./family-error.js";
 
 export interface GatewayEmbeddingsOptions {
   gateway: LlmGateway;
-  /** Dimensions of the default alias: the configured `embeddings.dimensions`. */
-  dimensions: number;
+  /**
+   * Dimensions of the default alias: the configured `embeddings.dimensions`, or a function of the
+   * current configuration when it can change at run time (the admin settings).
+   */
+  dimensions: number | (() => number);
   /** Nexus cap on inputs per request; default 64. */
   maxInputs?: number;
   /** Nexus cap on characters per input; default 32 000. */
@@ -27,12 +30,17 @@ export interface GatewayEmbeddingsOptions {
 export function createGatewayEmbeddingsService(
   options: GatewayEmbeddingsOptions,
 ): EmbeddingsService {
-  const { gateway, dimensions } = options;
+  const { gateway } = options;
+  const dimensionsNow =
+    typeof options.dimensions === "number"
+      ? () => options.dimensions as number
+      : options.dimensions;
   const maxInputs = options.maxInputs ?? EMBED_MAX_INPUTS;
   const maxChars = options.maxCharsPerInput ?? EMBED_MAX_CHARS_PER_INPUT;
   return {
     async create(params, ctx): Promise<EmbeddingsCreateResult> {
       const input = checkEmbeddingInputs(params.input, maxInputs, maxChars);
+      const dimensions = dimensionsNow();
       const alias = params.model ?? DEFAULT_EMBED_MODEL;
       if (alias !== DEFAULT_EMBED_MODEL) {
         throw catalogError(

@@ -1,6 +1,6 @@
 // A fake model provider for tests: a real HTTP server on 127.0.0.1 that speaks OpenAI Chat
-// Completions, OpenAI Responses, Anthropic Messages, OpenAI embeddings and image generations on
-// their real paths, answers each request with the next scripted reply, and records what it got
+// Completions, OpenAI Responses, Anthropic Messages, OpenAI embeddings, image generations and image
+// edits (multipart form data, as OpenAI takes them) on their real paths, answers each request with the next scripted reply, and records what it got
 // (method, path, headers with the auth, the JSON body) so tests assert what was sent.
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
@@ -23,7 +23,15 @@ export interface RecordedRequest {
   path: string;
   /** Lower-case names, as Node gives them. */
   headers: Readonly<Record<string, string>>;
+  /** The JSON body; for multipart (image edits) its fields, files as `FakeUploadedFile`s. */
   body: unknown;
+}
+
+/** A file part of a multipart request, as the fake read it. */
+export interface FakeUploadedFile {
+  mediaType: string;
+  sizeBytes: number;
+  sha256: string;
 }
 
 export interface FakeProviderOptions {
@@ -50,7 +58,7 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-type Route = "chat" | "responses" | "anthropic" | "embeddings" | "images";
+type Route = "chat" | "responses" | "anthropic" | "embeddings" | "images" | "image-edits";
 
 const ROUTES: Readonly<Record<string, Route>> = {
   "/v1/chat/completions": "chat",
@@ -58,6 +66,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
   "/v1/messages": "anthropic",
   "/v1/embeddings": "embeddings",
   "/v1/images/generations": "images",
+  "/v1/images/edits": "image-edits",
 };
 
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
@@ -86,10 +95,15 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       return;
     }
     let body: unknown = null;
-    try {
-      body = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : null;
-    } catch {
-      body = raw.toString("utf8");
+    const contentType = req.headers["content-type"] ?? "";
+    if (contentType.startsWith("multipart/form-data")) {
+      body = await readMultipart(raw, contentType);
+    } else {
+      try {
+        body = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : null;
+      } catch {
+        body = raw.toString("utf8");
+      }
     }
     if (options.recordRequests !== false) {
       requests.push({ method: req.method ?? "", path, headers: flatHeaders(req), body });
@@ -141,6 +155,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
         renderEmbeddings(reply, json, res);
         break;
       case "images":
+      case "image-edits":
         renderImages(reply, json, res);
         break;
     }
@@ -250,6 +265,35 @@ function renderEmbeddings(
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     }),
   );
+}
+
+/**
+ * The form's fields: text as strings (`n` as a number, as OpenAI reads it), files as their type,
+ * size and hash; a repeated field (`image[]` or several `image`) becomes a list.
+ */
+async function readMultipart(raw: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  const form = await new Response(new Uint8Array(raw), {
+    headers: { "content-type": contentType },
+  }).formData();
+  const out: Record<string, unknown> = {};
+  for (const [rawName, value] of form.entries()) {
+    const name = rawName.replace(/\[\]$/, "");
+    let parsed: unknown;
+    if (typeof value === "string") {
+      parsed = name === "n" && /^\d+$/.test(value) ? Number(value) : value;
+    } else {
+      const bytes = Buffer.from(await value.arrayBuffer());
+      parsed = {
+        mediaType: value.type,
+        sizeBytes: bytes.byteLength,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+      } satisfies FakeUploadedFile;
+    }
+    const prior = out[name];
+    out[name] =
+      prior === undefined ? parsed : [...(Array.isArray(prior) ? prior : [prior]), parsed];
+  }
+  return out;
 }
 
 function renderImages(reply: ScriptedReply, body: Record<string, unknown>, res: ServerResponse) {

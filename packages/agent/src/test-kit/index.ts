@@ -5,6 +5,11 @@ export {
   FAKE_PROVIDER_MAX_BODY_BYTES,
   startFakeProvider,
 } from "./fake-provider.js";
-export type { FakeProvider, FakeProviderOptions, RecordedRequest } from "./fake-provider.js";
+export type {
+  FakeProvider,
+  FakeProviderOptions,
+  FakeUploadedFile,
+  RecordedRequest,
+} from "./fake-provider.js";
 export { DEFAULT_USAGE } from "./script.js";
 export type { ScriptedError, ScriptedFinish, ScriptedReply, ScriptedToolCall } from "./script.js";

@@ -30,6 +30,7 @@ import {
   sqlExecutaStore,
   sqlStores,
   systemClock,
+  type AppDeps,
   type BlobStore,
   type ChatDeps,
   type DashboardFiles,
@@ -82,9 +83,18 @@ export async function startTestNexus(
      * keyring of its own and `storage.*` on SQL APS storage (the dashboard's app-window tests).
      */
     runtime?: boolean;
+    /** The LLM gateway and what the copilot endpoints keep beside it, on this database. */
+    copilot?: (db: DatabaseHandle["db"]) => Promise<NonNullable<AppDeps["copilot"]>>;
   } = {},
 ): Promise<TestNexus> {
-  const { database, dashboard, chat: makeChat, runtime: withRuntime, ...config } = options;
+  const {
+    database,
+    dashboard,
+    chat: makeChat,
+    runtime: withRuntime,
+    copilot: makeCopilot,
+    ...config
+  } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
   const handle = database ?? openDatabase({ dataDir });
   await migrateToLatest(handle.db);
@@ -120,6 +130,7 @@ export async function startTestNexus(
       })
     : undefined;
   const chat = makeChat?.(handle.db, { blobs, runtime });
+  const copilot = await makeCopilot?.(handle.db);
   const app = createApp({
     stores,
     clock: systemClock,
@@ -158,6 +169,7 @@ export async function startTestNexus(
     }),
     ...(dashboard ? { dashboard } : {}),
     ...(chat ? { chat } : {}),
+    ...(copilot ? { copilot } : {}),
     ...(keyring && runtime ? { keyring, runtime } : {}),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

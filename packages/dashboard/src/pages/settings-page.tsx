@@ -1,10 +1,12 @@
 // Settings: the person's signed-in browsers (end one, or every other), and for admins what this
-// server runs with (models per purpose, quota, registry switches; read-only, changed in the
-// deployment). Connected accounts for plugin credentials come with the credentials store.
+// server runs with (models per purpose, editable in the model settings form; quota and registry
+// switches, read-only, changed in the deployment). Connected accounts for plugin credentials come
+// with the credentials store.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, seg } from "../api/client";
 import { useMe } from "../api/session";
 import { ErrorNote, formatDate, Loading, PageTitle } from "../components/status";
+import { ModelSettingsForm } from "./model-settings-form";
 
 interface SessionRow {
   id: number;
@@ -133,8 +135,8 @@ function Server() {
       <h2 id="settings-server">This server</h2>
       {s.offline && (
         <p role="status">
-          The offline model answers every call: no real model is configured. Set ANNA_LLM_PROVIDER
-          (openai, anthropic or openai-compatible for Ollama, vLLM, llama.cpp) and restart.
+          The offline model answers every call: no real model is configured. Pick a provider below
+          (openai, anthropic, or openai-compatible for Ollama, vLLM, llama.cpp), test it and save.
         </p>
       )}
       {s.llm === null ? (
@@ -160,6 +162,7 @@ function Server() {
           </tbody>
         </table>
       )}
+      <ModelSettingsForm />
       <p>
         {s.quota.tokens_per_user === null && s.quota.images_per_user === null
           ? "No quota: people use the models without a cap."

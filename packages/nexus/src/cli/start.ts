@@ -3,7 +3,14 @@
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
-import { dispatcherAppViews, SearchConfigError, searchProviderFromEnv } from "@anna-ai/agent";
+import {
+  type ConfigFile,
+  ConfigFileError,
+  dispatcherAppViews,
+  readConfigFile,
+  SearchConfigError,
+  searchProviderFromEnv,
+} from "@anna-ai/agent";
 import { sqlRateLimiter } from "../auth/sql-rate-limit.js";
 import { memoryRateLimiter } from "../auth/rate-limit.js";
 import { consoleMailSender, fileOutboxMailSender } from "../mail/mail-sender.js";
@@ -94,6 +101,12 @@ const FLAGS: Flags = {
     description:
       "a new version of a live app waits for an admin's release review before it goes live (env ANNA_RELEASE_REVIEW=1)",
   },
+  config: {
+    type: "string",
+    value: "<file>",
+    description:
+      'a JSON config file with the model settings under "llm" (env ANNA_CONFIG; the environment overrides it, see docs/agent.md)',
+  },
   ...BINARY_FLAGS,
 };
 
@@ -120,6 +133,7 @@ ${flagHelp(FLAGS)}
 Examples:
   anna-nexus start
   anna-nexus start --port 9000 --data /var/lib/anna
+  OPENAI_API_KEY=sk-… anna-nexus start --config /etc/anna/nexus.json
   DATABASE_URL=postgres://anna@db/anna anna-nexus start --host 0.0.0.0 --public-origin https://nexus.example.com --trust-proxy`;
 
 export interface StartOptions {
@@ -206,8 +220,10 @@ async function serveUntilStopped(
     throw usageError(`--rate-limit-store is memory or database (got '${rateLimitStore}')`, "start");
   }
   const binaries = binaryConfig(flags, io.env);
-  // Checked before the database opens: a bad ANNA_LLM_* is a usage error, not a half-started server.
-  const llm = llmFromEnv(io.env);
+  // Checked before the database opens: a bad ANNA_LLM_* or config file is a usage error, not a
+  // half-started server.
+  const configFile = await configFileFrom(flags, io);
+  const llm = llmFromEnv(io.env, configFile);
   const terms = developerTermsFromEnv(io.env, io.cwd);
   const search = webSearchFromEnv(io.env);
   const outbox =
@@ -287,6 +303,13 @@ async function serveUntilStopped(
       clock,
       blobs,
       agentSessionMaxLifetimeMs: config.devSessionMaxMs,
+      // The admin page's settings sit between the file and the environment.
+      models: {
+        kek: tokens.kek,
+        env: llm.envInput,
+        ...(configFile ? { file: configFile } : {}),
+      },
+      imageOrigins: () => [origin, ...(publicOrigin ? [publicOrigin.replace(/\/$/, "")] : [])],
     });
   } catch (err) {
     await handle.close();
@@ -341,7 +364,8 @@ async function serveUntilStopped(
   // Which model answers each purpose, so an operator sees what "offline by default" means; the key
   // is never part of it.
   logger.log("info", "llm gateway ready", {
-    ...llmSummary(llm.llm),
+    ...llmSummary(copilot.llmConfig()),
+    config_file: configFile?.path ?? null,
     quota_tokens_per_user: config.llmQuota.tokensPerUser ?? null,
     quota_window_hours: Math.round(config.llmQuota.windowMs / 3_600_000),
   });
@@ -513,6 +537,18 @@ async function serveUntilStopped(
     throw new ExitError(EXIT.runtime, (hookError as Error).message, { cause: hookError });
   }
   return EXIT.ok;
+}
+
+/** `--config <file>` or ANNA_CONFIG, relative to the working directory; a bad file is a usage error. */
+async function configFileFrom(flags: FlagValues, io: CliIo): Promise<ConfigFile | undefined> {
+  const path = (flags.config as string | undefined) ?? (io.env.ANNA_CONFIG || undefined);
+  if (path === undefined) return undefined;
+  try {
+    return await readConfigFile(resolve(io.cwd, path), io.env);
+  } catch (err) {
+    if (err instanceof ConfigFileError) throw usageError(err.message, "start");
+    throw err;
+  }
 }
 
 /** ANNA_WEB_SEARCH_* read before anything opens: a bad value is a usage error. */

@@ -4,7 +4,11 @@ import {
   createGatewayEmbeddingsService,
   createGatewayImageService,
   createGatewaySamplingService,
+  imageEditSource,
   openLlmGateway,
+  switchableGateway,
+  testLlmConnection,
+  type ConnectionTestResult,
   type LlmConfig,
   type LlmGateway,
 } from "@anna-ai/agent";
@@ -24,11 +28,21 @@ import { copilotAgentService } from "./agent-service.js";
 import { CopilotSessionStore } from "./copilot-session-store.js";
 import { type HostUploadLimits, type HostUploads, hostUploads } from "./host-upload.js";
 import { blobImageStore } from "./image-blobs.js";
+import { ModelSettings, type ModelSettingsOptions } from "./model-settings.js";
 import { SqlUsageLedger } from "./sql-usage-ledger.js";
 
 export interface CopilotServices {
   db: Kysely<Database>;
+  /** Always the same object: a change of the model settings switches what it calls. */
   gateway: LlmGateway;
+  /** The configuration the gateway runs on now. */
+  llmConfig(): LlmConfig;
+  /** The admin's model settings (file < database < env); absent when built from a bare config. */
+  models: ModelSettings | undefined;
+  /** Opens a gateway on `config` and switches every caller to it; running calls finish as they were. */
+  applyLlmConfig(config: LlmConfig): Promise<void>;
+  /** One tiny chat request on `config` (the admin's "Test connection"). */
+  testLlmConfig(config: LlmConfig, userId: string): Promise<ConnectionTestResult>;
   usage: SqlUsageLedger;
   sessions: CopilotSessionStore;
   runs: AgentRuns;
@@ -43,7 +57,8 @@ export interface CopilotServices {
   agent: AgentService;
   /**
    * Plugins' `image/generate` and `image/edit` on the images model; images go to the blob store
-   * (signed URLs), or `data:` URLs on a server without one. Edit answers -32311 (not supported).
+   * (signed URLs), or `data:` URLs on a server without one. Edit reads its input from this
+   * server's own image URLs or public HTTPS ones; images models that cannot edit answer -32311.
    */
   image: ImageService;
   /**
@@ -99,21 +114,34 @@ export interface OpenCopilotOptions {
   agentSessionMaxLifetimeMs?: number;
   /** Replaces `fetch` for provider calls (tests). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * The layers of the model settings; with them, the stored admin settings are read and `llm`
+   * is only the fallback the file and env give before the database opened.
+   */
+  models?: Omit<ModelSettingsOptions, "db" | "clock">;
+  /** Origins of this server's own image URLs, which `image/edit` reads back directly. */
+  imageOrigins?: () => readonly string[];
 }
 
 export async function openCopilot(options: OpenCopilotOptions): Promise<CopilotServices> {
   const usage = new SqlUsageLedger(options.db, options.quota, options.clock);
-  const gateway = await openLlmGateway({
-    config: options.llm,
-    usage,
-    quota: usage,
-    clock: options.clock,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const models = options.models
+    ? new ModelSettings({ ...options.models, db: options.db, clock: options.clock })
+    : undefined;
+  let current = models ? await models.load() : options.llm;
+  const open = (config: LlmConfig) =>
+    openLlmGateway({
+      config,
+      usage,
+      quota: usage,
+      clock: options.clock,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  const gateway = switchableGateway(await open(current));
   const sampling = createGatewaySamplingService({ gateway, clock: options.clock });
   const embeddings = createGatewayEmbeddingsService({
     gateway,
-    dimensions: options.llm.embeddings.dimensions,
+    dimensions: () => current.embeddings.dimensions,
   });
   const shared = {
     db: options.db,
@@ -132,6 +160,7 @@ export async function openCopilot(options: OpenCopilotOptions): Promise<CopilotS
   const image = createGatewayImageService({
     gateway,
     ...(options.blobs ? { store: blobImageStore(options.blobs) } : {}),
+    source: imageEditSource({ trustedOrigins: options.imageOrigins ?? (() => []) }),
   });
   const windowAgent = windowAgentService(
     copilotAgentService(shared, { origin: "window", ...agentOptions }),
@@ -139,6 +168,16 @@ export async function openCopilot(options: OpenCopilotOptions): Promise<CopilotS
   return {
     db: shared.db,
     gateway,
+    llmConfig: () => current,
+    models,
+    async applyLlmConfig(config) {
+      // Opened first: a fixture that fails to load leaves the running configuration in place.
+      const next = await open(config);
+      current = config;
+      gateway.switchTo(next);
+    },
+    testLlmConfig: (config, userId) =>
+      testLlmConnection(config, { userId, ...(options.fetch ? { fetch: options.fetch } : {}) }),
     usage,
     sessions: shared.sessions,
     runs: shared.runs,

@@ -12,6 +12,7 @@ import type { TokenTables } from "./schema-tokens.js";
 import type { ChatTables } from "./schema-chat.js";
 import type { CopilotTables } from "./schema-copilot.js";
 import type { ExecutaRuntimeTables } from "./schema-executas.js";
+import type { SettingsTables } from "./schema-settings.js";
 
 export interface UsersTable {
   id: Generated<number>;
@@ -149,7 +150,8 @@ export interface Database
     InstallTables,
     ChatTables,
     CopilotTables,
-    ExecutaRuntimeTables {
+    ExecutaRuntimeTables,
+    SettingsTables {
   users: UsersTable;
   sessions: SessionsTable;
   dev_tokens: DevTokensTable;

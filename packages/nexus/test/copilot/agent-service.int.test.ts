@@ -64,6 +64,7 @@ function observed(gateway: LlmGateway): { gateway: LlmGateway; firstDelta: Promi
       complete: (r, o) => gateway.complete(r, o),
       embed: (r, o) => gateway.embed(r, o),
       generateImage: (r, o) => gateway.generateImage(r, o),
+      editImage: (r, o) => gateway.editImage(r, o),
       async *streamChat(request, options) {
         for await (const event of gateway.streamChat(request, options)) {
           yield event;

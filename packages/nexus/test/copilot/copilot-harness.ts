@@ -7,10 +7,13 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
-import { parseLlmConfig } from "@anna-ai/agent";
+import { randomBytes } from "node:crypto";
+import { parseLlmConfig, type LlmConfigInput } from "@anna-ai/agent";
 import { type FakeProvider, startFakeProvider } from "@anna-ai/agent/test-kit";
 import { onTestFinished } from "vitest";
 import { FsBlobStore } from "../../src/blobs/fs-blob-store.js";
+import { createChat } from "../../src/chat/chat-deps.js";
+import { kekFromBytes, type KeyEncryptionKey } from "../../src/tokens/key-encryption.js";
 import { manualClock } from "../../src/core/clock.js";
 import type { NexusConfig } from "../../src/core/config.js";
 import { resolveConfig } from "../../src/core/config.js";
@@ -38,6 +41,8 @@ export interface CopilotHttp {
   copilot: CopilotServices;
   url: string;
   person(): Promise<{ userId: number; pat: string }>;
+  /** A platform admin with a PAT. */
+  admin(): Promise<{ userId: number; pat: string; email: string }>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** A window token of `appId` at version 1.0.0 (install it first for sessions). */
   windowToken(userId: number, appId: string, windowUuid?: string): Promise<string>;
@@ -67,6 +72,13 @@ export async function copilotHttp(
     imageModel?: string;
     /** Wraps the provider calls' `fetch` (to see a model call leave, mid-run). */
     fetch?: typeof globalThis.fetch;
+    /**
+     * Editable model settings: the fake provider's configuration is the config file's layer,
+     * `env` the environment's, and the admin's layer lives in this database.
+     */
+    models?: { env?: LlmConfigInput; kek?: KeyEncryptionKey };
+    /** Chat turns over HTTP on the copilot's gateway (the one the model settings switch). */
+    chat?: boolean;
   } = {},
 ): Promise<CopilotHttp> {
   const fake = await startFakeProvider({ apiKey: PROVIDER_KEY });
@@ -80,26 +92,49 @@ export async function copilotHttp(
   const blobs = new FsBlobStore({ root, origin: () => origin, clock: () => clock.now() });
   await blobs.init();
   const config = resolveConfig(opts.config ?? {});
+  const llm: LlmConfigInput = {
+    provider: "openai-compatible",
+    baseUrl: fake.baseUrl,
+    apiKey: PROVIDER_KEY,
+    model: MODEL,
+    embeddings: { model: EMBED_MODEL, dimensions: 8 },
+    ...(opts.imageModel ? { images: { model: opts.imageModel } } : {}),
+    maxRetries: 0,
+  };
   const copilot = await openCopilot({
     db: db.db,
-    llm: parseLlmConfig({
-      provider: "openai-compatible",
-      baseUrl: fake.baseUrl,
-      apiKey: PROVIDER_KEY,
-      model: MODEL,
-      embeddings: { model: EMBED_MODEL, dimensions: 8 },
-      ...(opts.imageModel ? { images: { model: opts.imageModel } } : {}),
-      maxRetries: 0,
-    }),
+    llm: parseLlmConfig(llm),
+    ...(opts.models
+      ? {
+          models: {
+            kek: opts.models.kek ?? kekFromBytes(randomBytes(32), "test"),
+            file: { path: "copilot-test.json", llm },
+            env: opts.models.env ?? {},
+          },
+        }
+      : {}),
+    imageOrigins: () => [origin],
     quota: config.llmQuota,
     clock: () => clock.now(),
     blobs,
     ...(opts.uploadLimits ? { uploadLimits: opts.uploadLimits } : {}),
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
+  const chat = opts.chat
+    ? createChat({
+        db: db.db,
+        gateway: copilot.gateway,
+        clock,
+        logger: nullLogger,
+        pollMs: 50,
+        streamLimits: { keepaliveMs: 100 },
+      })
+    : undefined;
+  if (chat) onTestFinished(() => chat.close());
   const h = harness(db, opts.config ?? {}, {
     clock,
     copilot,
+    ...(chat ? { chat } : {}),
     storage: { kv: storage.kv, files: storage.files, blobs },
     ...(opts.runtime
       ? {
@@ -125,6 +160,22 @@ export async function copilotHttp(
     fake,
     copilot,
     url,
+    async admin() {
+      const now = clock.now();
+      const email = `admin${++people}@example.com`;
+      const user = await h.stores.users.create(
+        { email, passwordHash: "x", isVerified: true, isAdmin: true },
+        now,
+      );
+      const { pat } = await mintPat(h.stores, {
+        userId: user.id,
+        scopes: ["aps:dev"],
+        label: "t",
+        now,
+        ttlMs: 86_400_000,
+      });
+      return { userId: user.id, pat, email };
+    },
     async person() {
       const now = clock.now();
       const user = await h.stores.users.create(

@@ -1,8 +1,10 @@
 // `POST /api/v1/copilot/app/image/{generate,edit}` over real HTTP on SQLite and PostgreSQL, the
 // images model a fake provider speaking OpenAI's images API: a session token's generate answers
 // blob-store URLs that serve the images and counts them under the session's app; no token, a
-// PAT, a bad body and an `n` over the host cap are refused naming what is wrong; edit says the
-// provider cannot edit.
+// PAT, a bad body and an `n` over the host cap are refused naming what is wrong; edit reads the
+// generated image back from the blob store and sends it to the provider's /v1/images/edits.
+import { createHash } from "node:crypto";
+import type { FakeUploadedFile } from "@anna-ai/agent/test-kit";
 import { describe, expect, it } from "vitest";
 import { DIALECTS, useDialectCleanup } from "../helpers/dialects.js";
 import { copilotHttp } from "./copilot-harness.js";
@@ -89,11 +91,33 @@ describe.each(DIALECTS)("copilot image endpoints on $name", (d) => {
         { image_url: result.images[0]!.url, prompt: "add a hat" },
         auth,
       );
-      // The catalog code travels with the answer, so a dev tool gives the plugin -32311 again.
-      expect(edit.status).toBe(502);
-      expect(await edit.json()).toMatchObject({
-        detail: { error_code: "IMAGE_EDIT_NOT_SUPPORTED", rpc_code: -32311 },
+      expect(edit.status).toBe(200);
+      const edited = (await edit.json()) as { images: { url: string }[]; model: string };
+      expect(edited.model).toBe(IMAGE_MODEL);
+      expect(edited.images).toHaveLength(1);
+      const original = Buffer.from(await (await fetch(result.images[0]!.url)).arrayBuffer());
+      const sent = t.fake.requests.at(-1);
+      expect(sent?.path).toBe("/v1/images/edits");
+      expect(sent?.body).toMatchObject({ model: IMAGE_MODEL, prompt: "add a hat", n: 1 });
+      expect((sent?.body as { image: FakeUploadedFile }).image).toMatchObject({
+        sizeBytes: original.byteLength,
+        sha256: createHash("sha256").update(original).digest("hex"),
       });
+      const editedBytes = await fetch(edited.images[0]!.url);
+      expect([...new Uint8Array(await editedBytes.arrayBuffer()).slice(0, 4)]).toEqual(PNG_MAGIC);
+
+      // An image on a private address is refused before the provider sees anything; the code
+      // travels with the answer, so a dev tool gives the plugin -32314 again.
+      const before = t.fake.requests.length;
+      const internal = await t.post(
+        `${API}/app/image/edit`,
+        { image_url: "http://10.0.0.7/cat.png", prompt: "add a hat" },
+        auth,
+      );
+      expect(await internal.json()).toMatchObject({
+        detail: { error_code: "IMAGE_REFERENCE_FETCH_FAILED", rpc_code: -32314 },
+      });
+      expect(t.fake.requests.length).toBe(before);
     },
   );
 });

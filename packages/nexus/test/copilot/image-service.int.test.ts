@@ -1,7 +1,7 @@
 // Images on the server: plugins' `image/generate` and a window's `image.generate` through the
 // gateway's images model (a fake provider speaking OpenAI's images wire format over HTTP), the
 // images kept in the blob store and answered as signed URLs that serve the bytes, usage counted
-// per user and app; `image/edit` refused with the code that says the provider cannot edit.
+// per user and app; `image/edit` on the provider's edit endpoint.
 import type { ImageGrant, ServiceContext } from "@anna-ai/executa-host";
 import { describe, expect, it } from "vitest";
 import { installApp, putAppVersion } from "../../src/runtime/app-catalog-writes.js";
@@ -31,7 +31,7 @@ function pluginCtx(userId: number): ServiceContext<ImageGrant> {
 
 describe.each(DIALECTS)("images on the server, $name", (d) => {
   it.skipIf(d.skip)(
-    "image/generate stores the images and answers URLs that serve them; edit says it is not supported",
+    "image/generate stores the images and answers URLs that serve them; edit goes to the provider",
     async () => {
       const t = await copilotHttp(await d.open(), { imageModel: IMAGE_MODEL });
       const alice = await t.person();
@@ -63,15 +63,21 @@ describe.each(DIALECTS)("images on the server, $name", (d) => {
           images: 2,
         },
       ]);
-      await expect(
-        t.copilot.image.edit(
-          { prompt: "make it night", image_url: result.images[0]!.url, n: 1 },
-          pluginCtx(alice.userId),
-        ),
-      ).rejects.toMatchObject({
-        code: -32311,
-        message: expect.stringMatching(/image\/edit is not supported .* use image\/generate/),
+      const edited = await t.copilot.image.edit(
+        { prompt: "make it night", image_url: result.images[0]!.url, n: 1 },
+        pluginCtx(alice.userId),
+      );
+      expect(edited.images).toHaveLength(1);
+      expect(t.fake.requests.at(-1)).toMatchObject({
+        path: "/v1/images/edits",
+        body: { prompt: "make it night", n: 1 },
       });
+      const after = await t.copilot.db
+        .selectFrom("llm_usage")
+        .select(["images"])
+        .where("purpose", "=", "images")
+        .execute();
+      expect(after.map((r) => Number(r.images))).toEqual([2, 1]);
     },
   );
 
@@ -90,7 +96,7 @@ describe.each(DIALECTS)("images on the server, $name", (d) => {
   });
 
   it.skipIf(d.skip)(
-    "a window's image.generate reaches the same service, accounted under its app",
+    "a window's image.generate and image.edit reach the same service, accounted under its app",
     async () => {
       const t = await copilotHttp(await d.open(), { runtime: true, imageModel: IMAGE_MODEL });
       const folder = await readAppFolder(FOCUS_FLOW);
@@ -138,14 +144,18 @@ describe.each(DIALECTS)("images on the server, $name", (d) => {
       expect(made.result!.images).toHaveLength(1);
       expect((await fetch(made.result!.images[0]!.url)).status).toBe(200);
       const edit = await rpc("edit", { prompt: "blue", image_ref: made.result!.images[0]!.url });
-      expect(edit.ok).toBe(false);
-      expect(edit.error!.message).toMatch(/not supported/);
+      expect(edit.ok, JSON.stringify(edit)).toBe(true);
+      expect(edit.result!.images).toHaveLength(1);
+      expect(t.fake.requests.at(-1)?.path).toBe("/v1/images/edits");
       expect(
         await t.copilot.db
           .selectFrom("llm_usage")
           .select(["app_id", "purpose", "images"])
           .execute(),
-      ).toEqual([{ app_id: `app:${appId}`, purpose: "images", images: 1 }]);
+      ).toEqual([
+        { app_id: `app:${appId}`, purpose: "images", images: 1 },
+        { app_id: `app:${appId}`, purpose: "images", images: 1 },
+      ]);
     },
   );
 });
