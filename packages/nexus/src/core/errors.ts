@@ -90,6 +90,8 @@ export const ERROR_STATUS = {
   executa_not_installable: 409,
   // Chat turns: one running turn per conversation.
   turn_running: 409,
+  // Connected accounts: a user's accounts per provider are bounded.
+  account_limit_reached: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

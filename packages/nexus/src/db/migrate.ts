@@ -16,6 +16,7 @@ import * as m0012 from "./migrations/0012-release-review.js";
 import * as m0013 from "./migrations/0013-executa-manifests.js";
 import * as m0014 from "./migrations/0014-executa-credentials.js";
 import * as m0015 from "./migrations/0015-chat-attachments.js";
+import * as m0016 from "./migrations/0016-connected-accounts.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
@@ -33,6 +34,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0013-executa-manifests": m0013,
   "0014-executa-credentials": m0014,
   "0015-chat-attachments": m0015,
+  "0016-connected-accounts": m0016,
 };
 
 export class MigrationError extends Error {
