@@ -22,7 +22,10 @@ import {
   PRE_REVIEW_CHECKS,
   nullLogger,
   oidcVerifier,
+  OAuthRegistry,
+  oauthProvidersFromEnv,
   openBlobStore,
+  openPlatformCredentials,
   openDatabase,
   resolveConfig,
   sqlCredentialVault,
@@ -82,9 +85,18 @@ export async function startTestNexus(
      * keyring of its own and `storage.*` on SQL APS storage (the dashboard's app-window tests).
      */
     runtime?: boolean;
+    /** Connected accounts at the OAuth providers these ANNA_OAUTH_* variables configure. */
+    oauthEnv?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<TestNexus> {
-  const { database, dashboard, chat: makeChat, runtime: withRuntime, ...config } = options;
+  const {
+    database,
+    dashboard,
+    chat: makeChat,
+    runtime: withRuntime,
+    oauthEnv,
+    ...config
+  } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
   const handle = database ?? openDatabase({ dataDir });
   await migrateToLatest(handle.db);
@@ -157,6 +169,17 @@ export async function startTestNexus(
       clock: systemClock,
     }),
     ...(dashboard ? { dashboard } : {}),
+    ...(oauthEnv
+      ? {
+          platformCredentials: openPlatformCredentials({
+            db: handle.db,
+            kek: kekFromBytes(randomBytes(32), "test"),
+            clock: systemClock,
+            logger: nullLogger,
+            registry: new OAuthRegistry(oauthProvidersFromEnv(oauthEnv)),
+          }),
+        }
+      : {}),
     ...(chat ? { chat } : {}),
     ...(keyring && runtime ? { keyring, runtime } : {}),
   });

@@ -34,15 +34,13 @@ import { openCopilot } from "../copilot/copilot-services.js";
 import { openExecutaRuntime } from "../executas/open-executa-runtime.js";
 import { serverWebService } from "../executas/server-web.js";
 import { sqlCredentialVault } from "../credentials/credential-vault.js";
-import { sqlConnectedAccounts } from "../credentials/connected-accounts.js";
 import { brokeredInvokeCredentials } from "../credentials/invoke-credentials.js";
-import { sqlOAuthFlows } from "../credentials/oauth-flows.js";
+import { openPlatformCredentials } from "../credentials/open-platform-credentials.js";
 import {
   OAuthConfigError,
   OAuthRegistry,
   oauthProvidersFromEnv,
 } from "../credentials/oauth-providers.js";
-import { platformCredentialsService } from "../credentials/platform-credentials-service.js";
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { developerTermsFromEnv } from "./developer-terms-env.js";
@@ -315,18 +313,14 @@ async function serveUntilStopped(
   // Users' executa credentials, sealed with the signing keys' KEK: one key file to back up.
   const credentials = sqlCredentialVault({ db: handle.db, kek: tokens.kek, clock: systemClock });
   // Connected accounts at the operator's OAuth providers, sealed with the same KEK.
-  const accounts = sqlConnectedAccounts({
+  const platformCredentials = openPlatformCredentials({
     db: handle.db,
     kek: tokens.kek,
     clock: systemClock,
-    registry: oauth,
     logger,
+    registry: oauth,
   });
-  const platformCredentials = {
-    accounts,
-    flows: sqlOAuthFlows({ db: handle.db, kek: tokens.kek, clock: systemClock, accounts }),
-  };
-  const credentialsService = platformCredentialsService(accounts);
+  const { accounts, service: credentialsService } = platformCredentials;
   logger.log("info", "oauth providers", { providers: oauth.providers.map((p) => p.id) });
   let executas: ExecutaRuntime;
   try {

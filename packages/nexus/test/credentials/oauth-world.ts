@@ -6,30 +6,28 @@ import { randomBytes } from "node:crypto";
 import { onTestFinished } from "vitest";
 import { manualClock } from "../../src/core/clock.js";
 import { memoryLogger } from "../../src/core/logger.js";
-import { sqlConnectedAccounts } from "../../src/credentials/connected-accounts.js";
-import { sqlOAuthFlows } from "../../src/credentials/oauth-flows.js";
+import { openPlatformCredentials } from "../../src/credentials/open-platform-credentials.js";
 import { OAuthRegistry, oauthProvidersFromEnv } from "../../src/credentials/oauth-providers.js";
 import type { DatabaseHandle } from "../../src/db/connect.js";
 import { kekFromBytes } from "../../src/tokens/key-encryption.js";
-import { type FakeAccount, type FakeOAuthProvider, startFakeOAuthProvider } from "../helpers/fake-oauth-provider.js";
+import {
+  type FakeAccount,
+  type FakeOAuthProvider,
+  fakeProviderEnv,
+  startFakeOAuthProvider,
+} from "../helpers/fake-oauth-provider.js";
 import { harness } from "../helpers/harness.js";
 
 export const ACME = "acme";
 export const ACME_CREDENTIAL = "ACME_ACCESS_TOKEN";
 
 export function acmeEnv(fake: FakeOAuthProvider): NodeJS.ProcessEnv {
-  return {
-    ANNA_OAUTH_PROVIDERS: ACME,
-    ANNA_OAUTH_ACME_NAME: "Acme",
-    ANNA_OAUTH_ACME_CLIENT_ID: fake.clientId,
-    ANNA_OAUTH_ACME_CLIENT_SECRET: fake.clientSecret,
-    ANNA_OAUTH_ACME_AUTHORIZE_URL: `${fake.url}/authorize`,
-    ANNA_OAUTH_ACME_TOKEN_URL: `${fake.url}/token`,
-    ANNA_OAUTH_ACME_USERINFO_URL: `${fake.url}/userinfo`,
-    ANNA_OAUTH_ACME_REVOKE_URL: `${fake.url}/revoke`,
-    ANNA_OAUTH_ACME_SCOPES: "profile mail.read mail.send offline",
-    ANNA_OAUTH_ACME_CREDENTIAL_NAMES: ACME_CREDENTIAL,
-  };
+  return fakeProviderEnv(fake, {
+    id: ACME,
+    name: "Acme",
+    scopes: "profile mail.read mail.send offline",
+    credentialNames: ACME_CREDENTIAL,
+  });
 }
 
 export async function oauthWorld(handle: DatabaseHandle) {
@@ -39,8 +37,7 @@ export async function oauthWorld(handle: DatabaseHandle) {
   const kek = kekFromBytes(randomBytes(32), "test");
   const clock = manualClock(Date.now());
   const logger = memoryLogger();
-  const accounts = sqlConnectedAccounts({ db: handle.db, kek, clock, registry, logger });
-  const flows = sqlOAuthFlows({ db: handle.db, kek, clock, accounts });
+  const { accounts, flows } = openPlatformCredentials({ db: handle.db, kek, clock, registry, logger });
   const h = harness(handle, {}, { clock, platformCredentials: { accounts, flows } });
 
   /** The redirect chain of a connect; returns where the callback sent the browser. */

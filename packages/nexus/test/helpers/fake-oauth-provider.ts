@@ -207,3 +207,23 @@ export async function startFakeOAuthProvider(
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
 }
+
+/** The ANNA_OAUTH_* variables an operator would set to use this provider as the generic `id`. */
+export function fakeProviderEnv(
+  fake: FakeOAuthProvider,
+  o: { id: string; name: string; scopes: string; credentialNames: string },
+): NodeJS.ProcessEnv {
+  const v = `ANNA_OAUTH_${o.id.toUpperCase().replace(/-/g, "_")}`;
+  return {
+    ANNA_OAUTH_PROVIDERS: o.id,
+    [`${v}_NAME`]: o.name,
+    [`${v}_CLIENT_ID`]: fake.clientId,
+    [`${v}_CLIENT_SECRET`]: fake.clientSecret,
+    [`${v}_AUTHORIZE_URL`]: `${fake.url}/authorize`,
+    [`${v}_TOKEN_URL`]: `${fake.url}/token`,
+    [`${v}_USERINFO_URL`]: `${fake.url}/userinfo`,
+    [`${v}_REVOKE_URL`]: `${fake.url}/revoke`,
+    [`${v}_SCOPES`]: o.scopes,
+    [`${v}_CREDENTIAL_NAMES`]: o.credentialNames,
+  };
+}
