@@ -95,8 +95,7 @@ function Page() {
   if (pathname === "/developer") return <SignedIn>{<DeveloperPage />}</SignedIn>;
   if (pathname === "/admin/review") return <SignedIn admin>{<ReviewPage />}</SignedIn>;
   if (pathname === "/settings") return <SignedIn>{<SettingsPage />}</SignedIn>;
-  if (pathname === "/settings/authorizations")
-    return <SignedIn>{<AuthorizationsPage />}</SignedIn>;
+  if (pathname === "/settings/authorizations") return <SignedIn>{<AuthorizationsPage />}</SignedIn>;
   return (
     <section>
       <PageTitle>Page not found</PageTitle>

@@ -75,8 +75,13 @@ describe.skipIf(chromium.skip)(`connected accounts in Chromium${chromium.reason}
     fake.nextAccount = { sub: "acct-home", email: "ada@home.example", name: "Ada at home" };
     await acme.getByRole("link", { name: "Connect another Acme Mail account" }).click();
     await page.getByText("Connected acme account acct-home.").waitFor({ timeout: WAIT_MS });
-    await acme.getByRole("button", { name: "Make Ada at home the default Acme Mail account" }).click();
-    await acme.getByRole("row", { name: /Ada at home/ }).getByText("default").waitFor();
+    await acme
+      .getByRole("button", { name: "Make Ada at home the default Acme Mail account" })
+      .click();
+    await acme
+      .getByRole("row", { name: /Ada at home/ })
+      .getByText("default")
+      .waitFor();
     await screenshot(page, "dashboard-connected-accounts");
 
     await acme.getByRole("button", { name: "Disconnect Ada at work" }).click();

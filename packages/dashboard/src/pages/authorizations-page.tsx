@@ -173,7 +173,9 @@ function Accounts({ provider }: { provider: ProviderAccounts }) {
               <tr key={a.account_id}>
                 <th scope="row">
                   {name}
-                  {a.email !== null && a.email !== name && <span className="muted"> {a.email}</span>}{" "}
+                  {a.email !== null && a.email !== name && (
+                    <span className="muted"> {a.email}</span>
+                  )}{" "}
                   {a.is_default && <span className="badge">default</span>}{" "}
                   {a.status !== "active" && (
                     <span className="badge danger">needs reconnecting</span>

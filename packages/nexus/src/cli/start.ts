@@ -336,7 +336,12 @@ async function serveUntilStopped(
       storage: { kv, files },
       web,
       tokens: tokens.keyring,
-      credentials: brokeredInvokeCredentials({ db: handle.db, vault: credentials, accounts, logger }),
+      credentials: brokeredInvokeCredentials({
+        db: handle.db,
+        vault: credentials,
+        accounts,
+        logger,
+      }),
       platformCredentials: credentialsService,
       credentialAliases: oauth.credentialAliases(),
       logger,

@@ -9,7 +9,12 @@ import { NexusError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../db/schema.js";
 import type { ConnectedAccountsTable } from "../db/schema-executas.js";
-import { type KeyEncryptionKey, KeyEncryptionError, KEK_ENV, KEK_FILE } from "../tokens/key-encryption.js";
+import {
+  type KeyEncryptionKey,
+  KeyEncryptionError,
+  KEK_ENV,
+  KEK_FILE,
+} from "../tokens/key-encryption.js";
 import {
   type AccountIdentity,
   type Fetch,
@@ -46,11 +51,7 @@ export interface ConnectedAccountView {
 
 /** Why no token could be handed out; each says what the user or the plugin does next. */
 export type AccountProblem =
-  | "provider_not_configured"
-  | "not_connected"
-  | "unknown_account"
-  | "needs_reauth"
-  | "upstream";
+  "provider_not_configured" | "not_connected" | "unknown_account" | "needs_reauth" | "upstream";
 
 export class ConnectedAccountError extends Error {
   constructor(
@@ -199,7 +200,9 @@ export function sqlConnectedAccounts(deps: {
         );
       }
       if (err instanceof OAuthUpstreamError) {
-        throw new ConnectedAccountError("upstream", `${err.message}; retry in a moment`, { cause: err });
+        throw new ConnectedAccountError("upstream", `${err.message}; retry in a moment`, {
+          cause: err,
+        });
       }
       throw err;
     }
@@ -208,11 +211,19 @@ export function sqlConnectedAccounts(deps: {
     await db
       .updateTable("connected_accounts")
       .set({
-        access_sealed: kek.seal(tokens.accessToken, aad(row.user_id, row.provider, row.account_id, "access")),
+        access_sealed: kek.seal(
+          tokens.accessToken,
+          aad(row.user_id, row.provider, row.account_id, "access"),
+        ),
         // A provider that rotates refresh tokens sends a new one; one that does not keeps the old.
         ...(tokens.refreshToken === undefined
           ? {}
-          : { refresh_sealed: kek.seal(tokens.refreshToken, aad(row.user_id, row.provider, row.account_id, "refresh")) }),
+          : {
+              refresh_sealed: kek.seal(
+                tokens.refreshToken,
+                aad(row.user_id, row.provider, row.account_id, "refresh"),
+              ),
+            }),
         ...(tokens.scopes === undefined ? {} : { scopes: JSON.stringify(tokens.scopes) }),
         expires_at: expiresAt,
         status: ACCOUNT_STATUS.active,
@@ -296,7 +307,8 @@ export function sqlConnectedAccounts(deps: {
             provider: provider.id,
             account_id: accountId,
             is_default: existing.length === 0 ? 1 : 0,
-            refresh_sealed: tokens.refreshToken === undefined ? null : seal(tokens.refreshToken, "refresh"),
+            refresh_sealed:
+              tokens.refreshToken === undefined ? null : seal(tokens.refreshToken, "refresh"),
             created_at: now,
           })
           .execute();
@@ -406,7 +418,8 @@ export function sqlConnectedAccounts(deps: {
           `the ${provider.id} account ${row.account_id} is ${row.status}; ${RECONNECT_HINT}`,
         );
       }
-      const fresh = row.expires_at === null || Number(row.expires_at) - clock.now() > REFRESH_SKEW_MS;
+      const fresh =
+        row.expires_at === null || Number(row.expires_at) - clock.now() > REFRESH_SKEW_MS;
       if (fresh) {
         return {
           accessToken: open(row, "access"),

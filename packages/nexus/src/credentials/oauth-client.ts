@@ -168,14 +168,18 @@ function tokenSetOf(
   }
   const type = str(body?.token_type);
   if (type !== undefined && type.toLowerCase() !== "bearer") {
-    throw new OAuthUpstreamError(`${what} answered a ${type.slice(0, 40)} token; only bearer tokens are used`);
+    throw new OAuthUpstreamError(
+      `${what} answered a ${type.slice(0, 40)} token; only bearer tokens are used`,
+    );
   }
   const expiresIn = Number(body?.expires_in);
   return {
     accessToken,
     refreshToken: str(body?.refresh_token),
     expiresInS: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : undefined,
-    scopes: str(body?.scope)?.split(" ").filter((s) => s !== ""),
+    scopes: str(body?.scope)
+      ?.split(" ")
+      .filter((s) => s !== ""),
   };
 }
 
@@ -190,7 +194,12 @@ export async function exchangeCode(
     redirect_uri: o.redirectUri,
     code_verifier: o.verifier,
   };
-  const res = await call(fetch, provider.tokenUrl, tokenRequest(provider, form), `${provider.name}'s token endpoint`);
+  const res = await call(
+    fetch,
+    provider.tokenUrl,
+    tokenRequest(provider, form),
+    `${provider.name}'s token endpoint`,
+  );
   return tokenSetOf(provider, res.status, res.body, "authorization_code");
 }
 
@@ -200,7 +209,12 @@ export async function refreshTokens(
   refreshToken: string,
 ): Promise<TokenSet> {
   const form = { grant_type: "refresh_token", refresh_token: refreshToken };
-  const res = await call(fetch, provider.tokenUrl, tokenRequest(provider, form), `${provider.name}'s token endpoint`);
+  const res = await call(
+    fetch,
+    provider.tokenUrl,
+    tokenRequest(provider, form),
+    `${provider.name}'s token endpoint`,
+  );
   return tokenSetOf(provider, res.status, res.body, "refresh_token");
 }
 
@@ -228,11 +242,16 @@ export async function fetchIdentity(
     res.body.data !== null && typeof res.body.data === "object"
       ? (res.body.data as Record<string, unknown>)
       : res.body;
-  const id = str(data.sub) ?? str(data.id) ?? (typeof data.id === "number" ? String(data.id) : undefined);
+  const id =
+    str(data.sub) ?? str(data.id) ?? (typeof data.id === "number" ? String(data.id) : undefined);
   if (id === undefined) throw new OAuthUpstreamError(`${what} answered no account id (sub or id)`);
   const email = str(data.email) ?? null;
   const label = str(data.name) ?? str(data.username) ?? email;
-  return { accountId: id.slice(0, 200), email: email?.slice(0, 320) ?? null, label: label?.slice(0, 200) ?? null };
+  return {
+    accountId: id.slice(0, 200),
+    email: email?.slice(0, 320) ?? null,
+    label: label?.slice(0, 200) ?? null,
+  };
 }
 
 /** RFC 7009, best effort: a disconnect goes on whether the provider answered or not. */

@@ -150,7 +150,10 @@ function providerFromEnv(named: string, id: string, env: NodeJS.ProcessEnv): OAu
   };
   const url = (field: string, fallback: string | undefined) =>
     httpUrl(v(field).name, v(field).value) ?? fallback;
-  const authorizeUrl = httpUrl(v("AUTHORIZE_URL").name, required("AUTHORIZE_URL", preset?.authorizeUrl));
+  const authorizeUrl = httpUrl(
+    v("AUTHORIZE_URL").name,
+    required("AUTHORIZE_URL", preset?.authorizeUrl),
+  );
   const tokenUrl = httpUrl(v("TOKEN_URL").name, required("TOKEN_URL", preset?.tokenUrl));
   const tokenAuth = v("TOKEN_AUTH").value ?? preset?.tokenAuth ?? "basic";
   if (tokenAuth !== "basic" && tokenAuth !== "body") {

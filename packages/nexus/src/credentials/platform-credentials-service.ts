@@ -10,11 +10,18 @@ import {
   type CredentialsService,
   type CredentialsServiceContext,
 } from "@anna-ai/executa-host";
-import { ConnectedAccountError, type ConnectedAccounts, RECONNECT_HINT } from "./connected-accounts.js";
+import {
+  ConnectedAccountError,
+  type ConnectedAccounts,
+  RECONNECT_HINT,
+} from "./connected-accounts.js";
 
 function userOf(ctx: CredentialsServiceContext, method: string): number {
   if (!/^[1-9][0-9]{0,14}$/.test(ctx.userId)) {
-    throw catalogError(CREDENTIALS_ERRORS.NOT_GRANTED, `${method}: this caller is not a user of this server`);
+    throw catalogError(
+      CREDENTIALS_ERRORS.NOT_GRANTED,
+      `${method}: this caller is not a user of this server`,
+    );
   }
   return Number(ctx.userId);
 }
@@ -40,8 +47,14 @@ function checkGrant(ctx: CredentialsServiceContext, provider: string, method: st
 
 function wireError(err: unknown, provider: string, method: string): never {
   if (err instanceof ConnectedAccountError) {
-    const entry = err.problem === "upstream" ? CREDENTIALS_ERRORS.UPSTREAM : CREDENTIALS_ERRORS.NOT_GRANTED;
-    throw catalogError(entry, `${method}: ${err.message}`, { provider, reason: err.problem, hint: RECONNECT_HINT }, { cause: err });
+    const entry =
+      err.problem === "upstream" ? CREDENTIALS_ERRORS.UPSTREAM : CREDENTIALS_ERRORS.NOT_GRANTED;
+    throw catalogError(
+      entry,
+      `${method}: ${err.message}`,
+      { provider, reason: err.problem, hint: RECONNECT_HINT },
+      { cause: err },
+    );
   }
   throw err;
 }

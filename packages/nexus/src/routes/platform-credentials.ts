@@ -52,7 +52,12 @@ export function callbackUrl(c: Ctx, providerId: string): string {
 }
 
 function providerView(p: OAuthProvider) {
-  return { id: p.id, name: p.name, scopes: [...p.scopes], credential_names: [...p.credentialNames] };
+  return {
+    id: p.id,
+    name: p.name,
+    scopes: [...p.scopes],
+    credential_names: [...p.credentialNames],
+  };
 }
 
 /** Scopes a user picked: a subset of the provider's, in its order; none picked = all of them. */
@@ -179,7 +184,11 @@ export function platformCredentialRoutes(deps: AppDeps): Hono<Env> {
     const p = platform(deps);
     // A provider the operator removed still lets its accounts go.
     const providerId = c.req.param("provider");
-    const result = await p.accounts.disconnect(principal.user.id, providerId, c.req.param("accountId"));
+    const result = await p.accounts.disconnect(
+      principal.user.id,
+      providerId,
+      c.req.param("accountId"),
+    );
     return c.json({ ...result, accounts: await p.accounts.list(principal.user.id, providerId) });
   });
 

@@ -33,7 +33,9 @@ describe.each(DIALECTS)("a plugin's connected accounts on $name", (d) => {
       const db = await d.open();
       const s = await pluginServer(db);
       const w = await oauthWorld(db);
-      const archive = tarGz([{ name: "bin/oauth-accounts", data: readFileSync(PLUGIN), mode: 0o755 }]);
+      const archive = tarGz([
+        { name: "bin/oauth-accounts", data: readFileSync(PLUGIN), mode: 0o755 },
+      ]);
       const published = await publishArchive(s, archive, "bin/oauth-accounts");
       const clock = () => s.clock.now();
       const blobs = new FsBlobStore({ root: s.blobRoot, origin: () => s.hub.url, clock });
@@ -116,15 +118,28 @@ describe.each(DIALECTS)("a plugin's connected accounts on $name", (d) => {
 
       // The other account by id; then, once expired, the injected and fetched tokens are refreshed.
       const home = await invoke({ account: ADA_HOME.sub });
-      expect(home.data.token).toMatchObject({ sha: sha(w.fake.accessTokenOf(ADA_HOME.sub)!), account_id: ADA_HOME.sub });
+      expect(home.data.token).toMatchObject({
+        sha: sha(w.fake.accessTokenOf(ADA_HOME.sub)!),
+        account_id: ADA_HOME.sub,
+      });
       w.clock.advance(3600 * 1000);
       const refreshed = await invoke();
       const fresh = w.fake.accessTokenOf(ADA_WORK.sub)!;
       expect(fresh).not.toBe(work);
-      expect(refreshed.data).toMatchObject({ injected_sha: sha(fresh), token: { sha: sha(fresh) } });
+      expect(refreshed.data).toMatchObject({
+        injected_sha: sha(fresh),
+        token: { sha: sha(fresh) },
+      });
       expect(w.fake.counts.refresh_token).toBe(1);
 
-      const everything = [before.raw, after.raw, home.raw, refreshed.raw, w.logger.lines.join("\n"), s.h.logs.join("\n")].join("\n");
+      const everything = [
+        before.raw,
+        after.raw,
+        home.raw,
+        refreshed.raw,
+        w.logger.lines.join("\n"),
+        s.h.logs.join("\n"),
+      ].join("\n");
       for (const t of [work, fresh, ...w.fake.refreshTokens()]) expect(everything).not.toContain(t);
     },
   );

@@ -37,16 +37,27 @@ export async function oauthWorld(handle: DatabaseHandle) {
   const kek = kekFromBytes(randomBytes(32), "test");
   const clock = manualClock(Date.now());
   const logger = memoryLogger();
-  const { accounts, flows } = openPlatformCredentials({ db: handle.db, kek, clock, registry, logger });
+  const { accounts, flows } = openPlatformCredentials({
+    db: handle.db,
+    kek,
+    clock,
+    registry,
+    logger,
+  });
   const h = harness(handle, {}, { clock, platformCredentials: { accounts, flows } });
 
   /** The redirect chain of a connect; returns where the callback sent the browser. */
   async function connect(cookie: string, as?: FakeAccount, query = ""): Promise<URL> {
     if (as !== undefined) fake.nextAccount = as;
-    const start = await h.req("GET", `/api/v1/platform-credentials/oauth/${ACME}/authorize${query}`, {
-      cookie,
-    });
-    if (start.status !== 302) throw new Error(`authorize answered ${start.status}: ${await start.text()}`);
+    const start = await h.req(
+      "GET",
+      `/api/v1/platform-credentials/oauth/${ACME}/authorize${query}`,
+      {
+        cookie,
+      },
+    );
+    if (start.status !== 302)
+      throw new Error(`authorize answered ${start.status}: ${await start.text()}`);
     const atProvider = await fetch(start.headers.get("location")!, { redirect: "manual" });
     if (atProvider.status !== 302) {
       throw new Error(`the provider answered ${atProvider.status}: ${await atProvider.text()}`);
@@ -64,5 +75,13 @@ export function landing(res: Response): URL {
   return new URL(res.headers.get("location")!, "http://127.0.0.1:8080");
 }
 
-export const ADA_WORK: FakeAccount = { sub: "acct-ada-work", email: "ada@work.example", name: "Ada (work)" };
-export const ADA_HOME: FakeAccount = { sub: "acct-ada-home", email: "ada@home.example", name: "Ada (home)" };
+export const ADA_WORK: FakeAccount = {
+  sub: "acct-ada-work",
+  email: "ada@work.example",
+  name: "Ada (work)",
+};
+export const ADA_HOME: FakeAccount = {
+  sub: "acct-ada-home",
+  email: "ada@home.example",
+  name: "Ada (home)",
+};

@@ -71,7 +71,13 @@ export async function startFakeOAuthProvider(
   const clientSecret = token("secret");
   const codes = new Map<
     string,
-    { account: FakeAccount; challenge: string; redirectUri: string; scope: string; clientId: string }
+    {
+      account: FakeAccount;
+      challenge: string;
+      redirectUri: string;
+      scope: string;
+      clientId: string;
+    }
   >();
   const grants: Grant[] = [];
   const counts = { authorization_code: 0, refresh_token: 0, revoke: 0 };
@@ -81,7 +87,10 @@ export async function startFakeOAuthProvider(
       const m = /^Basic (.+)$/.exec(req.headers.authorization ?? "");
       if (!m) return false;
       const [id, secret] = Buffer.from(m[1]!, "base64").toString("utf8").split(":");
-      return decodeURIComponent(id ?? "") === clientId && decodeURIComponent(secret ?? "") === clientSecret;
+      return (
+        decodeURIComponent(id ?? "") === clientId &&
+        decodeURIComponent(secret ?? "") === clientSecret
+      );
     }
     return form.get("client_id") === clientId && form.get("client_secret") === clientSecret;
   };
@@ -114,7 +123,10 @@ export async function startFakeOAuthProvider(
         return json(res, 400, { error: "invalid_request" });
       }
       if (q.get("code_challenge_method") !== "S256" || !q.get("code_challenge")) {
-        return json(res, 400, { error: "invalid_request", error_description: "PKCE S256 required" });
+        return json(res, 400, {
+          error: "invalid_request",
+          error_description: "PKCE S256 required",
+        });
       }
       if (fake.deny) {
         back.searchParams.set("error", "access_denied");
@@ -140,12 +152,22 @@ export async function startFakeOAuthProvider(
         counts.authorization_code++;
         const code = codes.get(form.get("code") ?? "");
         codes.delete(form.get("code") ?? "");
-        if (code === undefined) return json(res, 400, { error: "invalid_grant", error_description: "unknown or used code" });
+        if (code === undefined)
+          return json(res, 400, {
+            error: "invalid_grant",
+            error_description: "unknown or used code",
+          });
         if (code.redirectUri !== form.get("redirect_uri")) {
-          return json(res, 400, { error: "invalid_grant", error_description: "redirect_uri mismatch" });
+          return json(res, 400, {
+            error: "invalid_grant",
+            error_description: "redirect_uri mismatch",
+          });
         }
         if (sha256url(form.get("code_verifier") ?? "") !== code.challenge) {
-          return json(res, 400, { error: "invalid_grant", error_description: "PKCE verifier mismatch" });
+          return json(res, 400, {
+            error: "invalid_grant",
+            error_description: "PKCE verifier mismatch",
+          });
         }
         const grant: Grant = {
           account: code.account,
@@ -186,7 +208,11 @@ export async function startFakeOAuthProvider(
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       const grant = grants.find((g) => g.accessToken === bearer && !g.revoked);
       if (grant === undefined) return json(res, 401, { error: "invalid_token" });
-      return json(res, 200, { sub: grant.account.sub, email: grant.account.email, name: grant.account.name });
+      return json(res, 200, {
+        sub: grant.account.sub,
+        email: grant.account.email,
+        name: grant.account.name,
+      });
     }
     if (req.method === "POST" && url.pathname === "/revoke") {
       const form = await formOf(req);

@@ -46,5 +46,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", "bigint", (c) => c.notNull())
     .addColumn("expires_at", "bigint", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("oauth_flows_expiry").on("oauth_flows").column("expires_at").execute();
+  await db.schema
+    .createIndex("oauth_flows_expiry")
+    .on("oauth_flows")
+    .column("expires_at")
+    .execute();
 }
