@@ -11,6 +11,7 @@ import { DeveloperPage } from "./pages/developer-page";
 import { MyAppsPage } from "./pages/my-apps-page";
 import { ReviewPage } from "./pages/review-page";
 import { SettingsPage } from "./pages/settings-page";
+import { AuthorizationsPage } from "./pages/authorizations-page";
 import { StorePage } from "./pages/store-page";
 import { Link, matchPath, navigate, useLocation } from "./router";
 
@@ -94,6 +95,7 @@ function Page() {
   if (pathname === "/developer") return <SignedIn>{<DeveloperPage />}</SignedIn>;
   if (pathname === "/admin/review") return <SignedIn admin>{<ReviewPage />}</SignedIn>;
   if (pathname === "/settings") return <SignedIn>{<SettingsPage />}</SignedIn>;
+  if (pathname === "/settings/authorizations") return <SignedIn>{<AuthorizationsPage />}</SignedIn>;
   return (
     <section>
       <PageTitle>Page not found</PageTitle>

@@ -65,6 +65,16 @@ export {
   MAX_CREDENTIAL_VALUE_BYTES,
   sqlCredentialVault,
 } from "./credentials/credential-vault.js";
+export { openPlatformCredentials } from "./credentials/open-platform-credentials.js";
+export {
+  OAUTH_PRESETS,
+  type OAuthProvider,
+  OAuthConfigError,
+  OAuthRegistry,
+  oauthProvidersFromEnv,
+} from "./credentials/oauth-providers.js";
+export type { ConnectedAccounts, ConnectedAccountView } from "./credentials/connected-accounts.js";
+export type { PlatformCredentials } from "./routes/platform-credentials.js";
 export { SESSION_CLAIM, type VerifiedNexusToken, verifyNexusToken } from "./tokens/verify-token.js";
 export { requireToken } from "./http/token-auth.js";
 export type { SigningKey, SigningKeyStore } from "./stores/signing-key-store.js";

@@ -7,6 +7,7 @@ import {
   ExecutaHost,
   type ExecutaHostOptions,
   ReverseRpcRouter,
+  type ReverseRpcRouterOptions,
   type DescribedManifest,
   type GrantPolicy,
   type HostServices,
@@ -46,6 +47,8 @@ export interface ExecutaPoolOptions {
     userId: string,
     toolId: string,
   ) => Promise<Readonly<Record<string, string>> | undefined>;
+  /** Which credential names unlock which OAuth provider for `credentials/*` (the router's option). */
+  credentialAliases?: ReverseRpcRouterOptions["credentialAliases"];
   /** Non-secret variables every plugin gets (the server's own environment is never passed). */
   env?: Readonly<Record<string, string>>;
   maxProcesses?: number;
@@ -120,6 +123,9 @@ export class ExecutaPool {
             services: options.services,
             grants: options.grants!,
             ...(options.tokens === undefined ? {} : { tokens: options.tokens }),
+            ...(options.credentialAliases === undefined
+              ? {}
+              : { credentialAliases: options.credentialAliases }),
             ...(options.logger === undefined ? {} : { logger: options.logger }),
           });
     this.host = new ExecutaHost({

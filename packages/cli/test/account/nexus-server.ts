@@ -22,7 +22,10 @@ import {
   PRE_REVIEW_CHECKS,
   nullLogger,
   oidcVerifier,
+  OAuthRegistry,
+  oauthProvidersFromEnv,
   openBlobStore,
+  openPlatformCredentials,
   openDatabase,
   resolveConfig,
   sqlCredentialVault,
@@ -85,6 +88,8 @@ export async function startTestNexus(
     runtime?: boolean;
     /** The LLM gateway and what the copilot endpoints keep beside it, on this database. */
     copilot?: (db: DatabaseHandle["db"]) => Promise<NonNullable<AppDeps["copilot"]>>;
+    /** Connected accounts at the OAuth providers these ANNA_OAUTH_* variables configure. */
+    oauthEnv?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<TestNexus> {
   const {
@@ -93,6 +98,7 @@ export async function startTestNexus(
     chat: makeChat,
     runtime: withRuntime,
     copilot: makeCopilot,
+    oauthEnv,
     ...config
   } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), "cli-accounts-nexus-"));
@@ -168,6 +174,17 @@ export async function startTestNexus(
       clock: systemClock,
     }),
     ...(dashboard ? { dashboard } : {}),
+    ...(oauthEnv
+      ? {
+          platformCredentials: openPlatformCredentials({
+            db: handle.db,
+            kek: kekFromBytes(randomBytes(32), "test"),
+            clock: systemClock,
+            logger: nullLogger,
+            registry: new OAuthRegistry(oauthProvidersFromEnv(oauthEnv)),
+          }),
+        }
+      : {}),
     ...(chat ? { chat } : {}),
     ...(copilot ? { copilot } : {}),
     ...(keyring && runtime ? { keyring, runtime } : {}),

@@ -1,12 +1,13 @@
-// Settings: the person's signed-in browsers (end one, or every other), and for admins what this
-// server runs with (models per purpose, editable in the model settings form; quota and registry
-// switches, read-only, changed in the deployment). Connected accounts for plugin credentials come
-// with the credentials store.
+// Settings: the person's signed-in browsers (end one, or every other), the way to their
+// connected accounts (/settings/authorizations), and for admins what this server runs with
+// (models per purpose, editable in the model settings form; quota and registry switches,
+// read-only, changed in the deployment).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, seg } from "../api/client";
 import { useMe } from "../api/session";
 import { ErrorNote, formatDate, Loading, PageTitle } from "../components/status";
 import { ModelSettingsForm } from "./model-settings-form";
+import { Link } from "../router";
 
 interface SessionRow {
   id: number;
@@ -34,6 +35,13 @@ export function SettingsPage() {
   return (
     <section>
       <PageTitle>Settings</PageTitle>
+      <section aria-labelledby="settings-accounts">
+        <h2 id="settings-accounts">Connected accounts</h2>
+        <p>
+          Accounts (Google, X, …) whose tokens your plugins receive:{" "}
+          <Link to="/settings/authorizations">manage connected accounts</Link>.
+        </p>
+      </section>
       <Sessions />
       {me.data?.is_admin && <Server />}
     </section>

@@ -56,6 +56,13 @@ export interface ReverseRpcRouterOptions {
   strictPluginCapabilities?: boolean;
   /** Epoch ms; injectable for the progress rate limit. */
   now?: () => number;
+  /**
+   * OAuth provider id → the credential names that map to it (`credential_mapping`'s
+   * `$access_token` entries), for the `providers` claim of `credentials_token`. Default
+   * `OAUTH_CREDENTIAL_ALIASES` (the spec's google and twitter); a server with operator-configured
+   * providers passes its own registry.
+   */
+  credentialAliases?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The token fields beginInvoke adds to `context` (H9, T11, R66). */
@@ -172,7 +179,10 @@ class ReverseRpcSession implements RouterSession {
     this.#limits = limits;
     this.#logger = options.logger ?? NULL_LOGGER;
     this.#now = options.now ?? Date.now;
-    this.#declaredProviders = providersForCredentials(info.credentialNames ?? []);
+    this.#declaredProviders = providersForCredentials(
+      info.credentialNames ?? [],
+      options.credentialAliases,
+    );
   }
 
   // ── invokes ────────────────────────────────────────────────────────────────────────────

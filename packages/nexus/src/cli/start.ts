@@ -41,6 +41,13 @@ import { openCopilot } from "../copilot/copilot-services.js";
 import { openExecutaRuntime } from "../executas/open-executa-runtime.js";
 import { serverWebService } from "../executas/server-web.js";
 import { sqlCredentialVault } from "../credentials/credential-vault.js";
+import { brokeredInvokeCredentials } from "../credentials/invoke-credentials.js";
+import { openPlatformCredentials } from "../credentials/open-platform-credentials.js";
+import {
+  OAuthConfigError,
+  OAuthRegistry,
+  oauthProvidersFromEnv,
+} from "../credentials/oauth-providers.js";
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { developerTermsFromEnv } from "./developer-terms-env.js";
@@ -126,6 +133,13 @@ bubblewrap, one private home per user and tool under <data>/sandbox. The start l
   ANNA_SANDBOX=bwrap|none            the plugin sandbox (default bwrap; refused where it cannot run)
   ANNA_SANDBOX_ALLOW_UNSANDBOXED=1   with ANNA_SANDBOX=none: run Hub plugins unsandboxed anyway
   ANNA_SANDBOX_NETWORK=0             give each sandbox only its own loopback (default: network on)
+
+Connected accounts (plugins' OAuth credentials) come from the providers you configure, none by
+default; register <origin>/api/v1/platform-credentials/oauth/<id>/callback at the provider:
+  ANNA_OAUTH_PROVIDERS=google,twitter,<id>   the providers (google and twitter/x are presets)
+  ANNA_OAUTH_<ID>_CLIENT_ID, _CLIENT_SECRET   required for each
+  ANNA_OAUTH_<ID>_AUTHORIZE_URL, _TOKEN_URL, _USERINFO_URL, _REVOKE_URL, _SCOPES, _NAME,
+  _CREDENTIAL_NAMES, _TOKEN_AUTH=basic|body   a preset's defaults, or required URLs for another id
 
 Options:
 ${flagHelp(FLAGS)}
@@ -226,6 +240,7 @@ async function serveUntilStopped(
   const llm = llmFromEnv(io.env, configFile);
   const terms = developerTermsFromEnv(io.env, io.cwd);
   const search = webSearchFromEnv(io.env);
+  const oauth = oauthFromEnv(io.env);
   const outbox =
     (flags["mail-outbox"] as string | undefined) ?? (io.env.ANNA_MAIL_OUTBOX || undefined);
   const mail = outbox
@@ -320,6 +335,16 @@ async function serveUntilStopped(
   const web = serverWebService({ search, files });
   // Users' executa credentials, sealed with the signing keys' KEK: one key file to back up.
   const credentials = sqlCredentialVault({ db: handle.db, kek: tokens.kek, clock: systemClock });
+  // Connected accounts at the operator's OAuth providers, sealed with the same KEK.
+  const platformCredentials = openPlatformCredentials({
+    db: handle.db,
+    kek: tokens.kek,
+    clock: systemClock,
+    logger,
+    registry: oauth,
+  });
+  const { accounts, service: credentialsService } = platformCredentials;
+  logger.log("info", "oauth providers", { providers: oauth.providers.map((p) => p.id) });
   let executas: ExecutaRuntime;
   try {
     executas = openExecutaRuntime({
@@ -334,7 +359,14 @@ async function serveUntilStopped(
       storage: { kv, files },
       web,
       tokens: tokens.keyring,
-      credentials: credentials.forInvoke,
+      credentials: brokeredInvokeCredentials({
+        db: handle.db,
+        vault: credentials,
+        accounts,
+        logger,
+      }),
+      platformCredentials: credentialsService,
+      credentialAliases: oauth.credentialAliases(),
       logger,
       clock,
     });
@@ -360,6 +392,7 @@ async function serveUntilStopped(
     storage: kv,
     llm: copilot.runtimeServices(),
     web,
+    credentials: credentialsService,
   });
   // Which model answers each purpose, so an operator sees what "offline by default" means; the key
   // is never part of it.
@@ -450,6 +483,7 @@ async function serveUntilStopped(
     copilot,
     executas,
     credentials,
+    platformCredentials,
   });
 
   let server: ReturnType<typeof serve>;
@@ -547,6 +581,16 @@ async function configFileFrom(flags: FlagValues, io: CliIo): Promise<ConfigFile 
     return await readConfigFile(resolve(io.cwd, path), io.env);
   } catch (err) {
     if (err instanceof ConfigFileError) throw usageError(err.message, "start");
+    throw err;
+  }
+}
+
+/** ANNA_OAUTH_* read before anything opens: a bad value is a usage error. */
+function oauthFromEnv(env: NodeJS.ProcessEnv): OAuthRegistry {
+  try {
+    return new OAuthRegistry(oauthProvidersFromEnv(env));
+  } catch (err) {
+    if (err instanceof OAuthConfigError) throw usageError(err.message, "start");
     throw err;
   }
 }

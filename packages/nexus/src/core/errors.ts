@@ -92,6 +92,8 @@ export const ERROR_STATUS = {
   turn_running: 409,
   // Admin settings: a setting the server's environment sets cannot be changed from the page.
   setting_pinned: 409,
+  // Connected accounts: a user's accounts per provider are bounded.
+  account_limit_reached: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -17,6 +17,7 @@ import * as m0013 from "./migrations/0013-executa-manifests.js";
 import * as m0014 from "./migrations/0014-executa-credentials.js";
 import * as m0015 from "./migrations/0015-chat-attachments.js";
 import * as m0016 from "./migrations/0016-server-settings.js";
+import * as m0017 from "./migrations/0017-connected-accounts.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
@@ -35,6 +36,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0014-executa-credentials": m0014,
   "0015-chat-attachments": m0015,
   "0016-server-settings": m0016,
+  "0017-connected-accounts": m0017,
 };
 
 export class MigrationError extends Error {

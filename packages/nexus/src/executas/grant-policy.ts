@@ -5,9 +5,12 @@
 //   upload, embeddings) are granted with the spec defaults once the executa declares them: there
 //   is no per-executa grant column yet (`UserExecuta.custom_config`), and declaring them is what
 //   the user saw and accepted at install;
-// - `web/*` and `credentials/*` reach outside the server, so they need the user's explicit grant:
-//   for an invoke an app started, that app's `user_apps.web_grant` / `credentials_grant`; outside
-//   an app, none yet (withheld, the router answers the family's gate code).
+// - `credentials/*` has no user grant (L9766): the user authorized the provider platform-wide by
+//   connecting it, and the router mints `credentials_token` for the OAuth providers the executa's
+//   declared credential names map to. `{}` says "mint as declared" for every user of this server;
+// - `web/*` reaches outside the server, so it needs the user's explicit grant: for an invoke an
+//   app started, that app's `user_apps.web_grant`; outside an app, none yet (withheld, the router
+//   answers the family's gate code).
 import type {
   CredentialsGrant,
   GrantByFamily,
@@ -31,7 +34,7 @@ const DECLARED_DEFAULTS: Partial<GrantByFamily> = {
   embeddings: {},
 };
 
-type AppGrants = { web: WebGrant | undefined; credentials: CredentialsGrant | undefined };
+type AppGrants = { web: WebGrant | undefined };
 
 function parseGrant<T extends { enabled?: boolean }>(json: string | null): T | undefined {
   if (json === null) return undefined;
@@ -58,15 +61,12 @@ async function appGrants(
   const row = await db
     .selectFrom("user_apps")
     .innerJoin("apps", "apps.id", "user_apps.app_id")
-    .select(["user_apps.web_grant", "user_apps.credentials_grant"])
+    .select(["user_apps.web_grant"])
     .where("user_apps.user_id", "=", Number(userId))
     .where(byId ? "apps.id" : "apps.slug", "=", byId ? Number(appId) : appId)
     .executeTakeFirst();
   if (row === undefined) return undefined;
-  return {
-    web: parseGrant<WebGrant>(row.web_grant),
-    credentials: parseGrant<CredentialsGrant>(row.credentials_grant),
-  };
+  return { web: parseGrant<WebGrant>(row.web_grant) };
 }
 
 export function nexusGrantPolicy(db: Kysely<Database>): GrantPolicy {
@@ -77,13 +77,17 @@ export function nexusGrantPolicy(db: Kysely<Database>): GrantPolicy {
       family: F,
       invoke?: GrantInvoke,
     ): GrantByFamily[F] | undefined | Promise<GrantByFamily[F] | undefined> {
-      if (family !== "web" && family !== "credentials") {
+      if (family === "credentials") {
+        const asUser: CredentialsGrant | undefined = /^\d+$/.test(userId) ? {} : undefined;
+        return asUser as GrantByFamily[F] | undefined;
+      }
+      if (family !== "web") {
         return DECLARED_DEFAULTS[family] as GrantByFamily[F] | undefined;
       }
       const app = invoke?.app;
       if (app === undefined) return undefined;
       return appGrants(db, userId, app.appId).then(
-        (grants) => grants?.[family as "web" | "credentials"] as GrantByFamily[F] | undefined,
+        (grants) => grants?.web as GrantByFamily[F] | undefined,
       );
     },
   };

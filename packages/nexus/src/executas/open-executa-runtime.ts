@@ -14,6 +14,7 @@ import {
   sandboxOptionsFromEnv,
 } from "@anna-ai/agent";
 import type {
+  CredentialsService,
   DescribedManifest,
   FilesService,
   SsrfPolicy,
@@ -68,6 +69,10 @@ export interface OpenExecutaRuntimeOptions {
    * `forInvoke`). Absent, invokes carry none.
    */
   credentials?: ExecutaPoolOptions["credentials"];
+  /** `credentials/*` on the user's connected accounts (platform-credentials-service.ts). */
+  platformCredentials?: CredentialsService;
+  /** Which credential names map to which OAuth provider (the operator's registry). */
+  credentialAliases?: ExecutaPoolOptions["credentialAliases"];
   logger: Logger;
   clock: () => number;
   /** Remote asset downloads (default global fetch) and their SSRF policy. */
@@ -97,6 +102,9 @@ export function openExecutaRuntime(options: OpenExecutaRuntimeOptions): ExecutaR
     // Asked per invoke, never put in the process environment: one process may outlive a change
     // of the user's values, and the spec passes them per request (H10).
     ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
+    ...(options.credentialAliases === undefined
+      ? {}
+      : { credentialAliases: options.credentialAliases }),
     logger: hostLogger,
     ...options.pool,
   });

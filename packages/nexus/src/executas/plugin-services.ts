@@ -5,6 +5,7 @@
 // copilot upload endpoints count them, agent sessions and images on the copilot's own (a plugin's
 // sessions belong to (user, executa), the same rows the copilot HTTP endpoints keep).
 import type {
+  CredentialsService,
   FilesService,
   HostServices,
   StorageService,
@@ -19,6 +20,8 @@ export interface PluginServiceSources {
   storage?: { kv: StorageService; files: FilesService };
   /** `web/*` (server-web.ts); granted only for an app's invokes under its web_grant. */
   web?: WebService;
+  /** `credentials/*` on the user's connected accounts, reached through `credentials_token`. */
+  platformCredentials?: CredentialsService;
 }
 
 /** The host upload service with the quota check before and the count after, as the routes do. */
@@ -54,7 +57,7 @@ export function quotaCountedUploads(uploads: HostUploads): UploadService {
 }
 
 export function pluginServices(sources: PluginServiceSources): Partial<HostServices> {
-  const { copilot, storage, web } = sources;
+  const { copilot, storage, web, platformCredentials } = sources;
   return {
     ...(copilot === undefined
       ? {}
@@ -67,5 +70,6 @@ export function pluginServices(sources: PluginServiceSources): Partial<HostServi
     ...(copilot?.uploads === undefined ? {} : { upload: quotaCountedUploads(copilot.uploads) }),
     ...(storage === undefined ? {} : { storage: storage.kv, files: storage.files }),
     ...(web === undefined ? {} : { web }),
+    ...(platformCredentials === undefined ? {} : { credentials: platformCredentials }),
   };
 }

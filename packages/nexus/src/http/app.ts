@@ -16,6 +16,10 @@ import { binaryRoutes, isBinaryPartRoute } from "../routes/binaries.js";
 import { binaryDownloadRoutes } from "../routes/binary-downloads.js";
 import { executaRoutes } from "../routes/executas.js";
 import { executaCredentialRoutes } from "../routes/executa-credentials.js";
+import {
+  PLATFORM_CREDENTIALS_PREFIX,
+  platformCredentialRoutes,
+} from "../routes/platform-credentials.js";
 import { appMediaRoutes } from "../routes/app-media.js";
 import { isAppUploadRoute } from "../routes/app-route-helpers.js";
 import { developerAppRoutes } from "../routes/developer-apps.js";
@@ -133,6 +137,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   app.route("/api/v1/app-media", appMediaRoutes(deps));
   app.route("/api/v1", storeRoutes(deps));
   app.route("/api/v1", executaCredentialRoutes(deps));
+  app.route(PLATFORM_CREDENTIALS_PREFIX, platformCredentialRoutes(deps));
   app.route("/api/v1/chat", chatRoutes(deps));
   app.route("/api/v1", usageRoutes(deps));
   if (deps.storage) app.route("/api/v1/storage", storageRoutes(deps, deps.storage));

@@ -18,6 +18,7 @@ import type { StorageServices } from "../routes/storage.js";
 import type { CopilotServices } from "../copilot/copilot-services.js";
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import type { CredentialVault } from "../credentials/credential-vault.js";
+import type { PlatformCredentials } from "../routes/platform-credentials.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
 
@@ -73,6 +74,11 @@ export interface AppDeps {
    * /api/v1/me/executas/{tool_id}/credentials (503 without it). The same vault feeds the pool.
    */
   credentials?: CredentialVault;
+  /**
+   * Accounts users connect at the operator's OAuth providers, at /api/v1/platform-credentials/*
+   * (503 without it). The same accounts feed `credentials/*`, `credentials.*` and `$access_token`.
+   */
+  platformCredentials?: PlatformCredentials;
 }
 
 export type Principal =

@@ -12,6 +12,7 @@ import {
 import { SseStreams, type WindowUrl } from "@anna-ai/app-core/http";
 import type {
   AgentService,
+  CredentialsService,
   EmbeddingsService,
   ImageService,
   SamplingService,
@@ -52,6 +53,8 @@ export interface NexusRuntimeOptions {
   };
   /** `web.*` from a window, behind the user's web_grant for the app (executas/server-web.ts). */
   web?: WebService;
+  /** `credentials.*` from a window: the user's connected accounts, behind the app's credentials_grant. */
+  credentials?: CredentialsService;
 }
 
 export interface NexusRuntime {
@@ -107,6 +110,7 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
       storage: options.storage,
       ...options.llm,
       ...(options.web === undefined ? {} : { web: options.web }),
+      ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     },
     storage: "aps",
     clock: () => clock.now(),

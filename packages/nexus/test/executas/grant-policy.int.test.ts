@@ -1,6 +1,7 @@
 // The grant policy of the server's plugins on SQLite and PostgreSQL: the declared families come
-// with the spec defaults, and web/credentials only for an invoke an app started, from that
-// user's grants on that app (`user_apps.web_grant` / `credentials_grant`), by app id or slug.
+// with the spec defaults, credentials/* for every user of the server (no user grant, L9766: the
+// router mints for the declared providers), and web only for an invoke an app started, from that
+// user's `user_apps.web_grant` on that app, by app id or slug.
 import { WEB_GRANT_ALL } from "@anna-ai/executa-host";
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../../src/core/clock.js";
@@ -14,7 +15,7 @@ useDialectCleanup();
 
 describe.each(DIALECTS)("the plugin grant policy on $name", (d) => {
   it.skipIf(d.skip)(
-    "grants declared families by default and web/credentials from the app's grants",
+    "grants declared families and credentials by default, and web from the app's grant",
     async () => {
       const db = await d.open();
       const clock = manualClock();
@@ -57,21 +58,20 @@ describe.each(DIALECTS)("the plugin grant policy on $name", (d) => {
         generate: true,
         edit: false,
       });
-      // Outside an app, nothing reaches the web or the user's accounts.
+      // Outside an app, nothing reaches the web; the user's accounts are reached as declared.
       expect(await policy.isGranted(me, "tool-x", "web")).toBeUndefined();
-      expect(await policy.isGranted(me, "tool-x", "credentials")).toBeUndefined();
+      expect(await policy.isGranted(me, "tool-x", "credentials")).toEqual({});
+      expect(await policy.isGranted("nexus-describe", "tool-x", "credentials")).toBeUndefined();
 
       expect(await policy.isGranted(me, "tool-x", "web", app(granted))).toEqual(WEB_GRANT_ALL);
       expect(await policy.isGranted(me, "tool-x", "web", app("granted-app"))).toEqual(
         WEB_GRANT_ALL,
       );
-      expect(await policy.isGranted(me, "tool-x", "credentials", app(granted))).toEqual({
-        enabled: true,
-        providers: ["google"],
-      });
+      // An app's credentials_grant is for its window's credentials.* (L11338), not its plugins.
+      expect(await policy.isGranted(me, "tool-x", "credentials", app(granted))).toEqual({});
       // A disabled grant, an app without one, another user, an app they never installed.
       expect(await policy.isGranted(me, "tool-x", "web", app(plain))).toBeUndefined();
-      expect(await policy.isGranted(me, "tool-x", "credentials", app(plain))).toBeUndefined();
+      expect(await policy.isGranted(me, "tool-x", "credentials", app(plain))).toEqual({});
       expect(
         await policy.isGranted(String(other.id), "tool-x", "web", app(granted)),
       ).toBeUndefined();

@@ -60,6 +60,8 @@ export function harness(
     copilot?: AppDeps["copilot"];
     /** Users' executa credentials (src/credentials/credential-vault.ts). */
     credentials?: AppDeps["credentials"];
+    /** Connected accounts at OAuth providers (test/credentials/oauth-world.ts builds them). */
+    platformCredentials?: AppDeps["platformCredentials"];
   } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
@@ -104,6 +106,7 @@ export function harness(
     ...(extra.chat ? { chat: extra.chat } : {}),
     ...(extra.copilot ? { copilot: extra.copilot } : {}),
     ...(extra.credentials ? { credentials: extra.credentials } : {}),
+    ...(extra.platformCredentials ? { platformCredentials: extra.platformCredentials } : {}),
   });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { host: new URL(ORIGIN).host, ...opts.headers };
