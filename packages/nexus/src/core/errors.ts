@@ -90,6 +90,8 @@ export const ERROR_STATUS = {
   executa_not_installable: 409,
   // Chat turns: one running turn per conversation.
   turn_running: 409,
+  // A sent attachment belongs to its message: only deleting the conversation removes it.
+  attachment_sent: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
