@@ -15,6 +15,8 @@ export interface AppWindowInfo {
   title?: string;
   status?: string;
   z_index?: number;
+  /** The conversation the window was opened beside; null for none. */
+  conversation_session_uuid?: string | null;
   [field: string]: unknown;
 }
 
