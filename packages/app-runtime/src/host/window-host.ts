@@ -27,6 +27,7 @@ import {
   DEFAULT_API_BASE,
   runtimeClient,
   type Answer,
+  type FormFactor,
   type Geometry,
   type OpenedWindow,
   type RuntimeClient,
@@ -108,8 +109,7 @@ export interface WindowHostOptions {
   formFactor?: FormFactor;
 }
 
-/** The containers of L6824: floating windows, or one full-screen sheet at a time. */
-export type FormFactor = "desktop" | "mobile";
+export type { FormFactor };
 
 /** The manifest schema's size bounds when a view declares none (app-schema UI_SIZE_*_PX). */
 const SIZE_MIN_PX = 120;
@@ -157,7 +157,11 @@ export class WindowHost {
   constructor(options: WindowHostOptions) {
     this.#options = options;
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.client = runtimeClient(options.apiBase ?? DEFAULT_API_BASE, fetchFn);
+    this.client = runtimeClient(
+      options.apiBase ?? DEFAULT_API_BASE,
+      fetchFn,
+      () => this.#formFactor,
+    );
     for (const view of options.views ?? []) this.#views.set(view.name, view);
     this.#formFactor = options.formFactor ?? "desktop";
     options.container.dataset["formFactor"] = this.#formFactor;
@@ -175,8 +179,22 @@ export class WindowHost {
     if (formFactor === this.#formFactor) return;
     this.#formFactor = formFactor;
     this.#options.container.dataset["formFactor"] = formFactor;
-    for (const frame of this.#frames.values()) this.#labelMinimise(frame);
+    for (const frame of this.#frames.values()) {
+      this.#labelMinimise(frame);
+      void this.#relink(frame);
+    }
     this.#changed();
+  }
+
+  /** Reloads a mounted frame whose entry differs in the new container (a `mobile_entry`). */
+  async #relink(frame: FrameState): Promise<void> {
+    if (!frame.iframe) return;
+    const link = await this.client.windowLink(frame.wid);
+    if (!link.ok || !frame.iframe) return;
+    const path = (url: string): string => new URL(url, document.baseURI).pathname;
+    if (path(link.url) === path(frame.url)) return;
+    unmountIframe(frame);
+    mountIframe(frame, link.url);
   }
 
   /** Starts answering the iframes' messages and following the focus into them. Idempotent. */
