@@ -124,7 +124,12 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
 
   app.get(RUNTIME_WINDOWS_ROUTE, async (c) => {
     const { userId, appId } = await caller(c);
-    return jsonResponse(200, { windows: await dispatcher.listWindows(userId, undefined, appId) });
+    // `?conversation_session_uuid=` lists one conversation's windows (L5991, hydrate); without
+    // it, every live window of the caller.
+    const conversation = c.req.query("conversation_session_uuid") || undefined;
+    return jsonResponse(200, {
+      windows: await dispatcher.listWindows(userId, conversation, appId),
+    });
   });
 
   app.post(RUNTIME_WINDOWS_ROUTE, async (c) => {

@@ -310,6 +310,19 @@ describe("windows REST", () => {
     const ids = new Set([first, other, none].map((o) => o.body.window?.window_uuid));
     expect(ids.size).toBe(3);
 
+    const listed = async (query: string) =>
+      (
+        (await (await app.request(`${RUNTIME_WINDOWS_ROUTE}${query}`)).json()) as {
+          windows: { window_uuid: string }[];
+        }
+      ).windows.map((w) => w.window_uuid);
+    expect(await listed("?conversation_session_uuid=conv-1")).toEqual([
+      first.body.window?.window_uuid,
+    ]);
+    expect(await listed("")).toEqual(
+      expect.arrayContaining([...ids].filter((id) => id !== undefined)),
+    );
+
     for (const bad of [7, "", "x".repeat(CONVERSATION_ID_MAX_CHARS + 1)]) {
       const refused = await open({ view: "panel", conversation_session_uuid: bad });
       expect(refused.status).toBe(400);
