@@ -349,47 +349,43 @@ describe.skipIf(chromium.skip)(`the desk's windows in Chromium${chromium.reason}
     },
   );
 
-  it(
-    "deletes a conversation after a confirmation, closing its window",
-    TIMEOUT,
-    async () => {
-      const { page: p, errors } = await openTestPage(browser());
-      await person(p);
-      const id = await appId(p);
-      await p.goto(`${nexus.url}/chat`);
-      await sendOpeningTurn(p, id, `#${SLUG} to be deleted`);
-      await p.waitForURL(/\/chat\/[^/]+$/, { timeout: WAIT_MS });
-      const conversationId = p.url().split("/").pop() ?? "";
-      await p.locator(".desk .frame").waitFor({ timeout: WAIT_MS });
-      const list = p.getByRole("navigation", { name: "Conversations" });
-      await list.getByRole("link", { name: /to be deleted/ }).waitFor();
+  it("deletes a conversation after a confirmation, closing its window", TIMEOUT, async () => {
+    const { page: p, errors } = await openTestPage(browser());
+    await person(p);
+    const id = await appId(p);
+    await p.goto(`${nexus.url}/chat`);
+    await sendOpeningTurn(p, id, `#${SLUG} to be deleted`);
+    await p.waitForURL(/\/chat\/[^/]+$/, { timeout: WAIT_MS });
+    const conversationId = p.url().split("/").pop() ?? "";
+    await p.locator(".desk .frame").waitFor({ timeout: WAIT_MS });
+    const list = p.getByRole("navigation", { name: "Conversations" });
+    await list.getByRole("link", { name: /to be deleted/ }).waitFor();
 
-      // The first press asks; Keep it (or Escape) keeps everything.
-      await p.getByRole("button", { name: "Delete conversation" }).click();
-      const confirm = p.getByRole("group", { name: "Confirm deleting the conversation" });
-      await confirm.getByText(/with its messages, attached files and app windows/).waitFor();
-      await screenshot(p, "app-desk-delete-confirm");
-      await confirm.getByRole("button", { name: "Keep it" }).click();
-      await confirm.waitFor({ state: "detached" });
-      await p.getByRole("button", { name: "Delete conversation" }).click();
-      await p.keyboard.press("Escape");
-      await confirm.waitFor({ state: "detached" });
-      expect(await serverWindows(p)).toHaveLength(1);
+    // The first press asks; Keep it (or Escape) keeps everything.
+    await p.getByRole("button", { name: "Delete conversation" }).click();
+    const confirm = p.getByRole("group", { name: "Confirm deleting the conversation" });
+    await confirm.getByText(/with its messages, attached files and app windows/).waitFor();
+    await screenshot(p, "app-desk-delete-confirm");
+    await confirm.getByRole("button", { name: "Keep it" }).click();
+    await confirm.waitFor({ state: "detached" });
+    await p.getByRole("button", { name: "Delete conversation" }).click();
+    await p.keyboard.press("Escape");
+    await confirm.waitFor({ state: "detached" });
+    expect(await serverWindows(p)).toHaveLength(1);
 
-      await p.getByRole("button", { name: "Delete conversation" }).click();
-      await confirm.getByRole("button", { name: "Delete" }).click();
-      await p.waitForURL(/\/chat$/, { timeout: WAIT_MS });
-      await list.getByText("No conversations yet.").waitFor({ timeout: WAIT_MS });
-      await expect.poll(() => serverWindows(p), { timeout: WAIT_MS }).toEqual([]);
-      await p.locator(".desk.empty").waitFor({ state: "attached", timeout: WAIT_MS });
-      const cookie = (await p.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-      const gone = await fetch(`${nexus.url}/api/v1/chat/conversations/${conversationId}`, {
-        headers: { cookie },
-      });
-      expect(gone.status).toBe(404);
-      expect(errors).toEqual([]);
-    },
-  );
+    await p.getByRole("button", { name: "Delete conversation" }).click();
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await p.waitForURL(/\/chat$/, { timeout: WAIT_MS });
+    await list.getByText("No conversations yet.").waitFor({ timeout: WAIT_MS });
+    await expect.poll(() => serverWindows(p), { timeout: WAIT_MS }).toEqual([]);
+    await p.locator(".desk.empty").waitFor({ state: "attached", timeout: WAIT_MS });
+    const cookie = (await p.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const gone = await fetch(`${nexus.url}/api/v1/chat/conversations/${conversationId}`, {
+      headers: { cookie },
+    });
+    expect(gone.status).toBe(404);
+    expect(errors).toEqual([]);
+  });
 
   it(
     "opens a window as a full-screen sheet on the mobile entry at 390×844, Back to the tray",

@@ -636,11 +636,7 @@ export class WindowHost {
       const b = this.sizeBounds(frame.view, frame.wid);
       placeFrame(frame, {
         w: clamp((g.w ?? frame.box.offsetWidth) + arrow.dx * KEY_STEP_PX, b.minW, b.maxW),
-        h: clamp(
-          (g.h ?? frame.iframe?.offsetHeight ?? 0) + arrow.dy * KEY_STEP_PX,
-          b.minH,
-          b.maxH,
-        ),
+        h: clamp((g.h ?? frame.iframe?.offsetHeight ?? 0) + arrow.dy * KEY_STEP_PX, b.minH, b.maxH),
       });
     } else {
       placeFrame(frame, {

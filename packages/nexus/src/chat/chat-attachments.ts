@@ -227,7 +227,10 @@ export class ChatAttachments {
       .where("conversation_id", "=", conversationId)
       .execute();
     if (rows.length === 0) return [];
-    await trx.deleteFrom("chat_attachments").where("conversation_id", "=", conversationId).execute();
+    await trx
+      .deleteFrom("chat_attachments")
+      .where("conversation_id", "=", conversationId)
+      .execute();
     const bytes = rows.reduce((sum, r) => sum + Number(r.size_bytes), 0);
     await lockUsage(trx, String(userId), now);
     await addUsage(trx, String(userId), -bytes, -rows.length);

@@ -61,7 +61,10 @@ function mobileEntry(manifest: string, view: string): string | undefined {
   try {
     const ui = (
       JSON.parse(manifest) as {
-        ui?: { form_factors?: FormFactor[] | null; views?: { name?: unknown; mobile_entry?: unknown }[] };
+        ui?: {
+          form_factors?: FormFactor[] | null;
+          views?: { name?: unknown; mobile_entry?: unknown }[];
+        };
       }
     ).ui;
     if (!ui || !formFactorsOf(ui).includes("mobile")) return undefined;
