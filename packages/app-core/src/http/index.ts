@@ -31,5 +31,10 @@ export {
   type SseSink,
   type SseTransport,
 } from "./sse-streams.js";
-export { liveWindowLink, type WindowLink, type WindowUrl } from "./window-link.js";
+export {
+  liveWindowLink,
+  type WindowLink,
+  type WindowUrl,
+  type WindowUrlContext,
+} from "./window-link.js";
 export { parseWindowPatch, windowsRest, type ParsedWindowPatch } from "./window-patch.js";

@@ -3,6 +3,7 @@
 // servers comes in as arguments: who a request acts for (the harness: its one developer; the
 // platform: the session), how an rpc call is answered (the harness adds mocks, its panel and the
 // recording), where a window's bundle is served from, and the stream limits.
+import { FORM_FACTORS, type FormFactor } from "@anna-ai/app-schema";
 import { Hono, type Context } from "hono";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
 import type { CallResult, EventBus, HostApiDispatcher } from "../index.js";
@@ -123,13 +124,20 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
 
   app.get(RUNTIME_WINDOWS_ROUTE, async (c) => {
     const { userId, appId } = await caller(c);
-    return jsonResponse(200, { windows: await dispatcher.listWindows(userId, undefined, appId) });
+    // `?conversation_session_uuid=` lists one conversation's windows (L5991, hydrate); without
+    // it, every live window of the caller.
+    const conversation = c.req.query("conversation_session_uuid") || undefined;
+    return jsonResponse(200, {
+      windows: await dispatcher.listWindows(userId, conversation, appId),
+    });
   });
 
   app.post(RUNTIME_WINDOWS_ROUTE, async (c) => {
     const { userId, appId } = await caller(c);
     const body = jsonFields(await readJsonBody(c.req.raw));
     const view = typeof body.view === "string" ? body.view : undefined;
+    const formFactor = formFactorOf(body.form_factor);
+    if (formFactor === null) return formFactorRefused(body.form_factor);
     const conversation = body.conversation_session_uuid ?? undefined;
     if (
       conversation !== undefined &&
@@ -154,14 +162,20 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
       }),
     );
     const wid = String(opened.window.window_uuid);
-    return jsonResponse(201, { ...opened, url: await windowUrl(wid, opened.token) });
+    const url = await windowUrl(wid, opened.token, {
+      view: String(opened.window.view),
+      ...(formFactor === undefined ? {} : { formFactor }),
+    });
+    return jsonResponse(201, { ...opened, url });
   });
 
   app.get(`${RUNTIME_WINDOWS_ROUTE}/*`, async (c) => {
     const wid = windowIdOf(c);
     if (wid === undefined) return c.notFound();
     const { userId, appId } = await caller(c);
-    const link = await liveWindowLink(dispatcher, { userId, appId }, wid, windowUrl);
+    const formFactor = formFactorOf(c.req.query("form_factor"));
+    if (formFactor === null) return formFactorRefused(c.req.query("form_factor"));
+    const link = await liveWindowLink(dispatcher, { userId, appId }, wid, windowUrl, formFactor);
     if (link === undefined) return errorResponse("not_found", `no live window ${wid}`);
     return jsonResponse(200, link);
   });
@@ -186,6 +200,19 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
   });
 
   return app;
+}
+
+/** The container a request opens the frame in: undefined when unsaid, null when unknown. */
+function formFactorOf(raw: unknown): FormFactor | undefined | null {
+  if (raw === undefined || raw === null || raw === "") return undefined;
+  return (FORM_FACTORS as readonly unknown[]).includes(raw) ? (raw as FormFactor) : null;
+}
+
+function formFactorRefused(raw: unknown): Response {
+  return errorResponse(
+    "invalid_arg",
+    `form_factor must be one of ${FORM_FACTORS.join(", ")}, the container opening the window (got ${JSON.stringify(raw)?.slice(0, 40)})`,
+  );
 }
 
 /**

@@ -310,12 +310,63 @@ describe("windows REST", () => {
     const ids = new Set([first, other, none].map((o) => o.body.window?.window_uuid));
     expect(ids.size).toBe(3);
 
+    const listed = async (query: string) =>
+      (
+        (await (await app.request(`${RUNTIME_WINDOWS_ROUTE}${query}`)).json()) as {
+          windows: { window_uuid: string }[];
+        }
+      ).windows.map((w) => w.window_uuid);
+    expect(await listed("?conversation_session_uuid=conv-1")).toEqual([
+      first.body.window?.window_uuid,
+    ]);
+    expect(await listed("")).toEqual(
+      expect.arrayContaining([...ids].filter((id) => id !== undefined)),
+    );
+
     for (const bad of [7, "", "x".repeat(CONVERSATION_ID_MAX_CHARS + 1)]) {
       const refused = await open({ view: "panel", conversation_session_uuid: bad });
       expect(refused.status).toBe(400);
       expect(refused.body.error?.code).toBe("invalid_arg");
       expect(refused.body.error?.message).toContain("conversation_session_uuid must be");
     }
+  });
+
+  it("tells the URL builder the view and the form factor a window is opened or linked for", async () => {
+    const seen: unknown[] = [];
+    const { app } = await runtime({
+      windowUrl: (w, t, context) => {
+        seen.push(context);
+        return `https://cdn.example/${context?.formFactor === "mobile" ? "mobile" : "index"}.html?wid=${w}&t=${t}`;
+      },
+    });
+    const opened = await app.request(
+      RUNTIME_WINDOWS_ROUTE,
+      post(JSON.stringify({ view: "panel", form_factor: "mobile" })),
+    );
+    expect(opened.status).toBe(201);
+    const body = (await opened.json()) as { window: { window_uuid: string }; url: string };
+    expect(body.url).toMatch(/^https:\/\/cdn\.example\/mobile\.html\?/);
+    const one = `${RUNTIME_WINDOWS_ROUTE}/${body.window.window_uuid}`;
+    const desktop = await app.request(one);
+    expect(((await desktop.json()) as { url: string }).url).toContain("/index.html?");
+    const mobile = await app.request(`${one}?form_factor=mobile`);
+    expect(((await mobile.json()) as { url: string }).url).toContain("/mobile.html?");
+    expect(seen).toEqual([
+      { view: "panel", formFactor: "mobile" },
+      { view: "panel" },
+      { view: "panel", formFactor: "mobile" },
+    ]);
+
+    const bad = await app.request(`${one}?form_factor=watch`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain(
+      "form_factor must be one of desktop, mobile",
+    );
+    const badOpen = await app.request(
+      RUNTIME_WINDOWS_ROUTE,
+      post(JSON.stringify({ view: "panel", form_factor: 3 })),
+    );
+    expect(badOpen.status).toBe(400);
   });
 
   it("answers the dispatcher's refusals with the status their code maps to", async () => {

@@ -1,8 +1,9 @@
 // The DOM of one window frame: a box placed on the desk by the window's geometry (`w`/`h` = the
-// iframe's content size), a title bar with minimise and close buttons, a corner resize handle, and
-// the sandboxed iframe while the window is mounted. Class names are the host's stylesheet contract:
-// `.frame` (`.focused`, `.minimised`, `.crashed`, `.flash`), `.bar`, `.title`, `button.minimise`,
-// `button.close`, `.resize`, and `.chip` in the dock.
+// iframe's content size), a title bar with minimise and close buttons (the bar takes the keyboard
+// focus: Alt+arrows move the window, Alt+Shift+arrows resize it), a corner resize handle, and the
+// sandboxed iframe while the window is mounted. Class names are the host's stylesheet contract:
+// `.frame` (`.focused`, `.minimised`, `.crashed`, `.flash`, `.fixed-size`, `.fixed-place`),
+// `.bar`, `.title`, `button.minimise`, `button.close`, `.resize`, and `.chip` in the dock.
 import { BUNDLE_FRAME_SANDBOX } from "@anna-ai/app-schema";
 import type { Geometry } from "./runtime-client.js";
 
@@ -14,6 +15,8 @@ export interface FrameState {
   readonly wid: string;
   readonly view: string;
   readonly appId: string | undefined;
+  /** The conversation the window belongs to (`conversation_session_uuid`); null for none. */
+  readonly conversationId: string | null;
   readonly box: HTMLDivElement;
   readonly bar: HTMLDivElement;
   readonly titleEl: HTMLSpanElement;
@@ -30,6 +33,21 @@ export interface FrameState {
   status: string;
   geometry: Geometry;
   url: string;
+  /**
+   * What the view's manifest allows, from the app's `window.hello` answer (`view_meta`):
+   * undefined until then, when the host's configured bounds (or the schema's) apply.
+   */
+  limits: ViewLimits | undefined;
+}
+
+/** A view's size bounds and whether the person may resize and move it (`view_meta`). */
+export interface ViewLimits {
+  minW?: number;
+  minH?: number;
+  maxW?: number;
+  maxH?: number;
+  resizable: boolean;
+  movable: boolean;
 }
 
 export function button(cls: string, label: string, title: string): HTMLButtonElement {
@@ -47,6 +65,7 @@ export function buildFrame(
   wid: string,
   view: string,
   appId: string | undefined,
+  conversationId: string | null,
   url: string,
 ): FrameState {
   const box = document.createElement("div");
@@ -55,6 +74,8 @@ export function buildFrame(
   box.dataset["view"] = view;
   const bar = document.createElement("div");
   bar.className = "bar";
+  // The keyboard's handle on the window: focused, arrows with Alt move it (L5427: drag/resize).
+  bar.tabIndex = 0;
   const titleEl = document.createElement("span");
   titleEl.className = "title";
   const minimiseButton = button("minimise", "—", "Minimise to the dock");
@@ -68,6 +89,7 @@ export function buildFrame(
     wid,
     view,
     appId,
+    conversationId,
     box,
     bar,
     titleEl,
@@ -81,6 +103,45 @@ export function buildFrame(
     status: "active",
     geometry: {},
     url,
+    limits: undefined,
+  };
+}
+
+/** What the bar says to a screen reader: the window, and how to move it from the keyboard. */
+export function barLabel(title: string, limits: ViewLimits | undefined): string {
+  const keys = [
+    limits?.movable === false ? null : "Alt+arrow keys move it",
+    limits?.resizable === false ? null : "Alt+Shift+arrow keys resize it",
+  ].filter((k) => k !== null);
+  return keys.length === 0 ? `${title} window` : `${title} window: ${keys.join(", ")}`;
+}
+
+/**
+ * The limits a `window.hello` answer's `view_meta` declares (min_size, max_size, resizable,
+ * movable), or undefined for an answer without one.
+ */
+export function limitsOf(result: unknown): ViewLimits | undefined {
+  if (typeof result !== "object" || result === null) return undefined;
+  const meta = (result as { view_meta?: unknown }).view_meta;
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const m = meta as Record<string, unknown>;
+  const size = (value: unknown): { w?: number; h?: number } => {
+    if (typeof value !== "object" || value === null) return {};
+    const { w, h } = value as { w?: unknown; h?: unknown };
+    return {
+      ...(typeof w === "number" && w > 0 ? { w } : {}),
+      ...(typeof h === "number" && h > 0 ? { h } : {}),
+    };
+  };
+  const min = size(m["min_size"]);
+  const max = size(m["max_size"]);
+  return {
+    ...(min.w === undefined ? {} : { minW: min.w }),
+    ...(min.h === undefined ? {} : { minH: min.h }),
+    ...(max.w === undefined ? {} : { maxW: max.w }),
+    ...(max.h === undefined ? {} : { maxH: max.h }),
+    resizable: m["resizable"] !== false,
+    movable: m["movable"] !== false,
   };
 }
 

@@ -4,7 +4,15 @@
 // refresh. Built to one browser module too (dist/bundle/host.js). docs/app-runtime.md,
 // "Hosting app windows".
 export { createWindowHost, WindowHost } from "./window-host.js";
-export type { HostedFrame, HostReport, Size, ViewSpec, WindowHostOptions } from "./window-host.js";
+export type {
+  FormFactor,
+  HostedFrame,
+  HostReport,
+  Size,
+  ViewSpec,
+  WindowHostOptions,
+} from "./window-host.js";
+export type { ViewLimits } from "./frame-element.js";
 export { SANDBOX } from "./frame-element.js";
 export { concerns, postNamedEvent, relayEvent, sameApp } from "./event-relay.js";
 export type { RelayTarget, RuntimeEvent } from "./event-relay.js";

@@ -36,6 +36,8 @@ export interface MessageBridgeOptions<F extends BridgeFrame> {
   onDropped(report: DroppedMessage): void;
   /** Who answers rpcs, as a timeout message names it ("the harness", "the server"). */
   serverName: string;
+  /** The app's `window.hello` was answered: its result (view_meta, geometry…) for the page. */
+  onHello?(frame: F, result: unknown): void;
 }
 
 type ReplyBody = { ok: true; result: unknown } | { ok: false; error: WireError };
@@ -94,7 +96,10 @@ async function answer<F extends BridgeFrame>(
       request.token,
       abort.signal,
     )) as { ok?: unknown; result?: unknown; error?: WireError };
-    if (ns === "window" && method === "hello" && out.ok === true) frame.helloed = true;
+    if (ns === "window" && method === "hello" && out.ok === true) {
+      frame.helloed = true;
+      options.onHello?.(frame, out.result);
+    }
     if (ns === "files" && method === "download" && out.ok === true) startDownload(out.result);
     reply(
       out.ok === true

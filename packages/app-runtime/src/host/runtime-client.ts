@@ -64,6 +64,9 @@ export interface RpcBody {
   args: Record<string, unknown>;
 }
 
+/** The containers of L6824: floating windows, or one full-screen sheet at a time. */
+export type FormFactor = "desktop" | "mobile";
+
 export interface RuntimeClient {
   readonly eventsUrl: string;
   openWindow(view: string, payload?: unknown): Promise<Answer<OpenedWindow>>;
@@ -74,10 +77,19 @@ export interface RuntimeClient {
   rpc(body: RpcBody, token: string, signal: AbortSignal): Promise<unknown>;
 }
 
-export function runtimeClient(apiBase: string, fetchFn: typeof fetch): RuntimeClient {
+/**
+ * `formFactor` says which container the links are for: a mobile one asks for `form_factor=mobile`
+ * (the server then serves a view's `mobile_entry`); desktop, the default, asks for nothing.
+ */
+export function runtimeClient(
+  apiBase: string,
+  fetchFn: typeof fetch,
+  formFactor: () => FormFactor = () => "desktop",
+): RuntimeClient {
   const base = apiBase.replace(/\/+$/, "");
   const windows = `${base}/windows`;
   const one = (wid: string): string => `${windows}/${encodeURIComponent(wid)}`;
+  const mobile = (): boolean => formFactor() === "mobile";
 
   const call = <T>(url: string, method: string, body?: unknown): Promise<Answer<T>> =>
     jsonRequest<T>(fetchFn, url, method, body);
@@ -85,8 +97,12 @@ export function runtimeClient(apiBase: string, fetchFn: typeof fetch): RuntimeCl
   return {
     eventsUrl: `${base}/events/stream`,
     openWindow: (view, payload) =>
-      call(windows, "POST", payload === undefined ? { view } : { view, payload }),
-    windowLink: (wid) => call(one(wid), "GET"),
+      call(windows, "POST", {
+        view,
+        ...(payload === undefined ? {} : { payload }),
+        ...(mobile() ? { form_factor: "mobile" } : {}),
+      }),
+    windowLink: (wid) => call(mobile() ? `${one(wid)}?form_factor=mobile` : one(wid), "GET"),
     patchWindow: (wid, patch) => call(one(wid), "PATCH", patch),
     closeWindow: (wid) => call(one(wid), "DELETE"),
     async rpc(body, token, signal) {

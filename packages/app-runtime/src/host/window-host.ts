@@ -1,6 +1,9 @@
 // The host of app windows on a page (the platform dashboard, `anna-app dev`): frames on a desk,
-// moved by the title bar, resized by the corner handle within the view's min/max, minimised to a
-// dock (iframe unmounted, L5980) and restored, closed, and focused (brought to front). Every change
+// moved by the title bar, resized by the corner handle within the view's min/max (Alt+arrows and
+// Alt+Shift+arrows from the keyboard), minimised to a dock (iframe unmounted, L5980) and restored,
+// closed, and focused (brought to front). In the mobile form factor (L6824) every window is a
+// full-screen sheet, the newest on top: the bar's minimise is "Back", and nothing is dragged,
+// resized or moved by keys (geometry is a no-op on mobile, L6868). Every change
 // is a PATCH of the runtime windows API, and what the server answers (and its events:
 // geometry_changed, status_changed, window_focus_changed) is what the frame shows, so the server's
 // window, the other tabs and the app stay in step. The bridge answers the iframes' calls; the
@@ -8,12 +11,15 @@
 import { postNamedEvent, relayEvent, sameApp, type RuntimeEvent } from "./event-relay.js";
 import { followRuntimeEvents, type FollowOptions } from "./event-stream.js";
 import {
+  barLabel,
   button,
   buildFrame,
+  limitsOf,
   mountIframe,
   placeFrame,
   unmountIframe,
   type FrameState,
+  type ViewLimits,
 } from "./frame-element.js";
 import { startMessageBridge, type DroppedMessage, type TokenAnswer } from "./message-bridge.js";
 import { pointerDrag } from "./pointer-drag.js";
@@ -21,6 +27,7 @@ import {
   DEFAULT_API_BASE,
   runtimeClient,
   type Answer,
+  type FormFactor,
   type Geometry,
   type OpenedWindow,
   type RuntimeClient,
@@ -46,6 +53,10 @@ export interface HostedFrame {
   readonly wid: string;
   readonly view: string;
   readonly appId: string | undefined;
+  /** The conversation the window belongs to (`conversation_session_uuid`); null for none. */
+  readonly conversationId: string | null;
+  /** What the view's manifest allows, once the app said hello (`view_meta`). */
+  readonly limits: Readonly<ViewLimits> | undefined;
   /** The title bar's text. */
   readonly title: string;
   readonly status: string;
@@ -89,7 +100,16 @@ export interface WindowHostOptions {
   refreshToken?: (wid: string) => Promise<TokenAnswer>;
   /** Who answers rpcs, as a timeout message names it (default "the server"). */
   serverName?: string;
+  /**
+   * Whether a window opened elsewhere (an `open_view` event: a chat turn, another tab, the app)
+   * goes on this desk; default every one. The dashboard's desk takes its conversation's only.
+   */
+  accepts?: (win: WindowInfo) => boolean;
+  /** The container the desk is (default desktop); `setFormFactor` changes it. */
+  formFactor?: FormFactor;
 }
+
+export type { FormFactor };
 
 /** The manifest schema's size bounds when a view declares none (app-schema UI_SIZE_*_PX). */
 const SIZE_MIN_PX = 120;
@@ -98,6 +118,21 @@ const SIZE_MAX_PX = 4096;
 const CASCADE_STEP_PX = 32;
 /** How often the page checks which iframe holds the focus while focus is inside one. */
 const FOCUS_POLL_MS = 150;
+/** One Alt+arrow press moves or resizes a window by this much. */
+const KEY_STEP_PX = 16;
+/** Key presses in a row become one PATCH, sent once the keys rest this long. */
+const KEY_PATCH_DELAY_MS = 300;
+/** The bar's minimise button, as each form factor says it. */
+const MINIMISE_LABEL: Record<FormFactor, { text: string; title: string }> = {
+  desktop: { text: "—", title: "Minimise to the dock" },
+  mobile: { text: "‹ Back", title: "Back to the chat" },
+};
+const ARROWS: Record<string, { dx: number; dy: number }> = {
+  ArrowLeft: { dx: -1, dy: 0 },
+  ArrowRight: { dx: 1, dy: 0 },
+  ArrowUp: { dx: 0, dy: -1 },
+  ArrowDown: { dx: 0, dy: 1 },
+};
 
 const clamp = (value: number, min: number, max: number): number =>
   Math.min(Math.max(Math.round(value), min), max);
@@ -115,12 +150,51 @@ export class WindowHost {
   #focusedWid: string | undefined;
   /** The window a focus PATCH is in flight for: clicks and focus checks do not send it twice. */
   #focusing: string | undefined;
+  #formFactor: FormFactor;
+  /** Per window, the PATCH that a run of key presses is waiting to send. */
+  readonly #keyPatches = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(options: WindowHostOptions) {
     this.#options = options;
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.client = runtimeClient(options.apiBase ?? DEFAULT_API_BASE, fetchFn);
+    this.client = runtimeClient(
+      options.apiBase ?? DEFAULT_API_BASE,
+      fetchFn,
+      () => this.#formFactor,
+    );
     for (const view of options.views ?? []) this.#views.set(view.name, view);
+    this.#formFactor = options.formFactor ?? "desktop";
+    options.container.dataset["formFactor"] = this.#formFactor;
+  }
+
+  formFactor(): FormFactor {
+    return this.#formFactor;
+  }
+
+  /**
+   * Switches the container: on mobile each window is a full-screen sheet (the page's stylesheet
+   * places it by `[data-form-factor="mobile"]` on the container) whose minimise says Back.
+   */
+  setFormFactor(formFactor: FormFactor): void {
+    if (formFactor === this.#formFactor) return;
+    this.#formFactor = formFactor;
+    this.#options.container.dataset["formFactor"] = formFactor;
+    for (const frame of this.#frames.values()) {
+      this.#labelMinimise(frame);
+      void this.#relink(frame);
+    }
+    this.#changed();
+  }
+
+  /** Reloads a mounted frame whose entry differs in the new container (a `mobile_entry`). */
+  async #relink(frame: FrameState): Promise<void> {
+    if (!frame.iframe) return;
+    const link = await this.client.windowLink(frame.wid);
+    if (!link.ok || !frame.iframe) return;
+    const path = (url: string): string => new URL(url, document.baseURI).pathname;
+    if (path(link.url) === path(frame.url)) return;
+    unmountIframe(frame);
+    mountIframe(frame, link.url);
   }
 
   /** Starts answering the iframes' messages and following the focus into them. Idempotent. */
@@ -133,6 +207,7 @@ export class WindowHost {
         refreshToken: (frame) => this.#refreshToken(frame.wid),
         onDropped: (report) => this.#report(report),
         serverName: this.#options.serverName ?? "the server",
+        onHello: (frame, result) => this.#learnLimits(frame, result),
       }),
       this.#followIframeFocus(),
     );
@@ -176,13 +251,21 @@ export class WindowHost {
     return this.#frameOf(source);
   }
 
-  sizeBounds(viewName: string): { minW: number; minH: number; maxW: number; maxH: number } {
+  /**
+   * A view's size bounds: `wid`'s own once its app said hello (its manifest's, as the server
+   * read it), else the configured view's, else the schema's.
+   */
+  sizeBounds(
+    viewName: string,
+    wid?: string,
+  ): { minW: number; minH: number; maxW: number; maxH: number } {
     const view: Partial<ViewSpec> = this.#views.get(viewName) ?? {};
+    const own = wid === undefined ? undefined : this.#frames.get(wid)?.limits;
     return {
-      minW: view.min_size?.w ?? SIZE_MIN_PX,
-      minH: view.min_size?.h ?? SIZE_MIN_PX,
-      maxW: view.max_size?.w ?? SIZE_MAX_PX,
-      maxH: view.max_size?.h ?? SIZE_MAX_PX,
+      minW: own?.minW ?? view.min_size?.w ?? SIZE_MIN_PX,
+      minH: own?.minH ?? view.min_size?.h ?? SIZE_MIN_PX,
+      maxW: own?.maxW ?? view.max_size?.w ?? SIZE_MAX_PX,
+      maxH: own?.maxH ?? view.max_size?.h ?? SIZE_MAX_PX,
     };
   }
 
@@ -191,9 +274,17 @@ export class WindowHost {
     const existing = this.#frames.get(win.window_uuid);
     if (existing) return existing;
     const appId = typeof win.app_id === "string" ? win.app_id : undefined;
-    const frame = buildFrame(win.window_uuid, win.view, appId, url);
+    const conversation = win["conversation_session_uuid"];
+    const frame = buildFrame(
+      win.window_uuid,
+      win.view,
+      appId,
+      typeof conversation === "string" ? conversation : null,
+      url,
+    );
     this.#frames.set(frame.wid, frame);
     this.#options.container.append(frame.box);
+    this.#labelMinimise(frame);
     this.setTitle(frame.wid, win.title || win.view);
     placeFrame(frame, win.geometry ?? {});
     if (typeof win.z_index === "number") frame.box.style.zIndex = String(win.z_index);
@@ -205,6 +296,9 @@ export class WindowHost {
     frame.resizeHandle.addEventListener("pointerdown", (event) =>
       this.#gesture(frame, event, "resize"),
     );
+    frame.bar.addEventListener("keydown", (event) => this.#key(frame, event));
+    // Tabbing to a window's bar brings it to front, as a click would.
+    frame.bar.addEventListener("focus", () => void this.focus(frame.wid));
     frame.box.addEventListener(
       "pointerdown",
       (event) => {
@@ -242,10 +336,13 @@ export class WindowHost {
     return out;
   }
 
-  /** Shows a window someone else opened (the app's `window.open_view`, another tab). */
+  /**
+   * Shows a window someone else opened (the app's `window.open_view`, another tab), unless
+   * `accepts` leaves it off this desk.
+   */
   async adopt(wid: string): Promise<void> {
     const link = await this.client.windowLink(wid);
-    if (link.ok && !this.#frames.has(wid)) {
+    if (link.ok && !this.#frames.has(wid) && (this.#options.accepts?.(link.window) ?? true)) {
       this.open(link.window, link.url);
       this.cascade(wid);
     }
@@ -276,6 +373,8 @@ export class WindowHost {
     if (!frame) return;
     frame.box.remove();
     frame.chip?.remove();
+    clearTimeout(this.#keyPatches.get(wid));
+    this.#keyPatches.delete(wid);
     this.#frames.delete(wid);
     if (this.#focusedWid === wid) this.#focusedWid = undefined;
     this.#changed();
@@ -306,7 +405,7 @@ export class WindowHost {
   async resize(wid: string, size: Size): Promise<void> {
     const frame = this.#frames.get(wid);
     if (!frame) return;
-    const b = this.sizeBounds(frame.view);
+    const b = this.sizeBounds(frame.view, wid);
     const geometry = { w: clamp(size.w, b.minW, b.maxW), h: clamp(size.h, b.minH, b.maxH) };
     await this.#patch(frame, { geometry });
   }
@@ -328,7 +427,8 @@ export class WindowHost {
   /** Opens a new window away from the others when the server put it at the origin. */
   cascade(wid: string): void {
     const frame = this.#frames.get(wid);
-    if (!frame || this.#frames.size < 2) return;
+    // Sheets are not placed: a mobile desk sends no geometry of its own (L6868).
+    if (!frame || this.#frames.size < 2 || this.#formFactor === "mobile") return;
     const g = frame.geometry;
     if ((g.x ?? 0) !== 0 || (g.y ?? 0) !== 0) return;
     const step = (this.#frames.size - 1) * CASCADE_STEP_PX;
@@ -354,6 +454,7 @@ export class WindowHost {
     frame.titleEl.textContent = title;
     if (frame.iframe) frame.iframe.title = title;
     if (frame.chip) frame.chip.textContent = title;
+    frame.bar.setAttribute("aria-label", barLabel(title, frame.limits));
     this.#changed();
   }
 
@@ -502,10 +603,66 @@ export class WindowHost {
     return out.window;
   }
 
+  /** Shows the view's limits from its `window.hello` answer: no handle on a fixed size. */
+  #learnLimits(frame: FrameState, result: unknown): void {
+    const limits = limitsOf(result);
+    if (limits === undefined) return;
+    frame.limits = limits;
+    frame.box.classList.toggle("fixed-size", !limits.resizable);
+    frame.box.classList.toggle("fixed-place", !limits.movable);
+    frame.bar.setAttribute("aria-label", barLabel(frame.title, limits));
+  }
+
+  #labelMinimise(frame: FrameState): void {
+    const label = MINIMISE_LABEL[this.#formFactor];
+    frame.minimiseButton.textContent = label.text;
+    frame.minimiseButton.title = label.title;
+    frame.minimiseButton.setAttribute("aria-label", label.title);
+  }
+
+  /**
+   * Alt+arrow on the focused bar moves the window by KEY_STEP_PX, Alt+Shift+arrow resizes it,
+   * within the view's limits; the frame follows each press, the server gets one PATCH after.
+   */
+  #key(frame: FrameState, event: KeyboardEvent): void {
+    const arrow = ARROWS[event.key];
+    if (!arrow || !event.altKey || event.ctrlKey || event.metaKey) return;
+    if (this.#formFactor === "mobile" || frame.status !== "active") return;
+    const resize = event.shiftKey;
+    if (resize ? frame.limits?.resizable === false : frame.limits?.movable === false) return;
+    event.preventDefault();
+    const g = frame.geometry;
+    if (resize) {
+      const b = this.sizeBounds(frame.view, frame.wid);
+      placeFrame(frame, {
+        w: clamp((g.w ?? frame.box.offsetWidth) + arrow.dx * KEY_STEP_PX, b.minW, b.maxW),
+        h: clamp((g.h ?? frame.iframe?.offsetHeight ?? 0) + arrow.dy * KEY_STEP_PX, b.minH, b.maxH),
+      });
+    } else {
+      placeFrame(frame, {
+        x: Math.max(0, (g.x ?? 0) + arrow.dx * KEY_STEP_PX),
+        y: Math.max(0, (g.y ?? 0) + arrow.dy * KEY_STEP_PX),
+      });
+    }
+    clearTimeout(this.#keyPatches.get(frame.wid));
+    this.#keyPatches.set(
+      frame.wid,
+      setTimeout(() => {
+        this.#keyPatches.delete(frame.wid);
+        const { x, y, w, h } = frame.geometry;
+        void this.#patch(frame, { geometry: { x, y, w, h } });
+      }, KEY_PATCH_DELAY_MS),
+    );
+  }
+
   /** A drag of the title bar (`move`) or of the corner handle (`resize`); one PATCH at the end. */
   #gesture(frame: FrameState, event: PointerEvent, kind: "move" | "resize"): void {
+    // A sheet is not dragged; a view that declares itself fixed is not either (L5427 view_meta).
+    if (this.#formFactor === "mobile") return;
+    if (kind === "move" ? frame.limits?.movable === false : frame.limits?.resizable === false)
+      return;
     const start = { ...frame.geometry };
-    const b = this.sizeBounds(frame.view);
+    const b = this.sizeBounds(frame.view, frame.wid);
     pointerDrag(event, this.#options.container, {
       move(dx, dy) {
         if (kind === "move")

@@ -1,5 +1,6 @@
 // The chat API (nexus/src/routes/chat.ts) through the query layer: the conversations list,
-// one conversation with its messages and how its turns ended, and the writes (new conversation, send, cancel). The live answer is the turn stream's
+// one conversation with its messages and how its turns ended, and the writes (new conversation,
+// send, cancel, delete). The live answer is the turn stream's
 // (chat/use-turn-stream.ts), not a query.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, seg, upload } from "./client";
@@ -25,15 +26,30 @@ async function sendTurn(conversationId: string, outgoing: Outgoing) {
       ),
     );
   }
-  const turn = await api<{ turn_id: string }>(
-    "POST",
-    `/chat/conversations/${seg(conversationId)}/turns`,
-    {
-      text: outgoing.text,
-      ...(attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {}),
-    },
+  try {
+    const turn = await api<{ turn_id: string }>(
+      "POST",
+      `/chat/conversations/${seg(conversationId)}/turns`,
+      {
+        text: outgoing.text,
+        ...(attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {}),
+      },
+    );
+    return { turnId: turn.turn_id, attachments };
+  } catch (error) {
+    // The message did not go: its files would wait on the server, unseen, holding quota. The
+    // composer keeps them, so the next Send uploads them again.
+    await Promise.allSettled(attachments.map((a) => deleteAttachment(conversationId, a.id)));
+    throw error;
+  }
+}
+
+/** Removes an attachment that no message sent yet (its bytes and quota go too). */
+export function deleteAttachment(conversationId: string, attachmentId: string) {
+  return api<{ deleted: true }>(
+    "DELETE",
+    `/chat/conversations/${seg(conversationId)}/attachments/${seg(attachmentId)}`,
   );
-  return { turnId: turn.turn_id, attachments };
 }
 
 /** Conversations the list shows (the server's page maximum). */
@@ -113,6 +129,21 @@ export function useSendMessage(conversationId: string) {
         // The first message names the conversation and every turn moves it to the top.
         client.invalidateQueries({ queryKey: conversationsKey }),
       ]),
+  });
+}
+
+/**
+ * Deletes the conversation with its turns and attachments (the server closes its app windows);
+ * the list forgets it and its cached messages go.
+ */
+export function useDeleteConversation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<{ deleted: true }>("DELETE", `/chat/conversations/${seg(id)}`),
+    onSuccess: (_answer, id) => {
+      client.removeQueries({ queryKey: conversationKey(id) });
+      return client.invalidateQueries({ queryKey: conversationsKey });
+    },
   });
 }
 

@@ -3,6 +3,7 @@
 // person's installed apps. The rest of the windows API (list, link, patch, close) is the window
 // host's (@anna-ai/app-runtime/host, in the lazily loaded desk); this file stays small because
 // My apps, in the first page load, imports it.
+import { currentFormFactor } from "../windows/form-factor";
 import { ApiError } from "./client";
 
 export const RUNTIME_API = "/api/v1/anna-apps/runtime";
@@ -15,6 +16,8 @@ export interface AppWindowInfo {
   title?: string;
   status?: string;
   z_index?: number;
+  /** The conversation the window was opened beside; null for none. */
+  conversation_session_uuid?: string | null;
   [field: string]: unknown;
 }
 
@@ -63,6 +66,8 @@ export async function openAppWindow(
     ...(options.conversationId === undefined
       ? {}
       : { conversation_session_uuid: options.conversationId }),
+    // A phone-sized page is the mobile container: the app's mobile entry, if it has one.
+    ...(currentFormFactor() === "mobile" ? { form_factor: "mobile" } : {}),
   };
   const res = await fetch(`${RUNTIME_API}/windows?app_id=${encodeURIComponent(String(appId))}`, {
     method: "POST",

@@ -14,6 +14,7 @@ import type { ChatAttachment, TurnInfo } from "../api/types";
 import { ErrorNote, Loading, PageTitle } from "../components/status";
 import { ActivatedApps } from "../windows/activated-apps";
 import { Composer } from "./composer";
+import { DeleteConversation } from "./delete-conversation";
 import { type StoredTurn, turnsOf } from "./history";
 import { TurnView } from "./turn-view";
 import { useTurnStream } from "./use-turn-stream";
@@ -93,6 +94,7 @@ export function ConversationView({ id }: { id: string }) {
         <PageTitle>
           <span id="conversation-title">{title ?? "New conversation"}</span>
         </PageTitle>
+        <DeleteConversation id={id} title={title ?? "New conversation"} />
       </div>
       <div className="chat-log" ref={log} onScroll={onLogScroll} tabIndex={0} aria-label="Messages">
         {truncated && <p className="meta">Older messages are not shown.</p>}

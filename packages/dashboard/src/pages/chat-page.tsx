@@ -24,7 +24,7 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
         <ConversationView key={conversationId} id={conversationId} />
       )}
       <Suspense fallback={null}>
-        <AppDesk />
+        <AppDesk conversationId={conversationId} />
       </Suspense>
     </div>
   );

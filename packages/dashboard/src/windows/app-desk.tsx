@@ -2,14 +2,21 @@
 // iframe (no allow-same-origin: the app's origin stays opaque, so it cannot read this page or
 // call the API with the person's cookie) inside a window frame, through the shared window host
 // (@anna-ai/app-runtime/host: frames, dock, postMessage bridge, event relay). The windows are the
-// server's: on mount the desk lists them (so a reload restores them where they were), every
-// close, focus, minimise, move and resize is a PATCH or DELETE of the runtime windows API, and
-// the runtime event stream brings the windows a chat turn (or another tab) opens.
+// server's: the desk lists them (so a reload restores them where they were), every close, focus,
+// minimise, move and resize is a PATCH or DELETE of the runtime windows API, and the runtime
+// event stream brings the windows a chat turn (or another tab) opens.
+// A desk per conversation: a window opened beside a conversation (`conversation_session_uuid`)
+// is on that conversation's desk only; switching conversation takes the others' frames off the
+// page (their windows stay open on the server) and shows this one's. A window of no conversation
+// (opened from My apps) is on every desk.
+// Below the mobile breakpoint the host's mobile form factor: each window a full-screen sheet
+// over the chat, the newest on top, its minimise saying Back (desk.css).
 // Loaded lazily with the chat page: the window host is not in the first page load.
 import { type HostReport, type WindowHost, createWindowHost } from "@anna-ai/app-runtime/host";
 import { useEffect, useRef, useState } from "react";
 import { describeError } from "../api/client";
-import { type OpenedAppWindow, listAppWindows } from "../api/windows";
+import { type AppWindowInfo, type OpenedAppWindow, listAppWindows } from "../api/windows";
+import { currentFormFactor, useFormFactor } from "./form-factor";
 import { registerDesk } from "./open-window";
 import "./desk.css";
 
@@ -18,6 +25,11 @@ function describeReport(report: HostReport): string | null {
   if (report.kind !== "refused") return null;
   const what = report.action === "close" ? "close" : "change";
   return `Could not ${what} the window: ${report.error.message}`;
+}
+
+/** Whether a window goes on the desk of `conversation` (null: the chat with none open). */
+function belongsTo(conversationOfWindow: unknown, conversation: string | null): boolean {
+  return typeof conversationOfWindow !== "string" || conversationOfWindow === conversation;
 }
 
 /** A window the server just opened, on the desk as the host's `openView` would put it. */
@@ -34,20 +46,36 @@ function show(host: WindowHost, opened: OpenedAppWindow): void {
   void host.focus(wid);
 }
 
-/** The server's live windows, each with a fresh token, placed where the server keeps them. */
-async function restore(host: WindowHost, left: () => boolean): Promise<void> {
-  const windows = await listAppWindows();
+/**
+ * Shows `conversation`'s desk: other conversations' frames leave the page, and the server's
+ * live windows of this one each come with a fresh token, placed and stacked where it keeps them.
+ */
+async function showDeskOf(
+  host: WindowHost,
+  conversation: string | null,
+  left: () => boolean,
+): Promise<void> {
+  for (const frame of host.frames())
+    if (!belongsTo(frame.conversationId, conversation)) host.remove(frame.wid);
+  const windows = (await listAppWindows()).filter((w: AppWindowInfo) =>
+    belongsTo(w.conversation_session_uuid, conversation),
+  );
   windows.sort((a, b) => (a.z_index ?? 0) - (b.z_index ?? 0));
   for (const win of windows) {
     if (left()) return;
+    if (host.frame(win.window_uuid)) continue;
     const link = await host.client.windowLink(win.window_uuid);
     if (link.ok && !left()) host.open(link.window, link.url);
   }
 }
 
-export function AppDesk() {
+export function AppDesk({ conversationId }: { conversationId: string | null }) {
   const framesRef = useRef<HTMLDivElement>(null);
   const dockRef = useRef<HTMLDivElement>(null);
+  const hostRef = useRef<WindowHost | null>(null);
+  // The host's filters read the conversation shown now, not the one it was created under.
+  const conversationRef = useRef(conversationId);
+  const formFactor = useFormFactor();
   const [count, setCount] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -58,19 +86,25 @@ export function AppDesk() {
     const host = createWindowHost({
       container,
       dock,
+      formFactor: currentFormFactor(),
+      accepts: (win) => belongsTo(win["conversation_session_uuid"], conversationRef.current),
       onReport: (report) => {
         const text = describeReport(report);
         if (text !== null) setProblem(text);
       },
     });
-    let left = false;
+    hostRef.current = host;
     host.start();
     host.followEvents();
     const stopCounting = host.onChange(() => setCount(host.frames().length));
-    const unregister = registerDesk({ show: (opened) => show(host, opened) });
-    restore(host, () => left).catch((error: unknown) => setProblem(describeError(error)));
+    const unregister = registerDesk({
+      show: (opened) => {
+        if (belongsTo(opened.window.conversation_session_uuid, conversationRef.current))
+          show(host, opened);
+      },
+    });
     return () => {
-      left = true;
+      hostRef.current = null;
       unregister();
       stopCounting();
       host.stop();
@@ -78,6 +112,21 @@ export function AppDesk() {
       for (const frame of host.frames()) host.remove(frame.wid);
     };
   }, []);
+
+  useEffect(() => {
+    conversationRef.current = conversationId;
+    const host = hostRef.current;
+    if (!host) return;
+    let left = false;
+    showDeskOf(host, conversationId, () => left).catch((error: unknown) =>
+      setProblem(describeError(error)),
+    );
+    return () => {
+      left = true;
+    };
+  }, [conversationId]);
+
+  useEffect(() => hostRef.current?.setFormFactor(formFactor), [formFactor]);
 
   return (
     <aside className={`desk${count === 0 ? " empty" : ""}`} aria-label="App windows">
@@ -87,7 +136,11 @@ export function AppDesk() {
         </p>
       )}
       <div className="desk-frames" ref={framesRef} />
-      <div className="desk-dock" ref={dockRef} aria-label="Minimised windows" />
+      <div
+        className="desk-dock"
+        ref={dockRef}
+        aria-label={formFactor === "mobile" ? "Open app windows" : "Minimised windows"}
+      />
     </aside>
   );
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Attachment, AttachmentLookup } from "@anna-ai/agent";
 import { STORAGE_QUOTA_BYTES } from "@anna-ai/executa-host/storage";
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { NexusError } from "../core/errors.js";
 import type { Database } from "../db/schema.js";
@@ -174,6 +174,72 @@ export class ChatAttachments {
       }
       return row;
     });
+  }
+
+  /**
+   * Removes one attachment still waiting in the composer: its row and its quota in one
+   * transaction, then its bytes. A sent one stays with its message (409); another user's, or
+   * another conversation's, is 404 like one that does not exist.
+   */
+  async removePending(userId: number, conversationId: string, id: string): Promise<void> {
+    const row = await this.db.transaction().execute(async (trx) => {
+      const found = await trx
+        .selectFrom("chat_attachments")
+        .selectAll()
+        .where("id", "=", id)
+        .where("conversation_id", "=", conversationId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      if (found === undefined) {
+        throw new NexusError(
+          "not_found",
+          `this conversation has no attachment ${JSON.stringify(id.slice(0, 80))} of yours`,
+        );
+      }
+      if (found.turn_id !== null) {
+        throw new NexusError(
+          "attachment_sent",
+          `attachment ${JSON.stringify(id)} was sent with a message and stays with it; delete the conversation to remove it`,
+        );
+      }
+      await trx.deleteFrom("chat_attachments").where("id", "=", id).execute();
+      await lockUsage(trx, String(userId), this.clock());
+      await addUsage(trx, String(userId), -Number(found.size_bytes), -1);
+      return found;
+    });
+    await this.blobs.delete(row.blob_key);
+  }
+
+  /**
+   * Inside a conversation's delete transaction: its attachments' rows go and the user's quota
+   * gets their bytes back. Answers the blob keys, to delete once the transaction committed (a
+   * rollback must not lose bytes a row still names).
+   */
+  static async releaseAll(
+    trx: Transaction<Database>,
+    userId: number,
+    conversationId: string,
+    now: number,
+  ): Promise<string[]> {
+    const rows = await trx
+      .selectFrom("chat_attachments")
+      .select(["blob_key", "size_bytes"])
+      .where("conversation_id", "=", conversationId)
+      .execute();
+    if (rows.length === 0) return [];
+    await trx
+      .deleteFrom("chat_attachments")
+      .where("conversation_id", "=", conversationId)
+      .execute();
+    const bytes = rows.reduce((sum, r) => sum + Number(r.size_bytes), 0);
+    await lockUsage(trx, String(userId), now);
+    await addUsage(trx, String(userId), -bytes, -rows.length);
+    return rows.map((r) => r.blob_key);
+  }
+
+  /** Deletes bytes whose rows are gone. */
+  async dropBlobs(keys: readonly string[]): Promise<void> {
+    for (const key of keys) await this.blobs.delete(key);
   }
 
   /** The conversation's sent attachments the prompt lists, oldest first. */

@@ -21,7 +21,7 @@ import { NexusError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../db/schema.js";
 import type { User } from "../stores/types.js";
-import { attachmentsPrompt, type ChatAttachments } from "./chat-attachments.js";
+import { ChatAttachments, attachmentsPrompt } from "./chat-attachments.js";
 import { ChatStore } from "./chat-store.js";
 import type { ConversationRow, TurnRow } from "./chat-store.js";
 
@@ -129,6 +129,37 @@ export class ChatService {
     const found = await this.store.conversation(user.id, id);
     if (!found) throw new NexusError("not_found", `you have no conversation '${id.slice(0, 80)}'`);
     return found;
+  }
+
+  /**
+   * Deletes the user's conversation with its turns, messages, frames and attachments (their
+   * bytes too, and their quota given back), in one transaction. A running turn is cancelled
+   * first; one that will not end in time is a 409, so nothing is deleted under it.
+   */
+  async deleteConversation(user: User, id: string): Promise<void> {
+    const conversation = await this.conversation(user, id);
+    const running = await this.store.runningTurn(conversation.id);
+    if (running) {
+      const ended = await this.cancel(user, running.id);
+      if (ended.status === "running") {
+        throw new NexusError(
+          "turn_running",
+          "this conversation's turn did not stop in time; cancel it, then delete the conversation again",
+          { details: { turn_id: running.id } },
+        );
+      }
+    }
+    const blobKeys = await this.options.db.transaction().execute(async (trx) => {
+      const keys = await ChatAttachments.releaseAll(
+        trx,
+        user.id,
+        conversation.id,
+        this.options.clock.now(),
+      );
+      await ChatStore.deleteConversation(trx, conversation.id);
+      return keys;
+    });
+    if (blobKeys.length > 0) await this.attachmentStore().dropBlobs(blobKeys);
   }
 
   async turn(user: User, id: string): Promise<TurnRow> {

@@ -8,7 +8,7 @@ import type {
   TurnFrameStore,
   TurnOutcome,
 } from "@anna-ai/agent";
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import type { Database } from "../db/schema.js";
 import type {
   ChatConversationsTable,
@@ -93,6 +93,19 @@ export class ChatStore implements TurnFrameStore {
       items,
       nextCursor: rows.length > page.limit && last ? encodeCursor(last.created_at, last.id) : null,
     };
+  }
+
+  /**
+   * Inside a delete transaction: the conversation's turn frames, messages, turns and the
+   * conversation itself, children first (no reliance on the dialect's foreign-key cascades).
+   * Its attachments go before this (ChatAttachments.releaseAll), as their quota does.
+   */
+  static async deleteConversation(trx: Transaction<Database>, id: string): Promise<void> {
+    const turns = trx.selectFrom("chat_turns").select("id").where("conversation_id", "=", id);
+    await trx.deleteFrom("chat_turn_events").where("turn_id", "in", turns).execute();
+    await trx.deleteFrom("chat_messages").where("conversation_id", "=", id).execute();
+    await trx.deleteFrom("chat_turns").where("conversation_id", "=", id).execute();
+    await trx.deleteFrom("chat_conversations").where("id", "=", id).execute();
   }
 
   async messages(conversationId: string, afterSeq: number, limit: number): Promise<MessageRow[]> {

@@ -94,6 +94,8 @@ export const ERROR_STATUS = {
   setting_pinned: 409,
   // Connected accounts: a user's accounts per provider are bounded.
   account_limit_reached: 409,
+  // A sent attachment belongs to its message: only deleting the conversation removes it.
+  attachment_sent: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

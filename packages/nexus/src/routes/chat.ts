@@ -8,6 +8,12 @@
 //        raw bytes, Content-Type the media type        → 201 {id, name, media_type, size_bytes}
 //   POST /api/v1/chat/conversations/{id}/turns {text, attachments?: [id…]}
 //                                                      → 202 {turn_id}; 409 while one runs
+//   DELETE /api/v1/chat/conversations/{id}             → 200 {deleted: true}: its turns,
+//                                                        messages and attachments (bytes and
+//                                                        quota given back); its app windows close
+//   DELETE /api/v1/chat/conversations/{id}/attachments/{aid}
+//                                                      → 200 {deleted: true}, while unsent; 409
+//                                                        once a message sent it
 //   GET  /api/v1/chat/turns/{id}                       → the turn's status and usage
 //   GET  /api/v1/chat/turns/{id}/events                → SSE, `id:` = frame seq; resume with
 //                                                        Last-Event-ID or ?after=
@@ -243,6 +249,24 @@ export function chatRoutes(deps: AppDeps): Hono<Env> {
     return c.json(attachmentView(row), 201);
   });
 
+  app.delete("/conversations/:id", async (c) => {
+    const user = await member(c, deps);
+    const id = c.req.param("id");
+    await chat(deps).service.deleteConversation(user, id);
+    await closeConversationWindows(deps, String(user.id), id);
+    return c.json({ deleted: true });
+  });
+
+  app.delete("/conversations/:id/attachments/:attachmentId", async (c) => {
+    const user = await member(c, deps);
+    const { service } = chat(deps);
+    const conversation = await service.conversation(user, c.req.param("id"));
+    await service
+      .attachmentStore()
+      .removePending(user.id, conversation.id, c.req.param("attachmentId"));
+    return c.json({ deleted: true });
+  });
+
   app.get("/turns/:id", async (c) => {
     const user = await member(c, deps);
     return c.json(turnView(await chat(deps).service.turn(user, c.req.param("id"))));
@@ -290,4 +314,27 @@ export function chatRoutes(deps: AppDeps): Hono<Env> {
   });
 
   return app;
+}
+
+/**
+ * The app windows opened beside a deleted conversation close with it: no desk shows them any
+ * more. The conversation is already gone, so a window that fails to close is logged, not fatal.
+ */
+async function closeConversationWindows(
+  deps: AppDeps,
+  userId: string,
+  conversationId: string,
+): Promise<void> {
+  const dispatcher = deps.runtime?.dispatcher;
+  if (!dispatcher) return;
+  const windows = await dispatcher.listWindows(userId, conversationId);
+  for (const win of windows) {
+    const wid = String(win["window_uuid"]);
+    await dispatcher.closeWindow(wid, "user", userId, String(win["app_id"])).catch((err: unknown) =>
+      deps.logger.log("warn", "a deleted conversation's window did not close", {
+        window_uuid: wid,
+        error: String(err),
+      }),
+    );
+  }
 }

@@ -24,6 +24,8 @@ export interface ChatHarness {
   chat: ChatDeps;
   /** With `attachments` asked for: the store, on a filesystem blob store in a temp folder. */
   attachments?: ChatAttachments;
+  /** …and its blob store, to see which bytes are kept. */
+  blobs?: FsBlobStore;
 }
 
 export async function chatHarness(
@@ -52,10 +54,11 @@ export async function chatHarness(
   });
   const clock = manualClock();
   let attachments: ChatAttachments | undefined;
+  let blobs: FsBlobStore | undefined;
   if (opts.attachments) {
     const root = mkdtempSync(join(tmpdir(), "anna-chat-attachments-"));
     onTestFinished(() => rmSync(root, { recursive: true, force: true }));
-    const blobs = new FsBlobStore({
+    blobs = new FsBlobStore({
       root,
       origin: () => "http://127.0.0.1:8080",
       clock: () => clock.now(),
@@ -83,7 +86,15 @@ export async function chatHarness(
   onTestFinished(() => chat.close());
   const h = harness(handle, {}, { clock, chat });
   const http = await hubHttp(h);
-  return { h, http, fake, gateway, chat, ...(attachments ? { attachments } : {}) };
+  return {
+    h,
+    http,
+    fake,
+    gateway,
+    chat,
+    ...(attachments ? { attachments } : {}),
+    ...(blobs ? { blobs } : {}),
+  };
 }
 
 export interface SseFrame {
