@@ -8,6 +8,7 @@ import {
   type AppsCatalog,
   createMultiTenantDispatcher,
   type MultiTenantDispatcher,
+  type ToolHost,
 } from "@anna-ai/app-core";
 import { SseStreams, type WindowUrl } from "@anna-ai/app-core/http";
 import type {
@@ -52,6 +53,11 @@ export interface NexusRuntimeOptions {
   };
   /** `web.*` from a window, behind the user's web_grant for the app (executas/server-web.ts). */
   web?: WebService;
+  /**
+   * `tools.*` from a window: the user's installed executas (window-tool-host.ts); without it
+   * every `tools.invoke` answers `executa_unavailable`.
+   */
+  tools?: ToolHost;
 }
 
 export interface NexusRuntime {
@@ -108,6 +114,7 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
       ...options.llm,
       ...(options.web === undefined ? {} : { web: options.web }),
     },
+    ...(options.tools === undefined ? {} : { host: options.tools }),
     storage: "aps",
     clock: () => clock.now(),
     logger: dispatcherLogger,
