@@ -144,7 +144,13 @@ export async function runAnnaApp(
   try {
     const r = await runCli(argv, {
       cwd: o.cwd,
-      env: { ...process.env, HOME: home, ANNA_APP_HOST: o.host, ANNA_APP_PAT: o.pat, NO_COLOR: "1" },
+      env: {
+        ...process.env,
+        HOME: home,
+        ANNA_APP_HOST: o.host,
+        ANNA_APP_PAT: o.pat,
+        NO_COLOR: "1",
+      },
       timeoutMs: CLI_TIMEOUT_MS,
     });
     if (r.code !== 0) {

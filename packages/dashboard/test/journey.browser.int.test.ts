@@ -135,7 +135,10 @@ describe.skipIf(skip)(`the dashboard's whole journey${reason}`, () => {
         .locator(`body[data-state="${state}"]`)
         .waitFor({ state: "attached", timeout: WAIT_MS });
     } catch (err) {
-      const shown = await app.locator("body").innerText({ timeout: 1000 }).catch(() => "");
+      const shown = await app
+        .locator("body")
+        .innerText({ timeout: 1000 })
+        .catch(() => "");
       throw new Error(
         `the Focus Flow window is not ${state}; it shows: ${shown}\nconsole: ${consoleLines.join("\n")}`,
         { cause: err },
@@ -203,9 +206,10 @@ describe.skipIf(skip)(`the dashboard's whole journey${reason}`, () => {
       await windowState(page, "running");
       await app.getByRole("button", { name: "Finish session" }).click();
       await app.locator("#log li").first().waitFor({ timeout: WAIT_MS });
-      expect(await app.locator("#error").isHidden(), await app.locator("#error").textContent()).toBe(
-        true,
-      );
+      expect(
+        await app.locator("#error").isHidden(),
+        (await app.locator("#error").textContent()) ?? "",
+      ).toBe(true);
       const stored = (await storedLog()) as { scope: string; value: { task: string }[] };
       expect(stored.scope).toBe("app");
       expect(stored.value.map((s) => s.task)).toEqual(["Journey task"]);
@@ -277,7 +281,13 @@ describe.skipIf(skip)(`the dashboard's whole journey${reason}`, () => {
     await focusFrame(page).waitFor({ timeout: WAIT_MS });
     // From inside the bundle: the dashboard's API with the person's cookie, on its origin.
     const frame = page.frames().find((f) => f.url().includes(`/anna-apps/${SLUG}/`));
-    expect(frame, page.frames().map((f) => f.url()).join(", ")).toBeDefined();
+    expect(
+      frame,
+      page
+        .frames()
+        .map((f) => f.url())
+        .join(", "),
+    ).toBeDefined();
     const attempt = await frame!.evaluate(async (api) => {
       try {
         const r = await fetch(api, { credentials: "include" });
@@ -288,7 +298,7 @@ describe.skipIf(skip)(`the dashboard's whole journey${reason}`, () => {
     }, `${platform.url}/api/v1/me`);
     expect(attempt).not.toContain(USER);
     expect(attempt).toMatch(/^(blocked: TypeError|answered 401)/);
-    expect(await frame!.evaluate(() => self.origin)).toBe("null");
+    expect(await frame!.evaluate("self.origin")).toBe("null");
 
     // The dashboard in another site's frame: refused by its headers, and by the browser.
     const res = await fetch(`${platform.url}/chat`);

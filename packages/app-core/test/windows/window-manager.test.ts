@@ -94,7 +94,7 @@ describe("opening windows", () => {
         store,
         appId: "7",
         versionId,
-        views: [{ name: "main", single_instance: true }],
+        views: [{ name: "main", title: "Main", single_instance: true }],
         stateMerge: "replace",
         clock: () => 1_000,
         emit: (_user, e) => seen.push(e),

@@ -67,7 +67,9 @@ function Release({ item }: { item: ReleaseQueueItem }) {
       <p className="meta">
         {item.slug} · live {item.live_version ? `v${item.live_version}` : "none"} · requested{" "}
         {item.requested_at ? formatDate(item.requested_at) : "—"} ·{" "}
-        {changes === 0 ? "manifest unchanged" : `${changes} manifest change${changes === 1 ? "" : "s"}`}
+        {changes === 0
+          ? "manifest unchanged"
+          : `${changes} manifest change${changes === 1 ? "" : "s"}`}
       </p>
       {item.changelog && <p>{item.changelog}</p>}
       <div className="actions">

@@ -57,7 +57,15 @@ async function world() {
         updated_at: Date.now(),
       })
       .execute();
-  return { handle, runtime, tool, user, install, broken, host: executaToolHost(handle.db, runtime) };
+  return {
+    handle,
+    runtime,
+    tool,
+    user,
+    install,
+    broken,
+    host: executaToolHost(handle.db, runtime),
+  };
 }
 
 describe("executaToolHost", () => {
