@@ -33,6 +33,7 @@ const BUNDLE_OUTPUTS = [
   "packages/app-runtime/dist/bundle/index.js",
   "packages/app-runtime/dist/bundle/host.js",
   "packages/dashboard/dist/index.html",
+  "packages/dashboard/dist/app-sdk/index.js",
   ...exampleArchives().map((x) => path.relative(root, x.archive)),
 ];
 

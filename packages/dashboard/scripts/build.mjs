@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Builds the dashboard with Vite into dist/ (index.html, hashed files under dist/assets/) and
 // prints the gzip size of the JavaScript the first page load needs, failing over the budget
-// (issue 14: initial JS ≤ 250 KB gzip). dist/types is tsc's and is left alone.
-import { readFileSync, rmSync } from "node:fs";
+// (issue 14: initial JS ≤ 250 KB gzip). dist/types is tsc's and is left alone. The app SDK that
+// bundles in its windows import (@anna-ai/app-runtime's browser build) goes to dist/app-sdk/,
+// which Nexus serves at /static/anna-apps/_sdk/latest/index.js.
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -40,6 +43,13 @@ const result = await build({
     },
   },
 });
+
+const SDK_OUT = path.join(OUT_DIR, "app-sdk");
+mkdirSync(SDK_OUT, { recursive: true });
+copyFileSync(
+  createRequire(import.meta.url).resolve("@anna-ai/app-runtime/bundle"),
+  path.join(SDK_OUT, "index.js"),
+);
 
 const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => r.output);
 // The entry and the chunks it imports statically load first; lazy chunks do not count.

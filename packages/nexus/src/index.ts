@@ -154,3 +154,8 @@ export {
 // The server's turn assembler (installed apps, #mentions, app view tools), for embedding a Nexus
 // whose chat opens app windows (the dashboard's app-window browser test).
 export { turnAssembler, type TurnAssemblerOptions } from "./chat/turn-assembly.js";
+// `anna-nexus start` in-process with its hook, and the first admin `npm start` creates: the
+// dashboard's journey test runs the whole server as npm start does, model and all.
+export { runStart, type ListeningServer, type StartOptions } from "./cli/start.js";
+export type { CliIo } from "./cli/io.js";
+export { ensureFirstAdmin, type FirstAdmin } from "./cli/platform-accounts.js";

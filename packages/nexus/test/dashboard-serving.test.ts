@@ -22,6 +22,8 @@ writeFileSync(path.join(dist, "assets", "index-abc123.js"), "console.log('dashbo
 writeFileSync(path.join(dist, "assets", "index-abc123.css"), "body{}");
 writeFileSync(path.join(dist, "favicon.svg"), "<svg/>");
 writeFileSync(path.join(dist, "types", "app.d.ts"), "export {};");
+mkdirSync(path.join(dist, "app-sdk"));
+writeFileSync(path.join(dist, "app-sdk", "index.js"), "export class AnnaAppRuntime {}");
 
 const open = async (distDir: string | undefined) =>
   harness(await DIALECTS[0]!.open(), {}, { dashboard: { distDir } });
@@ -58,6 +60,24 @@ describe("the dashboard at /", () => {
     expect(icon.headers.get("content-type")).toBe("image/svg+xml");
     expect(icon.headers.get("cache-control")).toBe("no-cache");
     expectDashboardHeaders(icon);
+  });
+
+  it("serves the app SDK to bundles in their opaque origin, and says when it is not built", async () => {
+    const h = await open(dist);
+    const sdk = await h.req("GET", "/static/anna-apps/_sdk/latest/index.js");
+    expect(sdk.status).toBe(200);
+    expect(sdk.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    // A module script of a sandboxed iframe is a CORS load from origin "null".
+    expect(sdk.headers.get("access-control-allow-origin")).toBe("*");
+    expect(sdk.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+    expect(sdk.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await sdk.text()).toBe("export class AnnaAppRuntime {}");
+    const other = await h.req("GET", "/static/anna-apps/_sdk/latest/other.js");
+    expect(other.status).toBe(404);
+    const unbuilt = await open(mkdtempSync(path.join(tmpdir(), "nexus-dashboard-empty-")));
+    const missing = await unbuilt.req("GET", "/static/anna-apps/_sdk/latest/index.js");
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("the app SDK is not built");
   });
 
   it("answers a missing asset and escapes out of dist/assets with 404, not the page", async () => {

@@ -98,13 +98,19 @@ export class WindowManager {
     const now = this.#o.clock();
     const conversation = options.conversationSessionUuid ?? null;
     if (view.single_instance === true) {
-      const [existing] = await this.store.list({
+      const live = await this.store.list({
         userId: options.userId,
         appId: this.#o.appId,
         view: view.name,
         conversationSessionUuid: conversation,
         statuses: ["active", "minimized"],
       });
+      // The one instance runs the installed version: a window still on an older version (the
+      // person updated the app since) closes, or it would keep running the old bundle for good.
+      for (const stale of live.filter((w) => w.versionId !== this.#o.versionId)) {
+        await this.close(stale.windowUuid, "app_updated", options.byClientId);
+      }
+      const existing = live.find((w) => w.versionId === this.#o.versionId);
       if (existing !== undefined) {
         const updated = await this.store.update(existing.windowUuid, {
           status: "active",

@@ -1,6 +1,11 @@
 import type { AnnaAppEvent } from "@anna-ai/app-schema";
 import { describe, expect, it } from "vitest";
-import { canTransition, MAX_RUNTIME_STATE_BYTES } from "../../src/index.js";
+import {
+  canTransition,
+  createMemoryWindowStore,
+  MAX_RUNTIME_STATE_BYTES,
+  WindowManager,
+} from "../../src/index.js";
 import { fakeClock, openDispatcher } from "../helpers.js";
 
 function collect(dispatcher: Awaited<ReturnType<typeof openDispatcher>>["dispatcher"]) {
@@ -79,6 +84,35 @@ describe("opening windows", () => {
     expect(elsewhere.reused).toBe(false);
     const main2 = await dispatcher.openWindow("main");
     expect(main2.reused).toBe(false);
+  });
+
+  it("closes a single-instance window of an older app version and opens one at the new", async () => {
+    const store = createMemoryWindowStore();
+    const seen: AnnaAppEvent[] = [];
+    const manager = (versionId: string) =>
+      new WindowManager({
+        store,
+        appId: "7",
+        versionId,
+        views: [{ name: "main", title: "Main", single_instance: true }],
+        stateMerge: "replace",
+        clock: () => 1_000,
+        emit: (_user, e) => seen.push(e),
+      });
+    const old = await manager("1.0.0").open({ userId: "u1" });
+    const again = await manager("1.0.0").open({ userId: "u1" });
+    expect(again.reused).toBe(true);
+    seen.length = 0;
+    const updated = await manager("1.1.0").open({ userId: "u1" });
+    expect(updated.reused).toBe(false);
+    expect(updated.window.versionId).toBe("1.1.0");
+    expect((await store.get(old.window.windowUuid))?.status).toBe("closed");
+    expect(seen.map((e) => [e.kind, e.window_uuid])).toEqual([
+      ["status_changed", old.window.windowUuid],
+      ["close_view", old.window.windowUuid],
+      ["open_view", updated.window.windowUuid],
+    ]);
+    expect(seen[1]?.payload).toEqual({ window_uuid: old.window.windowUuid, reason: "app_updated" });
   });
 
   it("opens a fresh single-instance window once the old one is closed", async () => {

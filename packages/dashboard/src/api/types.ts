@@ -166,6 +166,25 @@ export interface ReviewQueuePage {
   total: number;
 }
 
+/** `GET /super-admin/apps/release-queue`: new versions of live apps waiting for release review. */
+export interface ReleaseQueueItem {
+  app_id: number;
+  slug: string;
+  name: string;
+  app_status: string;
+  version_id: number;
+  version: string;
+  changelog: string | null;
+  requested_at: string | null;
+  live_version: string | null;
+  manifest_diff: { added: unknown[]; removed: unknown[]; changed: unknown[] };
+}
+
+export interface ReleaseQueuePage {
+  items: ReleaseQueueItem[];
+  total: number;
+}
+
 // The chat (nexus/src/routes/chat.ts, chat/message-rows.ts).
 
 export interface ChatConversation {

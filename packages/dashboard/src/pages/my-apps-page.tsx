@@ -1,5 +1,5 @@
-// The apps the signed-in person installed, with Open (its window beside the chat), enable/disable
-// and uninstall in place, and the credentials (API keys) their plugins declare.
+// The apps the signed-in person installed, with Open (its window beside the chat), update when a
+// newer version is live, enable/disable and uninstall in place, and the credentials (API keys) their plugins declare.
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
 import { useInstallAction } from "../api/installs";
@@ -85,6 +85,17 @@ function MyAppRow({ app }: { app: MyApp }) {
               onClick={() => open.mutate({ appId: app.id })}
             >
               Open
+            </button>
+          )}
+          {app.update_available && (
+            // Installing again moves the install to the latest version (the store's update).
+            <button
+              type="button"
+              disabled={busy}
+              aria-label={`Update ${app.name}`}
+              onClick={() => action.mutate("install")}
+            >
+              Update to v{app.latest_version}
             </button>
           )}
           <button

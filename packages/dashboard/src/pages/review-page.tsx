@@ -1,11 +1,13 @@
 // The admins' review queue: pending submissions oldest first; approve (releasing the candidate
 // version or not) or reject with the reason the developer reads in their console. Each
 // submission opens onto its findings, requested access and manifest diff (review-details.tsx).
+// Below them, new versions of live apps waiting for release review (release-queue.tsx).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api, seg } from "../api/client";
 import type { ReviewQueueItem, ReviewQueuePage } from "../api/types";
 import { ErrorNote, formatDate, Loading, PageTitle } from "../components/status";
+import { ReleaseQueue } from "./release-queue";
 import { ReviewDetails } from "./review-details";
 
 const QUEUE_KEY = ["review", "queue"] as const;
@@ -30,6 +32,7 @@ export function ReviewPage() {
           ))}
         </ul>
       )}
+      <ReleaseQueue />
     </section>
   );
 }

@@ -24,6 +24,7 @@ import { openBlobStore } from "../blobs/open-blob-store.js";
 import { createSqlFilesService } from "../storage/sql-files-store.js";
 import { createSqlStorageService } from "../storage/sql-kv-store.js";
 import { createNexusRuntime } from "../runtime/nexus-runtime.js";
+import { executaToolHost } from "../runtime/window-tool-host.js";
 import { executaBinaries } from "../hub/binaries/binary-uploads.js";
 import { oidcVerifier } from "../hub/binaries/oidc.js";
 import { executaHub } from "../hub/executa-hub.js";
@@ -393,6 +394,7 @@ async function serveUntilStopped(
     llm: copilot.runtimeServices(),
     web,
     credentials: credentialsService,
+    tools: executaToolHost(handle.db, executas),
   });
   // Which model answers each purpose, so an operator sees what "offline by default" means; the key
   // is never part of it.

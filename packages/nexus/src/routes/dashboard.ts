@@ -7,13 +7,17 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Hono } from "hono";
+import { NexusError } from "../core/errors.js";
 import type { Ctx, Env } from "../http/context.js";
 import { escapeHtml, setDashboardHeaders, setPageHeaders } from "../http/page-headers.js";
 
 /** Vite's hashed output: the name changes with the content, so it may be cached for good. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
-const SERVER_PREFIXES = ["/api/", "/anna-apps/", "/.well-known/"];
+const SERVER_PREFIXES = ["/api/", "/anna-apps/", "/.well-known/", "/static/anna-apps/"];
+/** Where bundles import the app SDK from (spec "App UI SDK"), and its file in the dashboard's dist. */
+export const APP_SDK_ROUTE = "/static/anna-apps/_sdk/latest/index.js";
+export const APP_SDK_FILE = "app-sdk/index.js";
 /** The file names Vite writes (`index-CZ4aMTLj.js`, `favicon.svg`): no folders, no dot-files. */
 const FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 
@@ -87,6 +91,27 @@ export function dashboardRoutes(files: DashboardFiles): Hono<Env> {
     // A missing script must be a 404, never the page: a module load would fail on HTML anyway.
     if (bytes === undefined) return next();
     return file(c, bytes, name, IMMUTABLE);
+  });
+
+  // The app SDK every bundle imports (`import … from "/static/anna-apps/_sdk/latest/index.js"`),
+  // built into the dashboard's files with the frame host that speaks to it. Bundles run in an
+  // opaque origin, so the module load is a CORS request: it must allow any origin and be
+  // embeddable cross-origin (no cookie makes it differ per person).
+  app.get(APP_SDK_ROUTE, async (c) => {
+    const bytes =
+      distDir === undefined ? undefined : await readIfFile(path.join(distDir, APP_SDK_FILE));
+    if (bytes === undefined) {
+      throw new NexusError(
+        "not_found",
+        `the app SDK is not built (no ${APP_SDK_FILE} in the dashboard's files); run npm run build`,
+      );
+    }
+    c.header("Content-Type", CONTENT_TYPES[".js"]);
+    c.header("Access-Control-Allow-Origin", "*");
+    c.header("Cross-Origin-Resource-Policy", "cross-origin");
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Cache-Control", REVALIDATE);
+    return c.body(new Uint8Array(bytes));
   });
 
   app.get("/*", async (c, next) => {

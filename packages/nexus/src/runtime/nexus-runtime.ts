@@ -8,6 +8,7 @@ import {
   type AppsCatalog,
   createMultiTenantDispatcher,
   type MultiTenantDispatcher,
+  type ToolHost,
 } from "@anna-ai/app-core";
 import { SseStreams, type WindowUrl } from "@anna-ai/app-core/http";
 import type {
@@ -55,6 +56,11 @@ export interface NexusRuntimeOptions {
   web?: WebService;
   /** `credentials.*` from a window: the user's connected accounts, behind the app's credentials_grant. */
   credentials?: CredentialsService;
+  /**
+   * `tools.*` from a window: the user's installed executas (window-tool-host.ts); without it
+   * every `tools.invoke` answers `executa_unavailable`.
+   */
+  tools?: ToolHost;
 }
 
 export interface NexusRuntime {
@@ -112,6 +118,7 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
       ...(options.web === undefined ? {} : { web: options.web }),
       ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     },
+    ...(options.tools === undefined ? {} : { host: options.tools }),
     storage: "aps",
     clock: () => clock.now(),
     logger: dispatcherLogger,
