@@ -26,6 +26,8 @@ export interface ConformanceOptions extends StartDirOptions {
   samples?: ContractOptions["samples"];
   /** Called as each check finishes (progress output). */
   onResult?: (result: CheckResult) => void;
+  /** Stops the run: the plugin is stopped and runConformance rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** `--only` names no check: a usage error, raised before the plugin starts. */
@@ -64,6 +66,7 @@ class Run {
 
   async check(definition: CheckDefinition, body: () => Promise<Verdict> | Verdict): Promise<void> {
     if (!this.wants(definition.id)) return;
+    this.options.signal?.throwIfAborted();
     await this.live();
     const result = await runCheck(definition, async () => body());
     this.results.push(result);
@@ -92,6 +95,7 @@ class Run {
 
   /** A fresh process for checks that need one; always stopped. */
   async fresh(body: (session: KitSession) => Promise<void>): Promise<void> {
+    this.options.signal?.throwIfAborted();
     const session = await KitSession.start(this.options, this.runId);
     const main = this.session;
     this.session = session;
@@ -106,11 +110,15 @@ class Run {
 
 async function protocolChecks(run: Run): Promise<void> {
   // The handshake and describe always run: every other check needs their outcome.
-  const init = await runCheck(CHECKS.initialize, async () => {
-    const outcome = await checkInitialize(run.session);
-    run.protocolVersion = outcome.protocolVersion;
-    return outcome.verdict;
-  });
+  const init = await runCheck(
+    CHECKS.initialize,
+    async () => {
+      const outcome = await checkInitialize(run.session);
+      run.protocolVersion = outcome.protocolVersion;
+      return outcome.verdict;
+    },
+    "answer initialize within 5 s (the host's wait): the handshake result, or -32601 for protocol 1.1",
+  );
   if (run.wants(init.id)) record(run, init);
   let parameterWarnings: Parameters<typeof checkParameters>[1] = [];
   const described = await runCheck(CHECKS.manifest, async () => {
@@ -163,15 +171,24 @@ async function freshProcessChecks(run: Run): Promise<void> {
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const bad = unknownSelectors(options.only ?? []);
   if (bad.length > 0) throw new ConformanceSelectorError(bad);
+  options.signal?.throwIfAborted();
   const started = performance.now();
   const run = await Run.start(options);
   const { spec } = run.session.started;
+  // Stopping the plugin ends every wait at once; the next check then throws the reason.
+  const stop = (): void => void run.session.dispose();
+  options.signal?.addEventListener("abort", stop, { once: true });
   try {
-    await protocolChecks(run);
+    try {
+      await protocolChecks(run);
+    } finally {
+      await run.session.dispose();
+    }
+    await freshProcessChecks(run);
   } finally {
-    await run.session.dispose();
+    options.signal?.removeEventListener("abort", stop);
   }
-  await freshProcessChecks(run);
+  options.signal?.throwIfAborted();
   const contractOnly = (options.only ?? []).filter((s) => s.startsWith("contract"));
   if (
     contractOnly.length > 0 &&

@@ -45,8 +45,12 @@ export function describeFailure(error: unknown): string {
       : `${error.detail}; frame: ${quoteFrame(error.frame)}`;
   }
   const message = error instanceof Error ? error.message : String(error);
-  // Waits append the stderr tail on later lines; a finding keeps the first and the tail's gist.
-  return message.replace(/\s*\n\s*/g, " | ");
+  // Waits append the client's state and the stderr tail on later lines: a finding keeps the
+  // stderr (joined on one line) and drops the counters, which mean nothing to a plugin author.
+  return message
+    .replace(/; unclaimed frames: \d+; garbage lines: \d+; stderr tail:\s*/, "; stderr: ")
+    .replace(/\s*\n\s*/g, " | ")
+    .replace(/; stderr: $/, "");
 }
 
 export async function runCheck(

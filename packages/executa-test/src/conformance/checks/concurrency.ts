@@ -7,7 +7,7 @@ import { assertResponse } from "../../assertions.js";
 import type { ContractCase } from "../../contract-cases.js";
 import { withTimeout } from "../../wait.js";
 import type { KitSession, ReverseCall } from "../kit-session.js";
-import { fail, pass, skip, warn, type Verdict } from "../verdict.js";
+import { describeFailure, fail, pass, skip, warn, type Verdict } from "../verdict.js";
 
 /** At most this many invokes at once: enough to interleave, few enough for a 2-core runner. */
 export const MAX_CONCURRENT_INVOKES = 6;
@@ -36,13 +36,13 @@ export async function checkConcurrent(
   settled.forEach((outcome, index) => {
     const tool = picked[index]?.tool ?? "?";
     if (outcome.status === "rejected") {
-      problems.push(`${tool}: ${String((outcome.reason as Error).message).split("\n")[0]}`);
+      problems.push(`${tool}: ${describeFailure(outcome.reason)}`);
       return;
     }
     try {
       assertResponse(outcome.value);
     } catch (error) {
-      problems.push(`${tool}: ${(error as Error).message.split("\n")[0] ?? ""}`);
+      problems.push(`${tool}: ${describeFailure(error)}`);
     }
   });
   if (problems.length > 0) {
@@ -116,7 +116,7 @@ export async function checkCancellation(
     assertResponse(await session.invoke(testCase.tool, testCase.arguments));
   } catch (error) {
     return fail(
-      `after the host abandoned invoke ${testCase.tool} ${where}, the plugin stopped serving: ${(error as Error).message.split("\n")[0] ?? ""}`,
+      `after the host abandoned invoke ${testCase.tool} ${where}, the plugin stopped serving: ${describeFailure(error)}`,
       "keep serving other requests when an invoke is abandoned; a refused reverse call (ABORTED, UNKNOWN_INVOKE_CONTEXT) ends that invoke only",
     );
   }
@@ -124,7 +124,7 @@ export async function checkCancellation(
     assertResponse(await abandoned);
   } catch (error) {
     return warn(
-      `the abandoned invoke ${testCase.tool} was answered with a malformed frame or not at all: ${(error as Error).message.split("\n")[0] ?? ""}`,
+      `the abandoned invoke ${testCase.tool} was answered with a malformed frame or not at all: ${describeFailure(error)}`,
       "answer every request once, even one whose reverse call was refused (the host drops the late answer)",
     );
   }

@@ -7,7 +7,7 @@ import { assertInvokeResult, assertResponse } from "../../assertions.js";
 import type { ContractCase } from "../../contract-cases.js";
 import { isResponse } from "../../frame.js";
 import type { KitSession } from "../kit-session.js";
-import { fail, pass, quoteFrame, skip, warn, type Verdict } from "../verdict.js";
+import { describeFailure, fail, pass, quoteFrame, skip, warn, type Verdict } from "../verdict.js";
 
 export const UNKNOWN_TOOL = "conformance_no_such_tool";
 /** How long the kit waits for a -32700 answer before it probes whether the plugin is alive. */
@@ -74,7 +74,7 @@ export async function checkParseError(session: KitSession): Promise<Verdict> {
     assertResponse(await client.health());
   } catch (error) {
     return fail(
-      `after the line ${JSON.stringify(NOT_JSON_LINE)} the plugin stopped serving: ${(error as Error).message.split("\n")[0] ?? ""}`,
+      `after the line ${JSON.stringify(NOT_JSON_LINE)} the plugin stopped serving: ${describeFailure(error)}`,
       'answer {"jsonrpc":"2.0","id":null,"error":{"code":-32700,…}} and keep reading stdin',
     );
   }

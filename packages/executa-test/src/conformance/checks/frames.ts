@@ -9,7 +9,7 @@ import { assertResponse } from "../../assertions.js";
 import type { ContractCase } from "../../contract-cases.js";
 import { isResponse } from "../../frame.js";
 import type { KitSession } from "../kit-session.js";
-import { fail, pass, skip, warn, type Verdict } from "../verdict.js";
+import { describeFailure, fail, pass, skip, warn, type Verdict } from "../verdict.js";
 
 /** Above this a response should use file transport (L833, L1075). */
 export const FILE_TRANSPORT_THRESHOLD_BYTES = 512 * 1024;
@@ -52,7 +52,7 @@ export async function checkLargeRequest(
     assertResponse(await session.invoke(testCase.tool, args));
   } catch (error) {
     return fail(
-      `${what}: ${(error as Error).message.split("\n")[0] ?? ""}`,
+      `${what}: ${describeFailure(error)}`,
       "read stdin lines of any length the host sends (it sends frames inline, up to 16 MiB); raise the line buffer (Go: bufio.Reader, not a default bufio.Scanner)",
     );
   }

@@ -8,6 +8,7 @@ import {
   STDIN_GRACE_MS,
   TERM_GRACE_MS,
   groupHasLiveMembers,
+  isSupervised,
   shutdownPluginProcess,
 } from "@anna-ai/executa-host";
 import { assertResponse } from "../../assertions.js";
@@ -18,6 +19,21 @@ import { fail, pass, quoteFrame, warn, type Verdict } from "../verdict.js";
 const HEALTHY = new Set(["ready", "healthy", "ok"]);
 /** How long the kit waits for the answer to `shutdown` before it closes stdin anyway. */
 export const SHUTDOWN_ANSWER_MS = 1_000;
+/**
+ * Members of the group may still be on their way out when the plugin's exit is seen (a sandbox's
+ * namespace being torn down): only what is still there after this grace is left behind.
+ */
+export const ORPHAN_GRACE_MS = 500;
+const ORPHAN_POLL_MS = 10;
+
+async function stillPopulated(pgid: number): Promise<boolean> {
+  const deadline = Date.now() + ORPHAN_GRACE_MS;
+  while (groupHasLiveMembers(pgid)) {
+    if (Date.now() >= deadline) return true;
+    await new Promise((resolve) => setTimeout(resolve, ORPHAN_POLL_MS));
+  }
+  return false;
+}
 
 export async function checkHealth(session: KitSession): Promise<Verdict> {
   const started = performance.now();
@@ -60,8 +76,8 @@ export async function checkShutdown(session: KitSession): Promise<Verdict> {
     {
       pgid,
       // Look at the group the moment the plugin itself exits, before the host's sweep.
-      exited: client.exited.then(() => {
-        if (pgid !== undefined) leftBehind = groupHasLiveMembers(pgid);
+      exited: client.exited.then(async () => {
+        if (pgid !== undefined) leftBehind = await stillPopulated(pgid);
       }),
       hasExited: () => session.exited,
       requestShutdown: async (timeoutMs) => {
@@ -94,9 +110,13 @@ export async function checkShutdown(session: KitSession): Promise<Verdict> {
       "exit 0 on a requested shutdown: the host counts a non-zero exit as a crash against the restart budget",
     );
   }
-  return pass(
+  const ending =
     answer === undefined
       ? "exited before answering shutdown"
-      : `shutdown answered with a ${answer}, then exited 0 on stdin EOF`,
-  );
+      : `shutdown answered with a ${answer}, then exited 0 on stdin EOF`;
+  // In the sandbox, helpers die with its namespace: a leak shows only without the supervisor.
+  const sandboxed = isSupervised(client.child)
+    ? "; sandboxed, so helpers it leaves die with the sandbox (ANNA_EXECUTA_SUPERVISOR=none shows them)"
+    : "";
+  return pass(`${ending}${sandboxed}`);
 }
