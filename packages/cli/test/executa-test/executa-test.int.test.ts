@@ -88,7 +88,9 @@ describe("anna-app executa test (built CLI)", () => {
         { env: { NO_COLOR: undefined, FORCE_COLOR: "1" }, timeoutMs: RUN_TIMEOUT_MS },
       );
       expect(r.code, r.stderr).toBe(0);
-      const ids = [...r.stdout.matchAll(/✓\u001b\[39m \u001b\[32m([^\s\u001b]+)/g)].map((m) => m[1]);
+      const ids = [...r.stdout.matchAll(/✓\u001b\[39m \u001b\[32m([^\s\u001b]+)/g)].map(
+        (m) => m[1],
+      );
       expect(ids).toEqual([
         "handshake.initialize",
         "lifecycle.health",
