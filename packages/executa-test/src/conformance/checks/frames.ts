@@ -98,6 +98,6 @@ export function checkNonJsonStdout(session: KitSession): Verdict {
   const quoted = JSON.stringify(first.slice(0, GARBAGE_QUOTE_CHARS));
   return warn(
     `stdout carried ${garbageCount} line(s) that are not JSON-RPC frames, first: ${quoted} (the host logs and skips them)`,
-    "write logs to stderr; stdout belongs to the protocol (some hosts kill a plugin for it, L8427)",
+    "write logs to stderr; stdout belongs to the protocol (some hosts kill a plugin for it)",
   );
 }
