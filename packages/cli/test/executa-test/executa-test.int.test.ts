@@ -88,6 +88,7 @@ describe("anna-app executa test (built CLI)", () => {
         { env: { NO_COLOR: undefined, FORCE_COLOR: "1" }, timeoutMs: RUN_TIMEOUT_MS },
       );
       expect(r.code, r.stderr).toBe(0);
+      // eslint-disable-next-line no-control-regex -- the colour codes around each id are the point
       const ids = [...r.stdout.matchAll(/✓\u001b\[39m \u001b\[32m([^\s\u001b]+)/g)].map(
         (m) => m[1],
       );
