@@ -16,6 +16,7 @@ import json
 import os
 import signal
 import sys
+import tempfile
 import threading
 import time
 from typing import Any, Callable
@@ -229,10 +230,19 @@ def invoke(params: dict) -> dict:
     return result
 
 
+# Responses above this travel by file transport: the host reads and deletes the file.
+FILE_TRANSPORT_THRESHOLD_BYTES = 512 * 1024
+
+
 def send(message: dict) -> None:
-    line = json.dumps({"jsonrpc": "2.0", **message}) + "\n"
+    line = json.dumps({"jsonrpc": "2.0", **message})
+    if "method" not in message and len(line.encode("utf-8")) > FILE_TRANSPORT_THRESHOLD_BYTES:
+        fd, path = tempfile.mkstemp(prefix="executa-resp-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(line)
+        line = json.dumps({"jsonrpc": "2.0", "id": message.get("id"), "__file_transport": path})
     with _write_lock:
-        sys.stdout.write(line)
+        sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
 

@@ -108,6 +108,7 @@ export type {
 } from "./process/shutdown.js";
 export {
   groupAlive,
+  groupHasLiveMembers,
   isSupervised,
   pluginExitStatus,
   signalGroup,

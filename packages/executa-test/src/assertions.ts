@@ -265,6 +265,8 @@ export function assertInitialize(frame: Frame, id?: RpcId): InitializeResult | u
 /** Nothing but JSON frames on stdout (H1: the host skips other lines, but logs belong on stderr). */
 export function assertCleanStdout(client: {
   readonly garbage: readonly string[];
+  /** Every non-frame line, where the client keeps only the first few in `garbage`. */
+  readonly garbageCount?: number;
   readonly transportErrors: readonly string[];
 }): void {
   if (client.transportErrors.length > 0) {
@@ -276,7 +278,7 @@ export function assertCleanStdout(client: {
   const first = client.garbage[0];
   if (first !== undefined) {
     throw new EnvelopeAssertionError(
-      `stdout carried ${client.garbage.length} line(s) that are not JSON-RPC frames, first: ${quote(JSON.stringify(first))}; write logs to stderr, stdout belongs to the protocol`,
+      `stdout carried ${client.garbageCount ?? client.garbage.length} line(s) that are not JSON-RPC frames, first: ${quote(JSON.stringify(first))}; write logs to stderr, stdout belongs to the protocol`,
       undefined,
     );
   }

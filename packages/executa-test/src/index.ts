@@ -11,6 +11,9 @@ export {
   DISPOSE_STDIN_GRACE_MS,
   DISPOSE_TERM_GRACE_MS,
   EXIT_TIMEOUT_MS,
+  MAX_KEPT_GARBAGE_CHARS,
+  MAX_KEPT_GARBAGE_LINES,
+  MAX_STDOUT_LINE_CHARS,
   PluginClient,
 } from "./plugin-client.js";
 export type { ExitInfo, PluginClientOptions } from "./plugin-client.js";
@@ -50,3 +53,24 @@ export {
 } from "./contract-cases.js";
 export type { ContractCase, ContractCaseKind, ContractOptions } from "./contract-cases.js";
 export { loadContractCases } from "./load-contract-cases.js";
+
+// The conformance suite (`anna-app executa test`).
+export {
+  CHECKS,
+  CHECK_IDS,
+  CONTRACT_CHECK_PREFIX,
+  ConformanceSelectorError,
+  conformanceJUnit,
+  contractCheckId,
+  runConformance,
+  summarise,
+} from "./conformance/index.js";
+export type {
+  CheckDefinition,
+  CheckResult,
+  CheckStatus,
+  ConformanceOptions,
+  ConformanceReport,
+  ConformanceSummary,
+  Finding,
+} from "./conformance/index.js";

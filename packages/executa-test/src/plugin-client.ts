@@ -34,6 +34,12 @@ export const EXIT_TIMEOUT_MS = 10_000;
 export const DISPOSE_STDIN_GRACE_MS = 2_000;
 export const DISPOSE_TERM_GRACE_MS = 1_000;
 const STDERR_TAIL_LINES = 5;
+/** Non-frame stdout lines kept for messages; `garbageCount` counts them all (a flood stays small). */
+export const MAX_KEPT_GARBAGE_LINES = 100;
+/** The host's cap on one line from a plugin (H2); a longer line is dropped, not buffered. */
+export const MAX_STDOUT_LINE_CHARS = 16 * 1024 * 1024;
+/** Longer non-frame lines are kept cut to this many characters. */
+export const MAX_KEPT_GARBAGE_CHARS = 1_000;
 
 export interface ExitInfo {
   code: number | null;
@@ -58,8 +64,12 @@ interface Waiter {
 export class PluginClient {
   /** Every stdout frame, in wire order. */
   readonly frames: Frame[] = [];
-  /** stdout lines that were not JSON objects (a conforming plugin leaves this empty, H1). */
+  /**
+   * stdout lines that were not JSON objects (a conforming plugin leaves this empty, H1): the first
+   * MAX_KEPT_GARBAGE_LINES, each cut to MAX_KEPT_GARBAGE_CHARS; `garbageCount` has the total.
+   */
   readonly garbage: string[] = [];
+  garbageCount = 0;
   /** Frames this client could not resolve (a bad `__file_transport` pointer), with the reason. */
   readonly transportErrors: string[] = [];
   readonly stderrLines: string[] = [];
@@ -76,6 +86,8 @@ export class PluginClient {
   private nextId = 1;
   private nextInvoke = 1;
   private stdoutRest = "";
+  /** Inside a line past MAX_STDOUT_LINE_CHARS: drop until its newline. */
+  private discardingLine = false;
   private stderrRest = "";
   private exitInfo: ExitInfo | undefined;
   private stdoutDone = false;
@@ -323,7 +335,7 @@ export class PluginClient {
   private describeState(): string {
     const tail = this.stderrLines.slice(-STDERR_TAIL_LINES).join("\n  ");
     const exit = this.exitInfo ? ` (plugin exited: ${JSON.stringify(this.exitInfo)})` : "";
-    return `${exit}; unclaimed frames: ${this.unclaimed.length}; garbage lines: ${this.garbage.length}; stderr tail:\n  ${tail}`;
+    return `${exit}; unclaimed frames: ${this.unclaimed.length}; garbage lines: ${this.garbageCount}; stderr tail:\n  ${tail}`;
   }
 
   private failWaiters(): void {
@@ -333,9 +345,23 @@ export class PluginClient {
   }
 
   private onStdout(chunk: string): void {
-    const lines = (this.stdoutRest + chunk).split("\n");
+    let text = chunk;
+    if (this.discardingLine) {
+      const end = text.indexOf("\n");
+      if (end < 0) return;
+      this.discardingLine = false;
+      text = text.slice(end + 1);
+    }
+    const lines = (this.stdoutRest + text).split("\n");
     this.stdoutRest = lines.pop() ?? "";
     for (const line of lines) if (line.trim() !== "") this.onLine(line);
+    if (this.stdoutRest.length > MAX_STDOUT_LINE_CHARS) {
+      this.stdoutRest = "";
+      this.discardingLine = true;
+      this.transportErrors.push(
+        `a stdout line over ${MAX_STDOUT_LINE_CHARS} characters was dropped; send large responses by file transport`,
+      );
+    }
   }
 
   private onStderr(chunk: string): void {
@@ -355,11 +381,11 @@ export class PluginClient {
     try {
       parsed = JSON.parse(line);
     } catch {
-      this.garbage.push(line);
+      this.keepGarbage(line);
       return;
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      this.garbage.push(line);
+      this.keepGarbage(line);
       return;
     }
     const pointer = parsed as JsonObject;
@@ -377,6 +403,15 @@ export class PluginClient {
     }
     this.frames.push(frame);
     this.deliver(frame);
+  }
+
+  private keepGarbage(line: string): void {
+    this.garbageCount += 1;
+    if (this.garbage.length < MAX_KEPT_GARBAGE_LINES) {
+      this.garbage.push(
+        line.length > MAX_KEPT_GARBAGE_CHARS ? line.slice(0, MAX_KEPT_GARBAGE_CHARS) : line,
+      );
+    }
   }
 
   private redeliver(): void {

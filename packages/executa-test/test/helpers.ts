@@ -12,6 +12,8 @@ export { EXAMPLES_DIR, goEnv } from "../../../tests/e2e/examples/example-plugins
 /** The host's misbehaving fixture plugins (bad frames, wrapped describe, crashes, …). */
 export const HOST_FIXTURES_DIR = join(REPO_ROOT, "packages/executa-host/test/fixtures/plugins");
 export const LENIENT_DIR = fileURLToPath(new URL("./fixtures/lenient", import.meta.url));
+/** Passes the conformance suite; CONFORMANCE_FAULTS=<fault,…> breaks one rule per fault. */
+export const CONFORMANCE_DIR = fileURLToPath(new URL("./fixtures/conformance", import.meta.url));
 
 /** `go run` compiles before it answers: a cold build on a busy 2-core runner takes a while. */
 export const GO_RUN_TIMEOUT_MS = 120_000;

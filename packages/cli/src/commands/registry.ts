@@ -21,6 +21,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./executa-dev.js")).command,
   },
   {
+    path: ["executa", "test"],
+    summary: "Run the protocol conformance suite against a Tool plugin in any language",
+    load: async () => (await import("./executa-test.js")).command,
+  },
+  {
     path: ["executa", "init"],
     summary: "Scaffold a standalone Executa plugin (python, node, go or ts template)",
     load: async () => (await import("./executa-init.js")).command,
