@@ -1,10 +1,8 @@
 // The only module that reads the process: argv, environment, stdin, signals. Commands throw
-// ExitError; this turns it into one line on stderr and the documented exit code.
-import { runAdmin } from "./cli/admin.js";
+// ExitError; this turns it into one line on stderr and the documented exit code. Commands are
+// imported when run: `migrate` need not load the whole server.
 import { EXIT, ExitError, usageError } from "./cli/exit.js";
 import type { CliIo } from "./cli/io.js";
-import { runMigrate } from "./cli/migrate.js";
-import { runStart } from "./cli/start.js";
 
 export const MAIN_HELP = `Usage: anna-nexus <command> [options]
 
@@ -67,11 +65,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         io.stdout(MAIN_HELP + "\n");
         return EXIT.ok;
       case "start":
-        return await runStart(rest, io, { stopSignal: stopSignal() });
+        return await (await import("./cli/start.js")).runStart(rest, io, {
+          stopSignal: stopSignal(),
+        });
       case "migrate":
-        return await runMigrate(rest, io);
+        return await (await import("./cli/migrate.js")).runMigrate(rest, io);
       case "admin":
-        return await runAdmin(rest, io);
+        return await (await import("./cli/admin.js")).runAdmin(rest, io);
       default:
         throw usageError(`unknown command '${command}'`);
     }
