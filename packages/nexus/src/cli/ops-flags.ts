@@ -56,7 +56,7 @@ export function metricsListenFrom(
     if (host !== undefined) throw usageError("--metrics-host needs --metrics-port", "start");
     return undefined;
   }
-  return { port: parsePort(port, "start"), hostname: host ?? DEFAULT_METRICS_HOST };
+  return { port: parsePort(port, "start", "--metrics-port"), hostname: host ?? DEFAULT_METRICS_HOST };
 }
 
 /** Listens for GET /metrics; rejects with a message naming the address when it cannot bind. */
