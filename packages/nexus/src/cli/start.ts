@@ -45,7 +45,7 @@ import { DATABASE_FLAGS, NO_MIGRATE_FLAG, openFromFlags } from "./database-flags
 import { LOG_FLAGS, logFormatFrom, METRICS_FLAGS, metricsListenFrom, startMetricsListener } from "./ops-flags.js";
 import { RequestMetrics } from "../http/request-log.js";
 import { migrationsCheck, sandboxCheck } from "../ops/readiness-checks.js";
-import type { BoundedGauge } from "../ops/node-metrics.js";
+import { type BoundedGauge, sseStreamsGauge } from "../ops/node-metrics.js";
 import { EXIT, ExitError, usageError } from "./exit.js";
 import type { CliIo } from "./io.js";
 
@@ -478,8 +478,8 @@ async function serveUntilStopped(
   let metricsServer: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
   if (metricsListen && requestMetrics) {
     const gauges: BoundedGauge[] = [
-      sseGauge("app_events", runtime.streams),
-      sseGauge("chat", chat.streams),
+      sseStreamsGauge("app_events", runtime.streams),
+      sseStreamsGauge("chat", chat.streams),
       {
         name: "plugin_processes",
         help: "Plugin processes this node holds (warm or starting), one per (user, tool).",
@@ -580,16 +580,6 @@ async function serveUntilStopped(
     throw new ExitError(EXIT.runtime, (hookError as Error).message, { cause: hookError });
   }
   return EXIT.ok;
-}
-
-/** Open event streams of one kind, against the limit of their SseStreams. */
-function sseGauge(stream: string, streams: { size: number; capacity: number }): BoundedGauge {
-  return {
-    name: "sse_clients_open",
-    help: "Server-sent event streams open on this node, by stream kind.",
-    labels: { stream },
-    read: () => ({ value: streams.size, max: streams.capacity }),
-  };
 }
 
 /** ANNA_WEB_SEARCH_* read before anything opens: a bad value is a usage error. */

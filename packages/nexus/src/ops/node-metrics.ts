@@ -13,6 +13,19 @@ export interface BoundedGauge {
   read(): { value: number; max: number };
 }
 
+/** The open event streams of one SseStreams (app windows' or chat's), against its limit. */
+export function sseStreamsGauge(
+  stream: string,
+  streams: { readonly size: number; readonly capacity: number },
+): BoundedGauge {
+  return {
+    name: "sse_clients_open",
+    help: "Server-sent event streams open on this node, by stream kind.",
+    labels: { stream },
+    read: () => ({ value: streams.size, max: streams.capacity }),
+  };
+}
+
 export interface NodeMetricsSources {
   requests: RequestMetrics;
   gauges: readonly BoundedGauge[];

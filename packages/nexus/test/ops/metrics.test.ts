@@ -7,7 +7,8 @@ import { nullLogger } from "../../src/core/logger.js";
 import { createApp } from "../../src/http/app.js";
 import { RequestMetrics } from "../../src/http/request-log.js";
 import { HTTP_SERIES_MAX, HttpMetrics, LATENCY_BUCKETS_S } from "../../src/ops/http-metrics.js";
-import { metricsApp, renderNodeMetrics } from "../../src/ops/node-metrics.js";
+import { SseStreams } from "@anna-ai/app-core/http";
+import { metricsApp, renderNodeMetrics, sseStreamsGauge } from "../../src/ops/node-metrics.js";
 import { PROMETHEUS_CONTENT_TYPE, renderFamilies } from "../../src/ops/prometheus-text.js";
 import { memoryStores } from "../../src/stores/memory-stores.js";
 
@@ -81,20 +82,20 @@ describe("request metrics from the app", () => {
     });
     const get = (p: string) =>
       Promise.resolve(app.request(`http://127.0.0.1:8080${p}`, { headers: { host: "127.0.0.1:8080" } }));
+    // Real event streams: three open, one of them closed again before the scrape.
+    const streams = new SseStreams(
+      { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+      { totalMax: 7, perRouteMax: 7 },
+    );
+    const clients = [1, 2, 3].map(() => streams.open("chat"));
+    clients[0]!.end();
     await get("/healthz");
     for (const id of ["11", "22", "33"]) expect((await get(`/api/v1/chat/conversations/${id}`)).status).toBe(401);
     await get("/api/v1/no/such/thing/8f2c");
     await get("/api/v1/no/such/thing/91aa");
     const text = renderNodeMetrics({
       requests: metrics,
-      gauges: [
-        {
-          name: "sse_clients_open",
-          help: "open streams",
-          labels: { stream: "chat" },
-          read: () => ({ value: 3, max: 1024 }),
-        },
-      ],
+      gauges: [sseStreamsGauge("chat", streams)],
       build: { version: "9.9.9", dialect: "sqlite" },
       startedAtMs: Date.UTC(2026, 0, 1),
     });
@@ -106,8 +107,9 @@ describe("request metrics from the app", () => {
     expect(s.get('anna_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(2);
     expect(text).not.toContain("8f2c");
     expect(s.get("anna_http_requests_in_flight")).toBe(0);
-    expect(s.get('anna_sse_clients_open{stream="chat"}')).toBe(3);
-    expect(s.get('anna_sse_clients_open_max{stream="chat"}')).toBe(1024);
+    expect(s.get('anna_sse_clients_open{stream="chat"}')).toBe(2);
+    expect(s.get('anna_sse_clients_open_max{stream="chat"}')).toBe(7);
+    for (const c of clients) c.end();
     expect(s.get(`anna_build_info{version="9.9.9",node_version="${process.version}",dialect="sqlite"}`)).toBe(1);
     expect(s.get("process_start_time_seconds")).toBe(Date.UTC(2026, 0, 1) / 1000);
   });
