@@ -65,7 +65,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         io.stdout(MAIN_HELP + "\n");
         return EXIT.ok;
       case "start":
-        return await (await import("./cli/start.js")).runStart(rest, io, {
+        return await (
+          await import("./cli/start.js")
+        ).runStart(rest, io, {
           stopSignal: stopSignal(),
         });
       case "migrate":

@@ -74,7 +74,12 @@ export async function runMigrate(argv: readonly string[], io: CliIo): Promise<nu
 }
 
 function describe(
-  r: { database: { location: string }; dry_run: boolean; applied: string[]; current: string | null },
+  r: {
+    database: { location: string };
+    dry_run: boolean;
+    applied: string[];
+    current: string | null;
+  },
   pendingBefore: string[],
 ): string {
   const at = `database ${r.database.location}`;

@@ -33,7 +33,8 @@ export const METRICS_FLAGS: Flags = {
 };
 
 export function logFormatFrom(flags: FlagValues, io: CliIo): LogFormat {
-  const value = (flags["log-format"] as string | undefined) ?? (io.env.ANNA_LOG_FORMAT || undefined);
+  const value =
+    (flags["log-format"] as string | undefined) ?? (io.env.ANNA_LOG_FORMAT || undefined);
   if (value === undefined) return io.stderrIsTty === true ? "pretty" : "json";
   if (value !== "json" && value !== "pretty") {
     throw usageError(`--log-format is json or pretty (got '${value}')`, "start");
@@ -50,13 +51,18 @@ export function metricsListenFrom(
   flags: FlagValues,
   env: NodeJS.ProcessEnv,
 ): MetricsListen | undefined {
-  const port = (flags["metrics-port"] as string | undefined) ?? (env.ANNA_METRICS_PORT || undefined);
-  const host = (flags["metrics-host"] as string | undefined) ?? (env.ANNA_METRICS_HOST || undefined);
+  const port =
+    (flags["metrics-port"] as string | undefined) ?? (env.ANNA_METRICS_PORT || undefined);
+  const host =
+    (flags["metrics-host"] as string | undefined) ?? (env.ANNA_METRICS_HOST || undefined);
   if (port === undefined) {
     if (host !== undefined) throw usageError("--metrics-host needs --metrics-port", "start");
     return undefined;
   }
-  return { port: parsePort(port, "start", "--metrics-port"), hostname: host ?? DEFAULT_METRICS_HOST };
+  return {
+    port: parsePort(port, "start", "--metrics-port"),
+    hostname: host ?? DEFAULT_METRICS_HOST,
+  };
 }
 
 /** Listens for GET /metrics; rejects with a message naming the address when it cannot bind. */
@@ -71,9 +77,12 @@ export async function startMetricsListener(
     );
     s.once("error", (err) =>
       reject(
-        new Error(`cannot listen for metrics on ${listen.hostname}:${listen.port}: ${err.message}`, {
-          cause: err,
-        }),
+        new Error(
+          `cannot listen for metrics on ${listen.hostname}:${listen.port}: ${err.message}`,
+          {
+            cause: err,
+          },
+        ),
       ),
     );
   });

@@ -42,7 +42,13 @@ import { llmFromEnv, llmSummary } from "./llm-env.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
 import { DATABASE_FLAGS, NO_MIGRATE_FLAG, openFromFlags } from "./database-flags.js";
-import { LOG_FLAGS, logFormatFrom, METRICS_FLAGS, metricsListenFrom, startMetricsListener } from "./ops-flags.js";
+import {
+  LOG_FLAGS,
+  logFormatFrom,
+  METRICS_FLAGS,
+  metricsListenFrom,
+  startMetricsListener,
+} from "./ops-flags.js";
 import { RequestMetrics } from "../http/request-log.js";
 import { migrationsCheck, sandboxCheck } from "../ops/readiness-checks.js";
 import { type BoundedGauge, sseStreamsGauge } from "../ops/node-metrics.js";

@@ -27,14 +27,21 @@ export function redactText(text: string): string {
   return text.replace(
     SECRET_IN_TEXT,
     (_m, scheme?: string, header?: string, sep?: string, param?: string) =>
-      scheme ? `${scheme} ${REDACTED}` : header ? `${header}${sep}${REDACTED}` : param ? `${param}${REDACTED}` : REDACTED,
+      scheme
+        ? `${scheme} ${REDACTED}`
+        : header
+          ? `${header}${sep}${REDACTED}`
+          : param
+            ? `${param}${REDACTED}`
+            : REDACTED,
   );
 }
 
 /** Deep-copies `fields` with every secret-looking key's value, and secret-looking text, replaced. */
 export function redact(fields: LogFields): LogFields {
   const out: LogFields = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = SECRET_KEY.test(k) ? REDACTED : redactValue(v);
+  for (const [k, v] of Object.entries(fields))
+    out[k] = SECRET_KEY.test(k) ? REDACTED : redactValue(v);
   return out;
 }
 
@@ -111,14 +118,19 @@ export function bufferedJsonLogger(
     buffer = "";
     write(chunk);
   };
-  const inner = jsonLogger((line) => {
-    buffer += line;
-    if (buffer.length >= BUFFER_MAX_BYTES) flush();
-    else if (timer === undefined) {
-      timer = setTimeout(flush, BUFFER_MAX_MS);
-      timer.unref();
-    }
-  }, clock, "info", format);
+  const inner = jsonLogger(
+    (line) => {
+      buffer += line;
+      if (buffer.length >= BUFFER_MAX_BYTES) flush();
+      else if (timer === undefined) {
+        timer = setTimeout(flush, BUFFER_MAX_MS);
+        timer.unref();
+      }
+    },
+    clock,
+    "info",
+    format,
+  );
   return {
     flush,
     log(level, msg, fields) {

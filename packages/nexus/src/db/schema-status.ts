@@ -30,9 +30,9 @@ export async function schemaStatus(db: Kysely<any>): Promise<SchemaStatus> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see schemaStatus.
 async function appliedNames(db: Kysely<any>): Promise<string[]> {
   try {
-    const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(
-      db,
-    );
+    const { rows } = await sql<{
+      name: string;
+    }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db);
     return rows.map((r) => r.name);
   } catch (err) {
     // A database no Nexus has migrated yet has no migration table: everything is pending.

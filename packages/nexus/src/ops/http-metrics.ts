@@ -4,9 +4,7 @@
 import type { Labels, MetricFamily, Sample } from "./prometheus-text.js";
 
 /** Upper bounds in seconds: API calls are milliseconds, uploads and turns' first bytes longer. */
-export const LATENCY_BUCKETS_S = [
-  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
-] as const;
+export const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 /** Series beyond this are counted under route "overflow" (a bound on the memory they take). */
 export const HTTP_SERIES_MAX = 2_000;
 /** The route label of a request no route answered (404s, refused Host headers). */
@@ -58,7 +56,11 @@ export class HttpMetrics {
       let cumulative = 0;
       LATENCY_BUCKETS_S.forEach((le, i) => {
         cumulative += s.buckets[i]!;
-        latency.push({ suffix: "_bucket", labels: { ...s.labels, le: String(le) }, value: cumulative });
+        latency.push({
+          suffix: "_bucket",
+          labels: { ...s.labels, le: String(le) },
+          value: cumulative,
+        });
       });
       latency.push({ suffix: "_bucket", labels: { ...s.labels, le: "+Inf" }, value: s.count });
       latency.push({ suffix: "_sum", labels: s.labels, value: s.sumS });

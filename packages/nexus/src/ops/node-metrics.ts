@@ -42,7 +42,11 @@ export function renderNodeMetrics(src: NodeMetricsSources): string {
       type: "gauge",
       samples: [
         {
-          labels: { version: src.build.version, node_version: process.version, dialect: src.build.dialect },
+          labels: {
+            version: src.build.version,
+            node_version: process.version,
+            dialect: src.build.dialect,
+          },
           value: 1,
         },
       ],
@@ -106,7 +110,9 @@ export function renderNodeMetrics(src: NodeMetricsSources): string {
  */
 export function metricsApp(src: NodeMetricsSources): Hono {
   const app = new Hono();
-  app.get("/metrics", (c) => c.body(renderNodeMetrics(src), 200, { "content-type": PROMETHEUS_CONTENT_TYPE }));
+  app.get("/metrics", (c) =>
+    c.body(renderNodeMetrics(src), 200, { "content-type": PROMETHEUS_CONTENT_TYPE }),
+  );
   app.notFound((c) => c.text("this port serves GET /metrics only\n", 404));
   return app;
 }

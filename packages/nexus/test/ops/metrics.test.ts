@@ -49,7 +49,9 @@ describe("the Prometheus text format", () => {
     expect(s.get(`anna_http_requests_total{${l}}`)).toBe(3);
     expect(s.get(`anna_http_request_duration_seconds_bucket{${l},le="0.005"}`)).toBe(1);
     expect(s.get(`anna_http_request_duration_seconds_bucket{${l},le="0.25"}`)).toBe(2);
-    expect(s.get(`anna_http_request_duration_seconds_bucket{${l},le="${LATENCY_BUCKETS_S.at(-1)}"}`)).toBe(2);
+    expect(
+      s.get(`anna_http_request_duration_seconds_bucket{${l},le="${LATENCY_BUCKETS_S.at(-1)}"}`),
+    ).toBe(2);
     expect(s.get(`anna_http_request_duration_seconds_bucket{${l},le="+Inf"}`)).toBe(3);
     expect(s.get(`anna_http_request_duration_seconds_count{${l}}`)).toBe(3);
     expect(s.get(`anna_http_request_duration_seconds_sum{${l}}`)).toBeCloseTo(60.203);
@@ -81,7 +83,9 @@ describe("request metrics from the app", () => {
       metrics,
     });
     const get = (p: string) =>
-      Promise.resolve(app.request(`http://127.0.0.1:8080${p}`, { headers: { host: "127.0.0.1:8080" } }));
+      Promise.resolve(
+        app.request(`http://127.0.0.1:8080${p}`, { headers: { host: "127.0.0.1:8080" } }),
+      );
     // Real event streams: three open, one of them closed again before the scrape.
     const streams = new SseStreams(
       { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
@@ -90,7 +94,8 @@ describe("request metrics from the app", () => {
     const clients = [1, 2, 3].map(() => streams.open("chat"));
     clients[0]!.end();
     await get("/healthz");
-    for (const id of ["11", "22", "33"]) expect((await get(`/api/v1/chat/conversations/${id}`)).status).toBe(401);
+    for (const id of ["11", "22", "33"])
+      expect((await get(`/api/v1/chat/conversations/${id}`)).status).toBe(401);
     await get("/api/v1/no/such/thing/8f2c");
     await get("/api/v1/no/such/thing/91aa");
     const text = renderNodeMetrics({
@@ -102,7 +107,9 @@ describe("request metrics from the app", () => {
     const s = samples(text);
     expect(s.get('anna_http_requests_total{method="GET",route="/healthz",status="200"}')).toBe(1);
     expect(
-      s.get('anna_http_requests_total{method="GET",route="/api/v1/chat/conversations/:id",status="401"}'),
+      s.get(
+        'anna_http_requests_total{method="GET",route="/api/v1/chat/conversations/:id",status="401"}',
+      ),
     ).toBe(3);
     expect(s.get('anna_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(2);
     expect(text).not.toContain("8f2c");
@@ -110,7 +117,9 @@ describe("request metrics from the app", () => {
     expect(s.get('anna_sse_clients_open{stream="chat"}')).toBe(2);
     expect(s.get('anna_sse_clients_open_max{stream="chat"}')).toBe(7);
     for (const c of clients) c.end();
-    expect(s.get(`anna_build_info{version="9.9.9",node_version="${process.version}",dialect="sqlite"}`)).toBe(1);
+    expect(
+      s.get(`anna_build_info{version="9.9.9",node_version="${process.version}",dialect="sqlite"}`),
+    ).toBe(1);
     expect(s.get("process_start_time_seconds")).toBe(Date.UTC(2026, 0, 1) / 1000);
   });
 

@@ -95,7 +95,11 @@ describe.each(TARGETS)("anna-nexus migrate on $name", (t) => {
 
       const first = await run(["migrate", ...args, "--json"]);
       expect(first.code, first.stderr).toBe(0);
-      expect(JSON.parse(first.stdout)).toMatchObject({ applied: ALL, pending: [], current: LATEST });
+      expect(JSON.parse(first.stdout)).toMatchObject({
+        applied: ALL,
+        pending: [],
+        current: LATEST,
+      });
       const again = await run(["migrate", ...args]);
       expect(again.code).toBe(0);
       expect(again.stdout).toMatch(new RegExp(`is current \\(${LATEST}\\); nothing to migrate`));
@@ -123,24 +127,28 @@ describe.each(TARGETS)("anna-nexus migrate on $name", (t) => {
 });
 
 describe("anna-nexus start and pending migrations", () => {
-  it("migrates an embedded SQLite database by itself, and only checks with --no-migrate", SLOW, async () => {
-    const data = tempDir();
-    const refused = await run(["start", "--port", "0", "--data", data, "--no-migrate"]);
-    expect(refused.code).toBe(8);
-    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
-    expect(refused.stderr).toContain(`${ALL.length} pending migrations`);
-    expect(refused.stderr).toContain("--no-migrate is set; run 'anna-nexus migrate'");
+  it(
+    "migrates an embedded SQLite database by itself, and only checks with --no-migrate",
+    SLOW,
+    async () => {
+      const data = tempDir();
+      const refused = await run(["start", "--port", "0", "--data", data, "--no-migrate"]);
+      expect(refused.code).toBe(8);
+      expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+      expect(refused.stderr).toContain(`${ALL.length} pending migrations`);
+      expect(refused.stderr).toContain("--no-migrate is set; run 'anna-nexus migrate'");
 
-    expect((await run(["migrate", "--data", data])).code).toBe(0);
-    const p = startNexus(["start", "--port", "0", "--data", data, "--no-migrate"]);
-    try {
-      await p.waitFor(/"msg":"listening"/);
-      expect(p.stderr()).toContain(`"migrations_applied":[],"schema":"${LATEST}"`);
-    } finally {
-      p.signal("SIGTERM");
-      expect(await p.exited()).toBe(0);
-    }
-  });
+      expect((await run(["migrate", "--data", data])).code).toBe(0);
+      const p = startNexus(["start", "--port", "0", "--data", data, "--no-migrate"]);
+      try {
+        await p.waitFor(/"msg":"listening"/);
+        expect(p.stderr()).toContain(`"migrations_applied":[],"schema":"${LATEST}"`);
+      } finally {
+        p.signal("SIGTERM");
+        expect(await p.exited()).toBe(0);
+      }
+    },
+  );
 
   it.skipIf("missing" in pg)(
     `refuses pending migrations on PostgreSQL, pointing at anna-nexus migrate, and starts once it ran${"missing" in pg ? ` (skipped: ${pg.missing})` : ""}`,
@@ -191,9 +199,9 @@ describe("anna-nexus start and pending migrations", () => {
       expect(applied.map((x) => x.length).sort((x, y) => x - y)).toEqual([0, ALL.length]);
       const h = openDatabase({ url, dataDir: "" });
       try {
-        const rows = await sql<{ n: number }>`select count(*)::int as n from nexus_migration`.execute(
-          h.db,
-        );
+        const rows = await sql<{
+          n: number;
+        }>`select count(*)::int as n from nexus_migration`.execute(h.db);
         expect(rows.rows[0]!.n).toBe(ALL.length);
       } finally {
         await h.close();

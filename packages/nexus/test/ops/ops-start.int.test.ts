@@ -32,17 +32,25 @@ describe("anna-nexus start with operations flags (real process)", () => {
         "pretty",
       ]);
       try {
-        const metricsUrl = (await p.waitFor(/INFO {2}metrics listening url=(http:\/\/127\.0\.0\.1:\d+\/metrics)/))[1]!;
+        const metricsUrl = (
+          await p.waitFor(/INFO {2}metrics listening url=(http:\/\/127\.0\.0\.1:\d+\/metrics)/)
+        )[1]!;
         const url = (await p.waitFor(/INFO {2}listening url=(http:\/\/[^ ]+)/))[1]!;
         const probe = await fetch(`${url}/readyz`, { headers: { "x-request-id": "probe-1" } });
         expect(probe.status).toBe(200);
-        await p.waitFor(/INFO {2}request request_id=probe-1 method=GET path=\/readyz status=200 duration_ms=\d+/);
+        await p.waitFor(
+          /INFO {2}request request_id=probe-1 method=GET path=\/readyz status=200 duration_ms=\d+/,
+        );
 
         const res = await fetch(metricsUrl);
         expect(res.headers.get("content-type")).toBe(PROMETHEUS_CONTENT_TYPE);
         const text = await res.text();
-        expect(text).toContain('anna_http_requests_total{method="GET",route="/readyz",status="200"} 1');
-        expect(text).toMatch(/^anna_build_info\{version="0\.1\.0",node_version="v\d+[^"]*",dialect="sqlite"\} 1$/m);
+        expect(text).toContain(
+          'anna_http_requests_total{method="GET",route="/readyz",status="200"} 1',
+        );
+        expect(text).toMatch(
+          /^anna_build_info\{version="0\.1\.0",node_version="v\d+[^"]*",dialect="sqlite"\} 1$/m,
+        );
         for (const line of [
           'anna_sse_clients_open{stream="app_events"} 0',
           'anna_sse_clients_open{stream="chat"} 0',
@@ -53,7 +61,9 @@ describe("anna-nexus start with operations flags (real process)", () => {
         }
         expect(text).toMatch(/^anna_plugin_processes_max \d+$/m);
         // The public port does not expose them (the dashboard answers its own page there).
-        expect(await (await fetch(`${url}/metrics`)).text()).not.toContain("anna_http_requests_total");
+        expect(await (await fetch(`${url}/metrics`)).text()).not.toContain(
+          "anna_http_requests_total",
+        );
         // No JSON lines when pretty was asked for.
         expect(p.stderr()).not.toMatch(/^\{"time"/m);
       } finally {

@@ -79,11 +79,17 @@ describe("readiness probes", () => {
     const res = await get("/readyz");
     expect(res.status).toBe(503);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ status: "unavailable", checks: { database: "unreachable" } });
+    expect(JSON.parse(text)).toEqual({
+      status: "unavailable",
+      checks: { database: "unreachable" },
+    });
     expect(text).not.toMatch(/hunter2|ECONNREFUSED|10\.0\.0\.5/);
     // The operator finds the reason in the log, under the probe's request id.
     const line = logs.find((l) => l.includes("readiness check failed"))!;
-    expect(JSON.parse(line)).toMatchObject({ check: "database", request_id: res.headers.get("x-request-id") });
+    expect(JSON.parse(line)).toMatchObject({
+      check: "database",
+      request_id: res.headers.get("x-request-id"),
+    });
   });
 
   it(

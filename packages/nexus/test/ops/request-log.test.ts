@@ -54,7 +54,7 @@ describe("request ids", () => {
       "x".repeat(REQUEST_ID_MAX_CHARS + 1),
       'a"b',
       "a b",
-      "id\\u000a{\"level\":\"error\"}",
+      'id\\u000a{"level":"error"}',
       "",
     ]) {
       const res = await h.req("GET", "/healthz", { headers: { "x-request-id": bad } });
@@ -126,7 +126,12 @@ describe("no secret in any log line", () => {
 
   it("writes pretty lines as time, level, message and fields, redacted alike", () => {
     const lines: string[] = [];
-    const log = jsonLogger((l) => lines.push(l), { now: () => Date.UTC(2026, 0, 2, 3, 4, 5, 6) }, "info", "pretty");
+    const log = jsonLogger(
+      (l) => lines.push(l),
+      { now: () => Date.UTC(2026, 0, 2, 3, 4, 5, 6) },
+      "info",
+      "pretty",
+    );
     log.log("warn", "request", {
       request_id: "r1",
       path: "/a b",
@@ -134,6 +139,8 @@ describe("no secret in any log line", () => {
       error: "Bearer abc.def",
       session: "s3cret",
     });
-    expect(lines.join("")).toBe(`03:04:05.006 WARN  request request_id=r1 path="/a b" status=200 error="Bearer ${REDACTED}" session=${REDACTED}\n`);
+    expect(lines.join("")).toBe(
+      `03:04:05.006 WARN  request request_id=r1 path="/a b" status=200 error="Bearer ${REDACTED}" session=${REDACTED}\n`,
+    );
   });
 });
