@@ -65,6 +65,7 @@ export async function startPlatform(argv) {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     stdin: process.stdin,
+    stderrIsTty: process.stderr.isTTY === true,
     env: process.env,
     cwd: process.cwd(),
   };

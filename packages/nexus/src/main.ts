@@ -1,9 +1,8 @@
 // The only module that reads the process: argv, environment, stdin, signals. Commands throw
-// ExitError; this turns it into one line on stderr and the documented exit code.
-import { runAdmin } from "./cli/admin.js";
+// ExitError; this turns it into one line on stderr and the documented exit code. Commands are
+// imported when run: `migrate` need not load the whole server.
 import { EXIT, ExitError, usageError } from "./cli/exit.js";
 import type { CliIo } from "./cli/io.js";
-import { runStart } from "./cli/start.js";
 
 export const MAIN_HELP = `Usage: anna-nexus <command> [options]
 
@@ -11,6 +10,7 @@ Nexus, the Anna platform server.
 
 Commands:
   start             run the server (SQLite in ./.anna-data unless DATABASE_URL says postgres://…)
+  migrate           apply pending database migrations (once per upgrade; start does it on SQLite)
   admin <command>   create-user, list-users, grant-developer, revoke-developer, reset-password,
                     rotate-keys
 
@@ -18,9 +18,11 @@ Exit codes:
   0 ok · 1 unexpected error · 2 usage error · 3 database unavailable or migration failed
   4 already exists · 5 not found · 6 cannot listen on the port
   7 token signing keys cannot be decrypted (another ANNA_TOKEN_KEK or key file)
+  8 database schema not current: pending migrations (run anna-nexus migrate) or newer than this version
 
 Examples:
   anna-nexus start
+  anna-nexus migrate --database-url postgres://anna@localhost/anna
   anna-nexus start --port 9000 --database-url postgres://anna@localhost/anna
   printf '%s' "$PASSWORD" | anna-nexus admin create-user --email dev@example.com --password-stdin --developer
   anna-nexus admin list-users --json
@@ -32,6 +34,7 @@ function processIo(): CliIo {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     stdin: process.stdin,
+    stderrIsTty: process.stderr.isTTY === true,
     env: process.env,
     cwd: process.cwd(),
   };
@@ -62,9 +65,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         io.stdout(MAIN_HELP + "\n");
         return EXIT.ok;
       case "start":
-        return await runStart(rest, io, { stopSignal: stopSignal() });
+        return await (
+          await import("./cli/start.js")
+        ).runStart(rest, io, {
+          stopSignal: stopSignal(),
+        });
+      case "migrate":
+        return await (await import("./cli/migrate.js")).runMigrate(rest, io);
       case "admin":
-        return await runAdmin(rest, io);
+        return await (await import("./cli/admin.js")).runAdmin(rest, io);
       default:
         throw usageError(`unknown command '${command}'`);
     }

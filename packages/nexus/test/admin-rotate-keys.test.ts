@@ -9,7 +9,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../src/cli/admin.js";
 import { EXIT, ExitError } from "../src/cli/exit.js";
 import type { CliIo } from "../src/cli/io.js";
-import { findPostgresBin, type PgCluster, startPostgres } from "./helpers/postgres.js";
+import {
+  createMigratedDatabase,
+  findPostgresBin,
+  type PgCluster,
+  startPostgres,
+} from "./helpers/postgres.js";
 
 const pg = findPostgresBin();
 let cluster: PgCluster | undefined;
@@ -27,7 +32,7 @@ const TARGETS = [
     flags: async () => {
       if ("missing" in pg) throw new Error(pg.missing);
       cluster ??= await startPostgres(pg);
-      return ["--database-url", await cluster.createDatabase()];
+      return ["--database-url", await createMigratedDatabase(cluster)];
     },
   },
 ];

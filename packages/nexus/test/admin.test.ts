@@ -10,7 +10,7 @@ import type { CliIo } from "../src/cli/io.js";
 import { openDatabase } from "../src/db/connect.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { sqlStores } from "../src/stores/sql-stores.js";
-import { findPostgresBin, startPostgres } from "./helpers/postgres.js";
+import { createMigratedDatabase, findPostgresBin, startPostgres } from "./helpers/postgres.js";
 import { afterAll } from "vitest";
 import type { PgCluster } from "./helpers/postgres.js";
 
@@ -30,7 +30,7 @@ const TARGETS = [
     flags: async () => {
       if ("missing" in pg) throw new Error(pg.missing);
       cluster ??= await startPostgres(pg);
-      return ["--database-url", await cluster.createDatabase()];
+      return ["--database-url", await createMigratedDatabase(cluster)];
     },
   },
 ];

@@ -4,7 +4,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findPostgresBin, startPostgres, type PgCluster } from "./helpers/postgres.js";
+import {
+  createMigratedDatabase,
+  findPostgresBin,
+  startPostgres,
+  type PgCluster,
+} from "./helpers/postgres.js";
 import { startNexus } from "./helpers/process.js";
 import { MIGRATIONS } from "../src/db/migrate.js";
 
@@ -124,7 +129,7 @@ describe("anna-nexus start (real process)", () => {
     async () => {
       if ("missing" in pg) return;
       cluster = await startPostgres(pg);
-      const dbUrl = await cluster.createDatabase();
+      const dbUrl = await createMigratedDatabase(cluster);
       // The KEK from the environment, so no key file lands in the working directory; the data
       // folder still holds the default blob store, so it must not be the repo root.
       const { p, url } = await listening(["--data", tempDir()], {

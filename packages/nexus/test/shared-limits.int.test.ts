@@ -5,7 +5,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findPostgresBin, startPostgres, type PgCluster } from "./helpers/postgres.js";
+import {
+  createMigratedDatabase,
+  findPostgresBin,
+  startPostgres,
+  type PgCluster,
+} from "./helpers/postgres.js";
 import { startNexus } from "./helpers/process.js";
 
 const dirs: string[] = [];
@@ -65,7 +70,7 @@ const TARGETS = [
     args: async () => {
       if ("missing" in pg) throw new Error(pg.missing);
       cluster ??= await startPostgres(pg);
-      return ["--database-url", await cluster.createDatabase(), "--data", tempDir()];
+      return ["--database-url", await createMigratedDatabase(cluster), "--data", tempDir()];
     },
   },
 ];

@@ -143,6 +143,11 @@ export class ExecutaPool {
     return this.entries.size;
   }
 
+  /** How many processes the pool holds at most (its bound; `size` counts against it). */
+  get capacity(): number {
+    return this.maxProcesses;
+  }
+
   /** The pid the host holds for (user, tool): bubblewrap's under the sandbox. */
   pidOf(userId: string, toolId: string): number | undefined {
     return this.host.get(userId, toolId)?.pid;

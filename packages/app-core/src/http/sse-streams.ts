@@ -144,6 +144,11 @@ export class SseStreams {
     return this.clients.size;
   }
 
+  /** The most streams open at once (`size` counts against it). */
+  get capacity(): number {
+    return this.limits.totalMax;
+  }
+
   /**
    * Opens a stream of `route`, or throws 429 `too_many_streams` (before any header is sent, so
    * the refusal is an ordinary JSON error). The stream leaves the count when it closes.

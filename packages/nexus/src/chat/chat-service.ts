@@ -216,6 +216,14 @@ export class ChatService {
     return turnId;
   }
 
+  /** Turns running in this process now, and the most it runs at once (metrics). */
+  get load(): { running: number; max: number } {
+    return {
+      running: this.running.size,
+      max: this.options.maxRunningTurns ?? CHAT_MAX_RUNNING_TURNS,
+    };
+  }
+
   /** Cancels a running turn; resolves with the turn's status once its end is recorded. */
   async cancel(user: User, turnId: string): Promise<TurnRow> {
     const turn = await this.turn(user, turnId);

@@ -47,9 +47,9 @@ export function flagHelp(flags: Flags): string {
 }
 
 /** A port flag: 0–65535. */
-export function parsePort(value: string, command: string): number {
+export function parsePort(value: string, command: string, flag = "--port"): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
-    throw usageError(`--port must be a number from 0 to 65535 (got '${value}')`, command);
+    throw usageError(`${flag} must be a number from 0 to 65535 (got '${value}')`, command);
   }
   return Number(value);
 }

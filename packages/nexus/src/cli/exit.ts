@@ -19,6 +19,11 @@ export const EXIT = {
   listen: 6,
   /** The token signing keys cannot be decrypted (another ANNA_TOKEN_KEK or key file). */
   keys: 7,
+  /**
+   * The schema does not fit this build: migrations pending where it does not migrate by itself
+   * (PostgreSQL, `--no-migrate`), or a newer Nexus migrated the database.
+   */
+  schema: 8,
 } as const;
 
 export class ExitError extends Error {

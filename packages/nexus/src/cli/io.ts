@@ -5,6 +5,8 @@ export interface CliIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   stdin: Readable;
+  /** Whether stderr is a terminal (start logs pretty lines there by default, JSON elsewhere). */
+  stderrIsTty?: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }

@@ -1,5 +1,6 @@
 // `anna-nexus start`: open and migrate the database, build the app, listen; on SIGTERM/SIGINT stop
 // accepting, let in-flight requests finish, then close the pool.
+import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
@@ -55,9 +56,26 @@ import { developerTermsFromEnv } from "./developer-terms-env.js";
 import { llmFromEnv, llmSummary } from "./llm-env.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
-import { DATABASE_FLAGS, openFromFlags } from "./database-flags.js";
+import { DATABASE_FLAGS, NO_MIGRATE_FLAG, openFromFlags } from "./database-flags.js";
+import {
+  LOG_FLAGS,
+  logFormatFrom,
+  METRICS_FLAGS,
+  metricsListenFrom,
+  startMetricsListener,
+} from "./ops-flags.js";
+import { RequestMetrics } from "../http/request-log.js";
+import { migrationsCheck, sandboxCheck } from "../ops/readiness-checks.js";
+import { type BoundedGauge, sseStreamsGauge } from "../ops/node-metrics.js";
 import { EXIT, ExitError, usageError } from "./exit.js";
 import type { CliIo } from "./io.js";
+
+/** The version of this package, for anna_build_info. */
+const NEXUS_VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  }
+).version;
 
 /** After this, connections still open at shutdown are cut. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -76,6 +94,7 @@ const FLAGS: Flags = {
     description: `address to bind (env HOST; default ${DEFAULT_HOST})`,
   },
   ...DATABASE_FLAGS,
+  ...NO_MIGRATE_FLAG,
   "blob-store": {
     type: "string",
     value: "<url>",
@@ -116,12 +135,17 @@ const FLAGS: Flags = {
       'a JSON config file with the model settings under "llm" (env ANNA_CONFIG; the environment overrides it, see docs/agent.md)',
   },
   ...BINARY_FLAGS,
+  ...LOG_FLAGS,
+  ...METRICS_FLAGS,
 };
 
 export const START_HELP = `Usage: anna-nexus start [options]
 
 Starts the Nexus server. With no options it runs on SQLite in ./.anna-data and applies
-migrations first. It logs JSON lines on stderr and stops cleanly on SIGTERM or Ctrl-C.
+migrations first; on PostgreSQL (or with --no-migrate) it only checks them and refuses pending
+ones: run 'anna-nexus migrate' once per upgrade. It refuses a database a newer anna-nexus
+migrated. It logs on stderr (JSON lines, or readable lines on a terminal), answers GET /healthz
+and /readyz for load balancers, and stops cleanly on SIGTERM or Ctrl-C.
 Token signing keys and the credentials users enter for their executas are sealed with
 ANNA_TOKEN_KEK (base64, 32 bytes) or the key file token-signing.kek that the first start creates
 in the data folder: back it up with the database.
@@ -202,14 +226,17 @@ export async function runStart(
   }
   const trustProxy =
     flags["trust-proxy"] === true || /^(1|true|yes|on)$/i.test(io.env.ANNA_TRUST_PROXY ?? "");
+  const logFormat = logFormatFrom(flags, io);
+  const metricsListen = metricsListenFrom(flags, io.env);
   // Buffered: a line per request written one by one cost a pipe write each (bench:nexus kv).
-  const logger = bufferedJsonLogger(io.stderr);
+  const logger = bufferedJsonLogger(io.stderr, Date, logFormat);
   try {
     return await serveUntilStopped(flags, io, opts, logger, {
       port,
       hostname,
       publicOrigin,
       trustProxy,
+      metricsListen,
     });
   } finally {
     logger.flush();
@@ -221,9 +248,15 @@ async function serveUntilStopped(
   io: CliIo,
   opts: StartOptions,
   logger: ReturnType<typeof bufferedJsonLogger>,
-  net: { port: number; hostname: string; publicOrigin: string | undefined; trustProxy: boolean },
+  net: {
+    port: number;
+    hostname: string;
+    publicOrigin: string | undefined;
+    trustProxy: boolean;
+    metricsListen: ReturnType<typeof metricsListenFrom>;
+  },
 ): Promise<number> {
-  const { port, hostname, publicOrigin, trustProxy } = net;
+  const { port, hostname, publicOrigin, trustProxy, metricsListen } = net;
   const rateLimitStore =
     (flags["rate-limit-store"] as string | undefined) ??
     (io.env.ANNA_RATE_LIMIT_STORE || undefined);
@@ -248,11 +281,12 @@ async function serveUntilStopped(
     ? fileOutboxMailSender(resolve(io.cwd, outbox))
     : consoleMailSender(io.stderr);
 
-  const { handle, applied, dataDir } = await openFromFlags(flags, io);
+  const { handle, applied, schema, dataDir } = await openFromFlags(flags, io);
   logger.log("info", "database ready", {
     dialect: handle.dialect,
     location: handle.location,
     migrations_applied: applied,
+    schema: schema.applied[schema.applied.length - 1] ?? null,
   });
   const stores = sqlStores(handle.db);
   let tokens: Awaited<ReturnType<typeof openKeyring>>;
@@ -442,7 +476,10 @@ async function serveUntilStopped(
   });
   const dashboardDist = findDashboardDist();
   logger.log("info", "dashboard", { dist: dashboardDist ?? "not installed" });
+  const requestMetrics = metricsListen ? new RequestMetrics() : undefined;
   const app = createApp({
+    metrics: requestMetrics,
+    readiness: [migrationsCheck(handle.db), sandboxCheck(executas.pool.sandbox)],
     stores,
     mail,
     rateLimiter,
@@ -504,6 +541,41 @@ async function serveUntilStopped(
       { cause: err },
     );
   }
+  let metricsServer: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
+  if (metricsListen && requestMetrics) {
+    const gauges: BoundedGauge[] = [
+      sseStreamsGauge("app_events", runtime.streams),
+      sseStreamsGauge("chat", chat.streams),
+      {
+        name: "plugin_processes",
+        help: "Plugin processes this node holds (warm or starting), one per (user, tool).",
+        read: () => ({ value: executas.pool.size, max: executas.pool.capacity }),
+      },
+      {
+        name: "chat_turns_running",
+        help: "Chat turns running on this node.",
+        read: () => {
+          const { running, max } = chat.service.load;
+          return { value: running, max };
+        },
+      },
+    ];
+    try {
+      metricsServer = await startMetricsListener(metricsListen, {
+        requests: requestMetrics,
+        gauges,
+        build: { version: NEXUS_VERSION, dialect: handle.dialect },
+        startedAtMs: Date.now() - Math.round(process.uptime() * 1000),
+      });
+    } catch (err) {
+      server.close();
+      await executas.close();
+      await handle.close();
+      await blobs.close();
+      throw new ExitError(EXIT.listen, (err as Error).message, { cause: err });
+    }
+    logger.log("info", "metrics listening", { url: `${metricsServer.url}/metrics` });
+  }
   const addr = server.address() as AddressInfo;
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
   // An unspecified bind address is not one a client can reach; loopback is.
@@ -564,6 +636,7 @@ async function serveUntilStopped(
     // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
     if ("closeIdleConnections" in server) server.closeIdleConnections();
   });
+  await metricsServer?.close();
   // Plugins stop before the database: a last reverse call still finds its storage.
   await executas.close();
   await handle.close();

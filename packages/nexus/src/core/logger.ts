@@ -2,6 +2,8 @@
 // sink on stderr. Field values whose key looks secret are replaced before anything is written.
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
+/** `json`: one JSON object per line (for collectors); `pretty`: one readable line (a terminal). */
+export type LogFormat = "json" | "pretty";
 export type LogFields = Record<string, unknown>;
 
 export interface Logger {
@@ -15,29 +17,70 @@ export const nullLogger: Logger = { log: () => {} };
 const SECRET_KEY =
   /(^|_)(pat|password|passwd|hash|secret|token|cookie|authorization|code|session)$/i;
 export const REDACTED = "[redacted]";
+// Secrets inside a value under an innocent key (an error message quoting a header, a URL with
+// `?pat=`): our token prefixes, a Bearer/Basic credential, a cookie or a secret query parameter.
+const SECRET_IN_TEXT =
+  /\banna_(?:pat|upl)_[A-Za-z0-9_-]+|\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+|\b(cookie|set-cookie|authorization)(["']?\s*[:=]\s*)[^\n,;}]+|([?&](?:pat|token|code|signature|X-Amz-Signature|X-Amz-Credential)=)[^&\s"]+/gi;
 
-/** Deep-copies `fields` with every secret-looking key's value replaced. */
+/** `text` with every secret-looking run replaced (the key words kept, so the line still reads). */
+export function redactText(text: string): string {
+  return text.replace(
+    SECRET_IN_TEXT,
+    (_m, scheme?: string, header?: string, sep?: string, param?: string) =>
+      scheme
+        ? `${scheme} ${REDACTED}`
+        : header
+          ? `${header}${sep}${REDACTED}`
+          : param
+            ? `${param}${REDACTED}`
+            : REDACTED,
+  );
+}
+
+/** Deep-copies `fields` with every secret-looking key's value, and secret-looking text, replaced. */
 export function redact(fields: LogFields): LogFields {
   const out: LogFields = {};
-  for (const [k, v] of Object.entries(fields)) {
-    if (SECRET_KEY.test(k)) out[k] = REDACTED;
-    else if (v && typeof v === "object" && !Array.isArray(v)) out[k] = redact(v as LogFields);
-    else out[k] = v;
-  }
+  for (const [k, v] of Object.entries(fields))
+    out[k] = SECRET_KEY.test(k) ? REDACTED : redactValue(v);
   return out;
+}
+
+function redactValue(v: unknown): unknown {
+  if (typeof v === "string") return redactText(v);
+  if (Array.isArray(v)) return v.map(redactValue);
+  if (v && typeof v === "object") return redact(v as LogFields);
+  return v;
+}
+
+/** One line of a record; `time`, `level` and `msg` first so every line starts alike. */
+export function formatRecord(
+  format: LogFormat,
+  time: number,
+  level: LogLevel,
+  msg: string,
+  fields: LogFields,
+): string {
+  const iso = new Date(time).toISOString();
+  if (format === "json") {
+    return JSON.stringify({ time: iso, level, msg: redactText(msg), ...fields }) + "\n";
+  }
+  const rest = Object.entries(fields)
+    .map(([k, v]) => `${k}=${typeof v === "string" && !/[\s"=]/.test(v) ? v : JSON.stringify(v)}`)
+    .join(" ");
+  return `${iso.slice(11, 23)} ${level.toUpperCase().padEnd(5)} ${redactText(msg)}${rest ? ` ${rest}` : ""}\n`;
 }
 
 export function jsonLogger(
   write: (line: string) => void,
   clock: { now(): number } = Date,
   minLevel: LogLevel = "info",
+  format: LogFormat = "json",
 ): Logger {
   const order: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
   return {
     log(level, msg, fields) {
       if (order[level] < order[minLevel]) return;
-      const line = { t: new Date(clock.now()).toISOString(), level, msg, ...redact(fields ?? {}) };
-      write(JSON.stringify(line) + "\n");
+      write(formatRecord(format, clock.now(), level, msg, redact(fields ?? {})));
     },
   };
 }
@@ -63,6 +106,7 @@ const BUFFER_MAX_MS = 25;
 export function bufferedJsonLogger(
   write: (chunk: string) => void,
   clock: { now(): number } = Date,
+  format: LogFormat = "json",
 ): Logger & { flush(): void } {
   let buffer = "";
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -74,14 +118,19 @@ export function bufferedJsonLogger(
     buffer = "";
     write(chunk);
   };
-  const inner = jsonLogger((line) => {
-    buffer += line;
-    if (buffer.length >= BUFFER_MAX_BYTES) flush();
-    else if (timer === undefined) {
-      timer = setTimeout(flush, BUFFER_MAX_MS);
-      timer.unref();
-    }
-  }, clock);
+  const inner = jsonLogger(
+    (line) => {
+      buffer += line;
+      if (buffer.length >= BUFFER_MAX_BYTES) flush();
+      else if (timer === undefined) {
+        timer = setTimeout(flush, BUFFER_MAX_MS);
+        timer.unref();
+      }
+    },
+    clock,
+    "info",
+    format,
+  );
   return {
     flush,
     log(level, msg, fields) {

@@ -39,6 +39,10 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0017-connected-accounts": m0017,
 };
 
+/** Kysely's bookkeeping tables, named for Nexus so they never clash with an app's. */
+export const MIGRATION_TABLE = "nexus_migration";
+export const MIGRATION_LOCK_TABLE = "nexus_migration_lock";
+
 export class MigrationError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -52,8 +56,8 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) },
-    migrationTableName: "nexus_migration",
-    migrationLockTableName: "nexus_migration_lock",
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
   });
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) {

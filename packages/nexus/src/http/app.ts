@@ -1,6 +1,6 @@
 // createApp(deps) builds the whole HTTP surface from injected stores, clock, logger and config;
 // it reads no environment and opens nothing.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { memoryRateLimiter } from "../auth/rate-limit.js";
@@ -48,6 +48,7 @@ import { storageMintRoutes } from "../routes/storage-mint.js";
 import { tokenRoutes } from "../routes/tokens.js";
 import type { AppDeps, Env } from "./context.js";
 import { csrfGuard, hostGuard } from "./guards.js";
+import { requestObserver } from "./request-log.js";
 
 export function createApp(input: AppDeps): Hono<Env> {
   const deps: AppDeps = {
@@ -56,17 +57,7 @@ export function createApp(input: AppDeps): Hono<Env> {
   };
   const app = new Hono<Env>();
 
-  app.use(async (c, next) => {
-    const start = deps.clock.now();
-    await next();
-    // The path only: query strings may carry a PAT (`?pat=` on dev endpoints).
-    deps.logger.log("info", "request", {
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: deps.clock.now() - start,
-    });
-  });
+  app.use(requestObserver(deps));
   app.use(hostGuard(deps.config));
   const tooLarge = (): never => {
     throw new NexusError(
@@ -162,7 +153,9 @@ export function createApp(input: AppDeps): Hono<Env> {
   // Last: it answers every GET no route above took (client routes of the page).
   if (deps.dashboard) app.route("/", dashboardRoutes(deps.dashboard));
 
-  app.notFound((c) => c.json(new NexusError("not_found", "no such endpoint").toBody(), 404));
+  app.notFound((c) =>
+    c.json(withRequestId(new NexusError("not_found", "no such endpoint").toBody(), c), 404),
+  );
   app.onError((err, c) => {
     const e =
       err instanceof NexusError
@@ -172,13 +165,23 @@ export function createApp(input: AppDeps): Hono<Env> {
           : new NexusError("internal", "internal server error", { cause: err });
     if (e.code === "internal") {
       deps.logger.log("error", "unhandled error", {
+        request_id: c.get("requestId"),
         path: c.req.path,
         error: String(err),
         stack: (err as Error).stack,
       });
     }
     if (e.retryAfterS !== undefined) c.header("Retry-After", String(e.retryAfterS));
-    return c.json(e.toBody(), e.status as 400);
+    return c.json(withRequestId(e.toBody(), c), e.status as 400);
   });
   return app;
+}
+
+/** The request's id in an error body, so a user's report names the log line to look for. */
+function withRequestId(
+  body: { detail: Record<string, unknown> },
+  c: Context<Env>,
+): { detail: Record<string, unknown> } {
+  const id = c.get("requestId");
+  return id === undefined ? body : { detail: { ...body.detail, request_id: id } };
 }

@@ -19,6 +19,7 @@ import type { CopilotServices } from "../copilot/copilot-services.js";
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import type { CredentialVault } from "../credentials/credential-vault.js";
 import type { PlatformCredentials } from "../routes/platform-credentials.js";
+import type { RequestMetrics } from "./request-log.js";
 import type { DevToken, Stores, User } from "../stores/types.js";
 import type { SigningKeyring } from "../tokens/keyring.js";
 
@@ -29,6 +30,13 @@ export interface AppDeps {
   config: NexusConfig;
   /** Resolves when the database answers (readiness). */
   pingDatabase: () => Promise<void>;
+  /**
+   * Readiness checks beyond the database and blob store (`anna-nexus start` adds the schema and
+   * the sandbox); each answers its state in a word, `ok` or another.
+   */
+  readiness?: ReadinessCheck[];
+  /** Counts requests and latencies for /metrics (`anna-nexus start --metrics-port`). */
+  metrics?: RequestMetrics;
   /** In memory unless given; `anna-nexus start` passes the SQL one on a shared database. */
   rateLimiter?: RateLimiter;
   /** Sends verification links; without it sign-up sends none and resend answers 503. */
@@ -81,6 +89,16 @@ export interface AppDeps {
   platformCredentials?: PlatformCredentials;
 }
 
+export interface ReadinessCheck {
+  name: string;
+  /** Its state in a word (`ok`, `pending`, `off`…); a throw or a timeout counts as down. */
+  probe: () => Promise<string>;
+  /** Whether a state other than `ok` makes the node not ready (false: reported only). */
+  required: boolean;
+  /** States that count as ready besides `ok` for a required check. */
+  alsoReady?: readonly string[];
+}
+
 export type Principal =
   { via: "session"; user: User; sessionHash: string } | { via: "pat"; user: User; token: DevToken };
 
@@ -91,6 +109,8 @@ export interface Env {
     ownOrigin: string;
     secure: boolean;
     clientIp: string;
+    /** This request's id (X-Request-Id), in its log line and error body. */
+    requestId: string;
   };
 }
 

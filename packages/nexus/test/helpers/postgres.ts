@@ -8,6 +8,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { openDatabase } from "../../src/db/connect.js";
+import { migrateToLatest } from "../../src/db/migrate.js";
 
 const CANDIDATE_DIRS = [
   process.env.ANNA_PG_BIN,
@@ -141,4 +143,19 @@ export async function startPostgres(bin: PgBin): Promise<PgCluster> {
       return Promise.resolve();
     },
   };
+}
+
+/**
+ * A URL to a new database with every migration applied, as `anna-nexus migrate` leaves it:
+ * `start` and `admin` only check the schema on PostgreSQL.
+ */
+export async function createMigratedDatabase(cluster: PgCluster): Promise<string> {
+  const url = await cluster.createDatabase();
+  const h = openDatabase({ url, dataDir: "" });
+  try {
+    await migrateToLatest(h.db);
+  } finally {
+    await h.close();
+  }
+  return url;
 }

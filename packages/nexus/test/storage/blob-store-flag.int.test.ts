@@ -24,9 +24,10 @@ describe("anna-nexus start --blob-store", () => {
     const url = (await p.waitFor(/"msg":"listening","url":"(http:\/\/[^"]+)"/))[1] as string;
     expect(p.stderr()).toContain(`"blob_store":"filesystem (${blobs})"`);
     const ready = await fetch(`${url}/readyz`);
-    expect(await ready.json()).toEqual({
+    // The sandbox's state depends on the machine (bwrap or not); it never decides readiness.
+    expect(await ready.json()).toMatchObject({
       status: "ready",
-      checks: { database: "ok", blob_store: "ok" },
+      checks: { database: "ok", blob_store: "ok", migrations: "ok" },
     });
     const signup = await fetch(`${url}/api/v1/auth/signup`, {
       method: "POST",
