@@ -1,0 +1,42 @@
+// `type: "mcp"`: the host does not speak MCP itself. It runs the bridge (src/mcp/bridge-main.ts),
+// a small Node process that is an Executa plugin on its stdio and an MCP client of the server
+// executa.json names, so the pool, the supervisor, the sandbox and `executa dev` treat an MCP
+// server like any other plugin.
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { readMcpServerConfig } from "../mcp/mcp-server-config.js";
+import { readExecutaJsonRaw } from "./executa-json.js";
+import { LaunchError } from "./launch-error.js";
+import type { LaunchPlan } from "./launch-plan.js";
+
+/**
+ * The compiled bridge. Resolved from the package root so it is the same file whether this module
+ * runs from `dist/` or, under the tests, from `src/`: the bridge is always the built one.
+ */
+export const MCP_BRIDGE_MAIN = fileURLToPath(
+  new URL("../../dist/mcp/bridge-main.js", import.meta.url),
+);
+
+/**
+ * argv: `node <bridge> <dir>`; an explicit command (a `--spec type=mcp,command=…` string) is the
+ * MCP server's argv and follows `--`, replacing executa.json's `command`/`args`.
+ */
+export async function mcpPlan(
+  dir: string,
+  explicit: readonly string[] | undefined,
+): Promise<LaunchPlan> {
+  // Checked here so a broken entry fails detection, before anything is spawned.
+  const file = path.join(dir, "executa.json");
+  readMcpServerConfig(existsSync(file) ? await readExecutaJsonRaw(file) : {}, file, explicit);
+  if (!existsSync(MCP_BRIDGE_MAIN)) {
+    throw new LaunchError(
+      "MCP_BRIDGE_MISSING",
+      `${dir}: the MCP bridge ${MCP_BRIDGE_MAIN} is not built; run \`npx tsc -b\` (or npm run build) first`,
+      { path: MCP_BRIDGE_MAIN },
+    );
+  }
+  const command = [process.execPath, MCP_BRIDGE_MAIN, dir];
+  if (explicit !== undefined) command.push("--", ...explicit);
+  return { command, warnings: [] };
+}
