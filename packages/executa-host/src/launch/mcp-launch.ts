@@ -3,19 +3,20 @@
 // executa.json names, so the pool, the supervisor, the sandbox and `executa dev` treat an MCP
 // server like any other plugin.
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { readMcpServerConfig } from "../mcp/mcp-server-config.js";
 import { readExecutaJsonRaw } from "./executa-json.js";
 import { LaunchError } from "./launch-error.js";
 import type { LaunchPlan } from "./launch-plan.js";
 
 /**
- * The compiled bridge. Resolved from the package root so it is the same file whether this module
- * runs from `dist/` or, under the tests, from `src/`: the bridge is always the built one.
+ * The compiled bridge, found through the package's own `./mcp-bridge` export rather than a path
+ * relative to this file: the same file whether this module runs from `dist/`, from `src/` under
+ * the tests, or inlined in the CLI's single-file bundle.
  */
-export const MCP_BRIDGE_MAIN = fileURLToPath(
-  new URL("../../dist/mcp/bridge-main.js", import.meta.url),
+export const MCP_BRIDGE_MAIN = createRequire(import.meta.url).resolve(
+  "@anna-ai/executa-host/mcp-bridge",
 );
 
 /**
