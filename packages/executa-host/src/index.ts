@@ -475,3 +475,4 @@ export { mapInputSchema, UnmappableSchemaError } from "./mcp/schema-to-parameter
 export type { MappedParameters } from "./mcp/schema-to-parameters.js";
 export { readMcpServerConfig } from "./mcp/mcp-server-config.js";
 export type { McpServerConfig } from "./mcp/mcp-server-config.js";
+export { McpWireError } from "./mcp/wire-error.js";

@@ -5,14 +5,13 @@
 // request they belong to.
 import { toLlmToolSchema } from "@anna-ai/app-schema";
 import type { InvokeOutcome, PluginProcess } from "@anna-ai/executa-host";
-import { callResultOf } from "@anna-ai/executa-host";
+import { callResultOf, McpWireError } from "@anna-ai/executa-host";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type CallToolResult,
   type ServerNotification,
   type ServerRequest,
@@ -107,5 +106,7 @@ export function callToolResultOf(outcome: InvokeOutcome): CallToolResult {
     return callResultOf({ success: false, error: outcome.error }) as CallToolResult;
   }
   const { code, message, data } = outcome.error;
-  throw new McpError(Number.isInteger(code) ? code : ErrorCode.InternalError, message, data);
+  throw new McpWireError(Number.isInteger(code) ? code : ErrorCode.InternalError, message, data, {
+    cause: outcome.error,
+  });
 }

@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { toolAnswerOf, type McpCallResult } from "./call-result.js";
 import { mapInputSchema, UnmappableSchemaError } from "./schema-to-parameters.js";
+import { McpWireError } from "./wire-error.js";
 
 /** The executa protocol version whose reverse calls (sampling) the bridge needs. */
 const PROTOCOL_VERSION = "2.0";
@@ -241,7 +242,7 @@ export class McpBridge {
   async #sample(request: CreateMessageRequest, signal: AbortSignal): Promise<CreateMessageResult> {
     const [invoke] = this.#running.values();
     if (invoke === undefined) {
-      throw new McpError(
+      throw new McpWireError(
         ErrorCode.InvalidRequest,
         "sampling/createMessage outside a tool call: the Anna host serves sampling only on behalf of a running tools/call, whose grant and budget it is charged to",
       );
@@ -276,7 +277,9 @@ export class McpBridge {
         ...(typeof result.stopReason === "string" ? { stopReason: result.stopReason } : {}),
       };
     } catch (error) {
-      if (error instanceof RpcError) throw new McpError(error.code, error.message, error.data);
+      if (error instanceof RpcError) {
+        throw new McpWireError(error.code, error.message, error.data, { cause: error });
+      }
       throw error;
     }
   }
