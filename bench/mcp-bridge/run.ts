@@ -170,10 +170,9 @@ const rows = PAIRS.map((pair, index) => {
 console.log(
   `MCP bridge round trip, µs per echo call (median of ${calls} sequential calls; median (min–max) of ${rounds} rounds)`,
 );
-console.log(`${cpus().length} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 console.log(
-  renderTable(
-    ["bridge", "µs", "baseline", "µs", "ratio", `≤ ${RATIO_TARGET}×`],
-    rows,
-  ),
+  `${cpus().length} CPUs, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
 );
+console.log(renderTable(["bridge", "µs", "baseline", "µs", "ratio", `≤ ${RATIO_TARGET}×`], rows));

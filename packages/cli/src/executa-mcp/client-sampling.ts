@@ -72,7 +72,10 @@ function mcpParams(
     ...(request.stopSequences === undefined ? {} : { stopSequences: request.stopSequences }),
     ...(request.modelPreferences === undefined
       ? {}
-      : { modelPreferences: request.modelPreferences as CreateMessageRequest["params"]["modelPreferences"] }),
+      : {
+          modelPreferences:
+            request.modelPreferences as CreateMessageRequest["params"]["modelPreferences"],
+        }),
   };
 }
 

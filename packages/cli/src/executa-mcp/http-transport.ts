@@ -3,7 +3,12 @@
 // a browser Origin that is not one of them. One MCP session per client, each with its own
 // Server over the shared plugin; sessions are bounded.
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -68,7 +73,11 @@ export async function serveMcpHttp(
       return transport.handleRequest(req, res);
     }
     if (sessions.size >= MAX_MCP_SESSIONS) {
-      return refuse(res, 503, `${MAX_MCP_SESSIONS} MCP sessions are open; close one (DELETE ${MCP_HTTP_PATH}) first`);
+      return refuse(
+        res,
+        503,
+        `${MAX_MCP_SESSIONS} MCP sessions are open; close one (DELETE ${MCP_HTTP_PATH}) first`,
+      );
     }
     // No session id: only an initialize may open one (the transport refuses anything else).
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -87,7 +96,8 @@ export async function serveMcpHttp(
   const http: HttpServer = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       onError(error);
-      if (!res.headersSent) refuse(res, 500, "the MCP server failed on this request; see its stderr");
+      if (!res.headersSent)
+        refuse(res, 500, "the MCP server failed on this request; see its stderr");
     });
   });
   await new Promise<void>((resolve, reject) => {

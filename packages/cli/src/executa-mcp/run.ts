@@ -57,9 +57,7 @@ export async function runExecutaMcp(args: ParsedArgs, io: CliIo): Promise<number
         calls,
         name: launch.toolId,
         version: manifest.version ?? "0.0.0",
-        ...(typeof manifest.description === "string"
-          ? { instructions: manifest.description }
-          : {}),
+        ...(typeof manifest.description === "string" ? { instructions: manifest.description } : {}),
       });
     const stop = new Promise<void>((resolve) => {
       process.once("SIGINT", () => resolve());

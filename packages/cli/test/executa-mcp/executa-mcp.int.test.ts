@@ -135,22 +135,31 @@ describe("anna-app executa mcp (TypeScript example ts-notes)", () => {
     ]);
     await client.callTool({ name: "add_note", arguments: { text: "water plants" } });
     const summary = await client.callTool({ name: "summarize_notes", arguments: {} });
-    expect(summary.structuredContent).toMatchObject({ summary: "the client's model summarised it" });
+    expect(summary.structuredContent).toMatchObject({
+      summary: "the client's model summarised it",
+    });
     expect(sampled).toHaveLength(1);
   });
 
   it("refuses a foreign Host or browser Origin before MCP sees the request", async () => {
     const url = await serveHttp(example("ts-notes"));
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
     // fetch sets Host itself: send the rebinding case through node:http.
     const { request } = await import("node:http");
     const rebound = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(url, { method: "POST", headers: { ...headers, host: "evil.example" } }, (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const req = request(
+        url,
+        { method: "POST", headers: { ...headers, host: "evil.example" } },
+        (res) => {
+          let text = "";
+          res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -166,19 +175,22 @@ describe("anna-app executa mcp (TypeScript example ts-notes)", () => {
   });
 });
 
-describe.skipIf(python.skip)(`anna-app executa mcp (Python example py-studio)${python.reason}`, () => {
-  it("calls a Python tool whose sampling the client answers", async () => {
-    const { client, sampled } = await connect(stdio(example("py-studio")));
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toContain("summarize");
-    const result = await client.callTool({
-      name: "summarize",
-      arguments: { text: "A long text about rivers and the sea." },
+describe.skipIf(python.skip)(
+  `anna-app executa mcp (Python example py-studio)${python.reason}`,
+  () => {
+    it("calls a Python tool whose sampling the client answers", async () => {
+      const { client, sampled } = await connect(stdio(example("py-studio")));
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("summarize");
+      const result = await client.callTool({
+        name: "summarize",
+        arguments: { text: "A long text about rivers and the sea." },
+      });
+      expect(result.isError).toBeUndefined();
+      expect(JSON.stringify(result.structuredContent ?? textOf(result))).toContain(
+        "the client's model summarised it",
+      );
+      expect(sampled).toHaveLength(1);
     });
-    expect(result.isError).toBeUndefined();
-    expect(JSON.stringify(result.structuredContent ?? textOf(result))).toContain(
-      "the client's model summarised it",
-    );
-    expect(sampled).toHaveLength(1);
-  });
-});
+  },
+);

@@ -24,7 +24,9 @@ const logger: Logger = {
 };
 
 function log(level: string, message: string, fields?: Record<string, unknown>): void {
-  process.stderr.write(JSON.stringify({ level, component: "mcp-bridge", message, ...fields }) + "\n");
+  process.stderr.write(
+    JSON.stringify({ level, component: "mcp-bridge", message, ...fields }) + "\n",
+  );
 }
 
 function clientTransport(config: McpServerConfig, dir: string): Transport {

@@ -39,7 +39,8 @@ export function toolAnswerOf(result: McpCallResult): ToolAnswer {
       error: contentText(content) ?? "the MCP tool reported an error without a text message",
     };
   }
-  if (result.structuredContent !== undefined) return { success: true, data: result.structuredContent };
+  if (result.structuredContent !== undefined)
+    return { success: true, data: result.structuredContent };
   const textOnly = content.length > 0 && content.every((block) => block.type === "text");
   if (textOnly) return { success: true, data: contentText(content) ?? "" };
   return { success: true, data: { content } };

@@ -5,7 +5,13 @@
 //   MCP progress notifications → `executa/progress` for the invoke
 //   MCP sampling/createMessage → the host's reverse `sampling/createMessage`, so the user's
 //     grants and the per-invoke budgets apply as for any plugin
-import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, type Logger, type RpcPeer } from "@anna-ai/jsonrpc";
+import {
+  INVALID_PARAMS,
+  METHOD_NOT_FOUND,
+  RpcError,
+  type Logger,
+  type RpcPeer,
+} from "@anna-ai/jsonrpc";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   CreateMessageRequestSchema,
@@ -19,8 +25,6 @@ import { toolAnswerOf, type McpCallResult } from "./call-result.js";
 import { mapInputSchema, UnmappableSchemaError } from "./schema-to-parameters.js";
 import { McpWireError } from "./wire-error.js";
 
-/** The executa protocol version whose reverse calls (sampling) the bridge needs. */
-const PROTOCOL_VERSION = "2.0";
 /** Sampling may take a while; the host clamps its own budget (R29), this only bounds the wait. */
 export const BRIDGE_SAMPLING_TIMEOUT_MS = 300_000;
 /** How long `health` waits for the server's `ping`. */
@@ -198,7 +202,10 @@ export class McpBridge {
     }
   }
 
-  #progress(running: RunningInvoke, progress: { progress: number; total?: number; message?: string }): void {
+  #progress(
+    running: RunningInvoke,
+    progress: { progress: number; total?: number; message?: string },
+  ): void {
     if (running.invokeId === "") return;
     const data: JsonObject = { progress: progress.progress };
     if (progress.total !== undefined) data.total = progress.total;

@@ -13,7 +13,14 @@ const LIST_TYPES = new Set(["string", "integer", "number", "boolean", "array", "
 /** Keys a property may carry and still be a list entry; their meaning is kept by the mapping. */
 const LIST_KEYS = new Set(["type", "description", "enum", "default", "items", "title"]);
 /** Keys on the top-level schema that do not change what the arguments are. */
-const TOP_LEVEL_KEYS = new Set(["type", "properties", "required", "$schema", "title", "description"]);
+const TOP_LEVEL_KEYS = new Set([
+  "type",
+  "properties",
+  "required",
+  "$schema",
+  "title",
+  "description",
+]);
 
 export type MappedParameters =
   | { kind: "list"; parameters: ToolParameter[] }

@@ -137,9 +137,15 @@ describe("type: mcp executas", () => {
       env: { MCP_FIXTURE_CANCEL_FILE: cancelFile },
     });
     const controller = new AbortController();
-    const pending = host.invoke("alice", "fixture-mcp", "wait_for_cancel", {}, {
-      signal: controller.signal,
-    });
+    const pending = host.invoke(
+      "alice",
+      "fixture-mcp",
+      "wait_for_cancel",
+      {},
+      {
+        signal: controller.signal,
+      },
+    );
     await eventually(() => progress.length > 0, "the server reported progress", 15_000);
     expect(progress[0]).toMatchObject({
       tool: "wait_for_cancel",
@@ -157,7 +163,9 @@ describe("type: mcp executas", () => {
   });
 
   it("connects to a Streamable HTTP server named by url", async () => {
-    const child = spawn(process.execPath, [SERVER, "--http"], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [SERVER, "--http"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     onTestFinished(() => void child.kill());
     const port = await new Promise<number>((resolve, reject) => {
       let seen = "";
@@ -166,7 +174,9 @@ describe("type: mcp executas", () => {
         const match = /listening (\d+)/.exec(seen);
         if (match) resolve(Number(match[1]));
       });
-      child.once("exit", (code) => reject(new Error(`fixture server exited with ${code}: ${seen}`)));
+      child.once("exit", (code) =>
+        reject(new Error(`fixture server exited with ${code}: ${seen}`)),
+      );
     });
     const { host, samplingCalls } = await startMcpExecuta({
       tool_id: "fixture-mcp",

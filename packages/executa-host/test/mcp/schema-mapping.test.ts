@@ -19,7 +19,13 @@ describe("mapInputSchema", () => {
       kind: "list",
       parameters: [
         { name: "city", type: "string", required: true, description: "City name" },
-        { name: "days", type: "integer", required: false, default: 3, description: "How many days" },
+        {
+          name: "days",
+          type: "integer",
+          required: false,
+          default: 3,
+          description: "How many days",
+        },
         { name: "units", type: "string", required: false, enum: ["metric", "imperial"] },
         { name: "hours", type: "array", required: false, items: { type: "number" } },
       ],
@@ -41,34 +47,53 @@ describe("mapInputSchema", () => {
 
   it("passes through top-level keywords the list cannot say", () => {
     const schema = { type: "object", properties: {}, additionalProperties: false };
-    expect(mapInputSchema(schema)).toMatchObject({ kind: "schema", reason: 'it uses "additionalProperties"' });
+    expect(mapInputSchema(schema)).toMatchObject({
+      kind: "schema",
+      reason: 'it uses "additionalProperties"',
+    });
   });
 
   it("refuses a schema that is not an object of named arguments", () => {
     expect(() => mapInputSchema({ type: "string" })).toThrow(UnmappableSchemaError);
-    expect(() => mapInputSchema({ type: "string" })).toThrow(/must be a JSON Schema of "type": "object"/);
+    expect(() => mapInputSchema({ type: "string" })).toThrow(
+      /must be a JSON Schema of "type": "object"/,
+    );
   });
 });
 
 describe("tools/call results", () => {
   it("prefers structuredContent, then text, then the blocks as sent", () => {
-    expect(toolAnswerOf({ content: [{ type: "text", text: "5" }], structuredContent: { sum: 5 } })).toEqual({
+    expect(
+      toolAnswerOf({ content: [{ type: "text", text: "5" }], structuredContent: { sum: 5 } }),
+    ).toEqual({
       success: true,
       data: { sum: 5 },
     });
-    expect(toolAnswerOf({ content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] })).toEqual({
+    expect(
+      toolAnswerOf({
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      }),
+    ).toEqual({
       success: true,
       data: "a\nb",
     });
     const image = { type: "image", data: "AAAA", mimeType: "image/png" };
-    expect(toolAnswerOf({ content: [image] })).toEqual({ success: true, data: { content: [image] } });
+    expect(toolAnswerOf({ content: [image] })).toEqual({
+      success: true,
+      data: { content: [image] },
+    });
   });
 
   it("turns isError into a tool failure carrying the text", () => {
-    expect(toolAnswerOf({ content: [{ type: "text", text: "disk full" }], isError: true })).toEqual({
-      success: false,
-      error: "disk full",
-    });
+    expect(toolAnswerOf({ content: [{ type: "text", text: "disk full" }], isError: true })).toEqual(
+      {
+        success: false,
+        error: "disk full",
+      },
+    );
     expect(toolAnswerOf({ content: [], isError: true })).toMatchObject({ success: false });
   });
 
@@ -77,7 +102,9 @@ describe("tools/call results", () => {
       content: [{ type: "text", text: '{"id":1}' }],
       structuredContent: { id: 1 },
     });
-    expect(callResultOf({ success: true, data: "hi" })).toEqual({ content: [{ type: "text", text: "hi" }] });
+    expect(callResultOf({ success: true, data: "hi" })).toEqual({
+      content: [{ type: "text", text: "hi" }],
+    });
     expect(callResultOf({ success: false, error: "nope" })).toEqual({
       content: [{ type: "text", text: "nope" }],
       isError: true,
