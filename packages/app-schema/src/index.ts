@@ -426,6 +426,7 @@ export {
   MAX_BINARY_PLATFORMS,
   type ExecutaJsonOptions,
   validateExecutaJson,
+  mcpUrlProblem,
 } from "./app/executa-json.js";
 export {
   EXECUTA_REF_LATEST,

@@ -470,3 +470,11 @@ export type {
 } from "./tokens/token-issuer.js";
 export { createDevTokenIssuer } from "./tokens/dev-token-issuer.js";
 export type { DevTokenIssuerOptions } from "./tokens/dev-token-issuer.js";
+export { MCP_BRIDGE_MAIN } from "./launch/mcp-launch.js";
+export { callResultOf, contentText, toolAnswerOf } from "./mcp/call-result.js";
+export type { McpCallResult, McpContentBlock, ToolAnswer } from "./mcp/call-result.js";
+export { mapInputSchema, UnmappableSchemaError } from "./mcp/schema-to-parameters.js";
+export type { MappedParameters } from "./mcp/schema-to-parameters.js";
+export { readMcpServerConfig } from "./mcp/mcp-server-config.js";
+export type { McpServerConfig } from "./mcp/mcp-server-config.js";
+export { McpWireError } from "./mcp/wire-error.js";

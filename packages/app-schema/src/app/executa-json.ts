@@ -283,6 +283,7 @@ export function validateExecutaJson(
       ),
     );
   }
+  mcpRules(json, issues);
   const distribution = json.distribution ?? undefined;
   if (distribution !== undefined) {
     distributionRules(distribution, ["distribution"], issues);
@@ -309,4 +310,80 @@ export function validateExecutaJson(
   }
   const ok = !hasErrors(issues);
   return ok ? { ok, value: json, issues } : { ok, issues };
+}
+
+/** The keys only an MCP server entry uses. */
+const MCP_ONLY_KEYS = ["args", "env", "url"] as const;
+
+/**
+ * `type: "mcp"`: a stdio server (`command`, optional `args`/`env`) or a Streamable HTTP one
+ * (`url`), never both. Other types carrying the MCP keys are warned: nothing reads them there.
+ */
+function mcpRules(json: ExecutaJson, issues: AppIssue[]): void {
+  const has = (key: "command" | (typeof MCP_ONLY_KEYS)[number]) =>
+    json[key] !== undefined && json[key] !== null;
+  if (json.type !== "mcp") {
+    for (const key of MCP_ONLY_KEYS) {
+      if (has(key)) {
+        issues.push(
+          appIssue(
+            "warning",
+            "executa_json.mcp_key_unused",
+            [key],
+            `"${key}" is only read for "type": "mcp"; remove it, or set "type": "mcp" if this folder is an MCP server`,
+          ),
+        );
+      }
+    }
+    return;
+  }
+  if (has("command") && has("url")) {
+    issues.push(
+      appIssue(
+        "error",
+        "executa_json.mcp_transport",
+        ["url"],
+        'an MCP executa has either "command" (a stdio server the host starts) or "url" (a Streamable HTTP server it connects to), not both',
+      ),
+    );
+  } else if (!has("command") && !has("url")) {
+    issues.push(
+      appIssue(
+        "error",
+        "executa_json.mcp_transport",
+        ["command"],
+        'an MCP executa needs "command" (e.g. "command": "node", "args": ["server.js"]) or "url" (e.g. "url": "http://127.0.0.1:3000/mcp")',
+      ),
+    );
+  }
+  if (has("url")) {
+    const url = mcpUrlProblem(json.url as string);
+    if (url !== undefined) issues.push(appIssue("error", "executa_json.mcp_url", ["url"], url));
+    for (const key of ["args", "env"] as const) {
+      if (has(key)) {
+        issues.push(
+          appIssue(
+            "error",
+            "executa_json.mcp_transport",
+            [key],
+            `"${key}" belongs to a stdio server ("command"); a "url" server is not started by the host`,
+          ),
+        );
+      }
+    }
+  }
+}
+
+/** Why `url` cannot be a Streamable HTTP endpoint, or undefined when it can. */
+export function mcpUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"url" ${quote(url)} is not an absolute URL; write it like "http://127.0.0.1:3000/mcp"`;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    return `"url" must be http:// or https:// (Streamable HTTP), got ${quote(parsed.protocol)}`;
+  }
+  return undefined;
 }

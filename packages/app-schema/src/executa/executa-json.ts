@@ -43,10 +43,22 @@ export const DistributionWithProfilesSchema = DistributionSchema.extend({
 
 export const ExecutaJsonSchema = z.looseObject({
   tool_id: z.string().min(1).nullish(),
-  /** `python | node | go | binary` (L11577); others are kept for the launcher to reject. */
+  /**
+   * `python | node | go | binary` (L11577), or `mcp` for an MCP server the host runs through its
+   * bridge; others are kept for the launcher to reject.
+   */
   type: z.string().nullish(),
-  /** argv array, or a shell-style string as some projects write it (`go run ./cmd/x`). */
+  /**
+   * argv array, or a shell-style string as some projects write it (`go run ./cmd/x`). For
+   * `type: "mcp"`: the stdio server's program, as MCP client configurations write it.
+   */
   command: z.union([z.array(z.string()), z.string()]).nullish(),
+  /** `type: "mcp"` only: arguments appended to `command`. */
+  args: z.array(z.string()).nullish(),
+  /** `type: "mcp"` only: environment the stdio server gets on top of the plugin's. */
+  env: z.record(z.string(), z.string()).nullish(),
+  /** `type: "mcp"` only: a Streamable HTTP server to connect to instead of starting one. */
+  url: z.string().nullish(),
   /** Default `true`; `false` excludes the folder from discovery. */
   enabled: z.boolean().nullish(),
   /** Where the describe manifest lives, default `manifest.json` (T41). */
@@ -56,7 +68,7 @@ export const ExecutaJsonSchema = z.looseObject({
 });
 export type ExecutaJson = z.infer<typeof ExecutaJsonSchema>;
 
-export const EXECUTA_TYPES = Object.freeze(["python", "node", "go", "binary"] as const);
+export const EXECUTA_TYPES = Object.freeze(["python", "node", "go", "binary", "mcp"] as const);
 
 /**
  * The distribution in force: the `profiles` entry named by `profile` (a CLI `--profile`), else

@@ -26,6 +26,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./executa-test.js")).command,
   },
   {
+    path: ["executa", "mcp"],
+    summary: "Serve an Executa as an MCP server (stdio, or Streamable HTTP on 127.0.0.1)",
+    load: async () => (await import("./executa-mcp.js")).command,
+  },
+  {
     path: ["executa", "init"],
     summary: "Scaffold a standalone Executa plugin (python, node, go or ts template)",
     load: async () => (await import("./executa-init.js")).command,

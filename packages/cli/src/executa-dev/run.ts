@@ -205,7 +205,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
   }
 }
 
-async function resolveLaunch(flags: FlagValues, io: CliIo): Promise<LaunchSpec> {
+export async function resolveLaunch(flags: FlagValues, io: CliIo): Promise<LaunchSpec> {
   const dir = path.resolve(io.cwd, typeof flags.dir === "string" ? flags.dir : ".");
   try {
     if (typeof flags.spec === "string") {

@@ -11,6 +11,7 @@ import {
   type OfflineStorageChoice,
   type RouterProgressListener,
   type RouterSessionFactory,
+  type SamplingService,
 } from "@anna-ai/executa-host";
 import type { FlagValues } from "../cli/args.js";
 import { usageError } from "../cli/exit-error.js";
@@ -57,6 +58,11 @@ export interface DevRouter {
 export interface DevRouterTarget {
   /** The plugin's tool id: `--storage real` mints its storage token for it. */
   toolId: string;
+  /**
+   * Puts another sampling service in front of the one the flags chose (`executa mcp` asks the
+   * MCP client's model when the client offers sampling); it still sits behind the router.
+   */
+  wrapSampling?: (chosen: SamplingService | undefined) => SamplingService;
 }
 
 export async function buildDevRouter(
@@ -190,8 +196,10 @@ export async function buildDevRouter(
       Object.assign(realServices, { [family]: opened[family] });
     }
   }
+  const services: Partial<HostServices> = { ...offline.services, ...realServices };
+  if (target.wrapSampling !== undefined) services.sampling = target.wrapSampling(services.sampling);
   const router = new ReverseRpcRouter({
-    services: { ...offline.services, ...realServices },
+    services,
     grants: grants.policy,
     tokens: backgroundDevTokenIssuer(),
     onProgress: (event) => progress?.(event),

@@ -8,6 +8,7 @@ import type { DetectContext, DetectOptions } from "./detect-context.js";
 import { isDisabled, readExecutaJsonRaw, validateExecutaJson } from "./executa-json.js";
 import { finishSpec } from "./finish-spec.js";
 import { goModWithoutExecutaJson, goPlan } from "./go-launch.js";
+import { mcpPlan } from "./mcp-launch.js";
 import { LaunchError } from "./launch-error.js";
 import type { LaunchPlan } from "./launch-plan.js";
 import { nodePlan, nodeToolId } from "./node-launch.js";
@@ -179,6 +180,8 @@ async function planForType(
       return goPlan({ dir, explicit }, ctx);
     case "binary":
       return binaryPlan({ dir, toolId, explicit }, ctx);
+    case "mcp":
+      return mcpPlan(dir, explicit);
   }
 }
 

@@ -7,7 +7,7 @@ import { readJsonObject } from "./project-files.js";
 import { ShellSplitError, shellSplit } from "./shell-split.js";
 import type { ExecutaType } from "./types.js";
 
-export const EXECUTA_TYPES: readonly ExecutaType[] = ["python", "node", "go", "binary"];
+export const EXECUTA_TYPES: readonly ExecutaType[] = ["python", "node", "go", "binary", "mcp"];
 
 /** `; did you mean "python"?` for a mistyped launcher type ("pyhton", "Node", "golang"), or "". */
 export function launcherTypeHint(value: string): string {
@@ -69,12 +69,13 @@ export function validateExecutaJson(raw: Record<string, unknown>, file: string):
   return {
     toolId: toolId.trim(),
     type: type as ExecutaType,
-    command: parseCommandField(raw.command, file),
+    // An MCP entry's command is the server's, read by the bridge; the host runs the bridge.
+    command: type === "mcp" ? undefined : parseCommandField(raw.command, file),
     enabled: raw.enabled !== false,
   };
 }
 
-function parseCommandField(command: unknown, file: string): readonly string[] | undefined {
+export function parseCommandField(command: unknown, file: string): readonly string[] | undefined {
   if (command === undefined || command === null) return undefined;
   let argv: string[];
   if (typeof command === "string") {

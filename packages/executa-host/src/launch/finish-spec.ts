@@ -66,7 +66,8 @@ export async function finishSpec(parts: SpecParts, ctx: DetectContext): Promise<
     cwd: home,
     env,
     ...(Object.keys(prepend).length > 0 ? { pathPrepend: prepend } : {}),
-    binaryColdStart: parts.type === "binary",
+    // An MCP server is often `npx`/`uvx` fetching itself on first start: give it the binary budget.
+    binaryColdStart: parts.type === "binary" || parts.type === "mcp",
     source: parts.source,
     warnings: [...parts.warnings],
     ...(parts.toolchain ? { toolchain: parts.toolchain } : {}),

@@ -9,6 +9,8 @@ export type LaunchErrorCode =
   | "INVALID_SPEC"
   | "AMBIGUOUS_PLUGIN"
   | "MISSING_DIRECTORY"
+  /** `type: "mcp"` but the bridge was not built. */
+  | "MCP_BRIDGE_MISSING"
   /** The folder is a skill (SKILL.md): there is no process to start. */
   | "IS_SKILL";
 

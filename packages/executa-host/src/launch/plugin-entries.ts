@@ -10,7 +10,7 @@ import type { ExecutaType } from "./types.js";
 export interface PluginEntry {
   /** File name relative to the folder. */
   file: string;
-  type: Exclude<ExecutaType, "binary">;
+  type: Exclude<ExecutaType, "binary" | "mcp">;
 }
 
 const PYTHON_SCRIPT = /^(?:.+_plugin|main|plugin)\.py$/;

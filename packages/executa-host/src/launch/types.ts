@@ -3,7 +3,8 @@
 
 import type { ToolchainCheck } from "./tool-version.js";
 
-export type ExecutaType = "python" | "node" | "go" | "binary";
+/** `mcp`: an MCP server run through the host's bridge (`src/mcp`), not a plugin of its own. */
+export type ExecutaType = "python" | "node" | "go" | "binary" | "mcp";
 
 export interface LaunchSpec {
   /** Identity (H16): executa.json `tool_id`, else the package/script name, else the folder name. */

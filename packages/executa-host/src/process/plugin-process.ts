@@ -93,6 +93,11 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   /** The Anna App the invoke comes from (H14), passed to the router. */
   app?: { appId: string; appScopeGranted: boolean };
+  /**
+   * The invoke id to use instead of a fresh one, for callers that must match the plugin's
+   * progress and reverse calls to their own request (the MCP server of `executa mcp`).
+   */
+  invokeId?: string;
 }
 
 export type HealthStatus = "healthy" | "starting" | "unhealthy";
@@ -227,7 +232,7 @@ export class PluginProcess {
     const timeoutMs =
       options.timeoutMs ??
       (typeof declared === "number" ? declared * 1000 : this.timeouts.invokeMs);
-    const invokeId = newInvokeId();
+    const invokeId = options.invokeId ?? newInvokeId();
     const deadlineMs = Date.now() + timeoutMs;
     const session = this.session;
     const sent = performance.now();
@@ -262,6 +267,9 @@ export class PluginProcess {
       );
       return normaliseInvokeResult(raw, performance.now() - sent);
     } catch (error) {
+      if (error instanceof RpcLocalError && error.code === "ABORTED") {
+        notifyCancelled(instance, invokeId, tool, options.signal?.reason);
+      }
       const rpcError = this.invokeError(instance, tool, timeoutMs, error);
       return rpcOutcome(rpcError, performance.now() - sent);
     } finally {
@@ -873,4 +881,23 @@ export function healthFromResult(raw: unknown): { status: HealthStatus; detail?:
     status: healthState(raw),
     ...(typeof message === "string" && message !== "" ? { detail: message } : {}),
   };
+}
+
+/**
+ * Tells the plugin the host stopped waiting for an invoke it cancelled. Plugins that do not know
+ * the notification ignore it (JSON-RPC); the MCP bridge forwards it as MCP cancellation.
+ */
+function notifyCancelled(
+  instance: PluginInstance,
+  invokeId: string,
+  tool: string,
+  reason: unknown,
+): void {
+  if (instance.peer.isClosed) return;
+  instance.peer.notify("executa/cancel", {
+    invoke_id: invokeId,
+    context: { invoke_id: invokeId },
+    tool,
+    reason: reason instanceof Error ? reason.message : "cancelled by the caller",
+  });
 }

@@ -76,7 +76,7 @@ describe("parseSpecString", () => {
   });
 
   it.each([
-    ["dir=p,type=ruby,tool_id=t", /type=ruby; use one of python, node, go, binary \(in/],
+    ["dir=p,type=ruby,tool_id=t", /type=ruby; use one of python, node, go, binary, mcp \(in/],
     ["dir=p,type=pyhton,tool_id=t", /type=pyhton; use one of .*; did you mean "python"\? \(in/],
     ["dir=p,type=golang,tool_id=t", /type=golang; use one of .*; did you mean "go"\? \(in/],
     ["dir=p,dir=q", /repeats dir=/],
