@@ -13,7 +13,15 @@ import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ReportRow } from "./row.js";
-import { SLACK, checkRatios, mergeWorst, ratiosOf, type Recorded } from "./smoke-check.js";
+import {
+  CONFIRM_RUNS,
+  SLACK,
+  checkRatios,
+  mergeBest,
+  mergeWorst,
+  ratiosOf,
+  type Recorded,
+} from "./smoke-check.js";
 import { REPO, SUITES, type Suite } from "./suites.js";
 import { markdownReport, tally, terminalReport, type SuiteOutcome } from "./table.js";
 
@@ -183,12 +191,28 @@ if (o.record !== undefined) {
 if (o.check !== undefined) {
   if (!existsSync(o.check)) fail(`no recorded ratios at ${o.check}: run with --record first`);
   const recorded = JSON.parse(readFileSync(o.check, "utf8")) as Recorded;
-  const lines = checkRatios(outcomes, recorded);
+  let ratios = ratiosOf(outcomes);
+  let lines = checkRatios(ratios, recorded);
+  // A ratio found worse is confirmed by running its suite again and keeping its best.
+  for (let run = 1; run <= CONFIRM_RUNS && lines.some((l) => !l.ok); run++) {
+    const again = new Set(lines.filter((l) => !l.ok).map((l) => l.key.split("/")[0]!));
+    for (const suite of o.suites.filter((s) => again.has(s.name))) {
+      process.stdout.write(`▸ ${suite.name} again to confirm (${run}/${CONFIRM_RUNS}) … `);
+      const outcome = await runSuite(suite, o.smoke, o.outDir);
+      process.stdout.write(
+        outcome.status === "ran"
+          ? `${outcome.seconds} s\n`
+          : `${outcome.status}: ${outcome.reason}\n`,
+      );
+      ratios = mergeBest(ratios, ratiosOf([outcome]));
+    }
+    lines = checkRatios(ratios, recorded);
+  }
   const worse = lines.filter((l) => !l.ok);
   const fresh = lines.filter((l) => l.recorded === undefined);
   for (const l of worse)
     process.stdout.write(
-      `REGRESSION ${l.key}: cost ${l.ratio}× its baseline, recorded ${l.recorded}× (more than ${SLACK}× worse)\n`,
+      `REGRESSION ${l.key}: cost ${l.ratio}× its baseline at best of ${CONFIRM_RUNS + 1} runs, recorded ${l.recorded}× (more than ${SLACK}× worse)\n`,
     );
   if (fresh.length > 0)
     process.stdout.write(`not recorded yet (not judged): ${fresh.map((l) => l.key).join(", ")}\n`);

@@ -5,11 +5,14 @@
 // The recorded ratio is the worst seen over the recording runs (a loaded and a quiet machine
 // move ratios both ways: a busy box can even flatter one), so only a real regression trips it;
 // and a row recorded cheaper than its baseline is judged as if at 1× (ours merely catching up
-// with the baseline is not a regression).
+// with the baseline is not a regression). A row found worse is not yet a regression: its suite
+// runs again (`CONFIRM_RUNS` more times) and the row is judged by its best ratio over the runs,
+// since at smoke counts one descheduled sample can double a ratio but never halve it.
 import { costRatio, type ReportRow } from "./row.js";
 import type { SuiteOutcome } from "./table.js";
 
 export const SLACK = 2;
+export const CONFIRM_RUNS = 2;
 
 export type Recorded = Record<string, number>;
 
@@ -30,8 +33,8 @@ export function ratiosOf(outcomes: readonly SuiteOutcome[]): Recorded {
   return out;
 }
 
-export function checkRatios(outcomes: readonly SuiteOutcome[], recorded: Recorded): CheckLine[] {
-  return Object.entries(ratiosOf(outcomes)).map(([key, ratio]) => {
+export function checkRatios(ratios: Recorded, recorded: Recorded): CheckLine[] {
+  return Object.entries(ratios).map(([key, ratio]) => {
     const before = recorded[key];
     return {
       key,
@@ -40,6 +43,13 @@ export function checkRatios(outcomes: readonly SuiteOutcome[], recorded: Recorde
       ok: before === undefined || ratio <= SLACK * Math.max(before, 1),
     };
   });
+}
+
+/** The best (smallest) ratio per key of both: how a re-run to confirm a regression folds in. */
+export function mergeBest(before: Recorded, now: Recorded): Recorded {
+  const out: Recorded = { ...before };
+  for (const [key, ratio] of Object.entries(now)) out[key] = Math.min(out[key] ?? Infinity, ratio);
+  return out;
 }
 
 /** The worst (largest) ratio per key of both: what `--record` keeps. */
