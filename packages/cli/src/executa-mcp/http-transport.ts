@@ -12,6 +12,7 @@ import {
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { PROTOCOL_ERRORS } from "@anna-ai/app-schema";
 import { allowedHosts } from "../dev/guard/host-guard.js";
 
 /** The endpoint path clients connect to. */
@@ -46,7 +47,7 @@ export function loopbackProblem(
 
 function refuse(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: PROTOCOL_ERRORS.SERVER_ERROR.code, message }, id: null }));
 }
 
 export async function serveMcpHttp(

@@ -10,6 +10,7 @@ import type { KitSession } from "../kit-session.js";
 import { fail, pass, quoteFrame, warn, type Verdict } from "../verdict.js";
 
 const METHOD_NOT_FOUND = PROTOCOL_ERRORS.METHOD_NOT_FOUND.code;
+const INVALID_REQUEST = PROTOCOL_ERRORS.INVALID_REQUEST.code;
 /** A method no protocol version defines: only -32601 is a right answer. */
 export const UNKNOWN_METHOD = "conformance/no-such-method";
 
@@ -100,7 +101,7 @@ export async function checkWithoutInitialize(
   const frame = await session.invoke(valid.tool, valid.arguments);
   const envelope = assertResponse(frame);
   if (envelope.kind === "error") {
-    if (envelope.error.code === METHOD_NOT_FOUND || envelope.error.code === -32600) {
+    if (envelope.error.code === METHOD_NOT_FOUND || envelope.error.code === INVALID_REQUEST) {
       return fail(
         `invoke ${valid.tool} before initialize was refused with error ${envelope.error.code}: ${quoteFrame(frame)}`,
         "serve invoke without the handshake; only reverse calls need protocol 2.0",
