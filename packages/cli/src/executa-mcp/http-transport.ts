@@ -47,7 +47,13 @@ export function loopbackProblem(
 
 function refuse(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: PROTOCOL_ERRORS.SERVER_ERROR.code, message }, id: null }));
+  res.end(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      error: { code: PROTOCOL_ERRORS.SERVER_ERROR.code, message },
+      id: null,
+    }),
+  );
 }
 
 export async function serveMcpHttp(
