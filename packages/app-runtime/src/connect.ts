@@ -10,6 +10,14 @@ import { type LaunchEnvironment, readLaunchParams, resolveHostOrigin } from "./l
 import { buildNamespaces, callHostApi } from "./namespaces.js";
 import { StreamRouter } from "./rpc-stream.js";
 import type { AnnaAppRuntime as AnnaAppRuntimeShape } from "./runtime.js";
+import {
+  applyInsets,
+  NO_INSETS,
+  readInsets,
+  SAFE_AREA_EVENT,
+  type SafeAreaInsets,
+  type StyledElement,
+} from "./safe-area.js";
 import { TokenKeeper } from "./token-keeper.js";
 import { BRIDGE_AUTH_NAMESPACE } from "./wire.js";
 
@@ -23,7 +31,11 @@ export const HELLO_RESEND_MS = 1_000;
 /** How long the host page has to answer `auth.refresh`. */
 export const TOKEN_REFRESH_TIMEOUT_MS = 10_000;
 /** Host events relayed in an event envelope although they are not `AnnaAppEvent` kinds. */
-const RELAYED_HOST_EVENTS: ReadonlySet<string> = new Set(["auth.refresh", "entry_payload"]);
+const RELAYED_HOST_EVENTS: ReadonlySet<string> = new Set([
+  "auth.refresh",
+  "entry_payload",
+  SAFE_AREA_EVENT,
+]);
 export const SDK_NAME = "@anna-ai/app-runtime";
 export const SDK_VERSION = "0.1.0";
 
@@ -42,6 +54,11 @@ export interface ConnectOptions {
   window?: BridgeWindow;
   /** Where `wid`/`t` and the host origin are read (default `location` and `document.referrer`). */
   environment?: LaunchEnvironment;
+  /**
+   * Where the `--anna-safe-area-*` variables are written (default `document.documentElement`;
+   * `null` writes none): tests pass a fake.
+   */
+  root?: StyledElement | null;
 }
 
 function discard(): void {}
@@ -66,6 +83,11 @@ function browserEnvironment(): LaunchEnvironment {
     ...(referrer === undefined ? {} : { referrer }),
     ...(ancestorOrigins === undefined ? {} : { ancestorOrigins }),
   };
+}
+
+function documentRoot(): StyledElement | null {
+  const scope = globalThis as { document?: { documentElement?: StyledElement } };
+  return scope.document?.documentElement ?? null;
 }
 
 function record(value: unknown): Json {
@@ -118,12 +140,18 @@ export async function connect(options: ConnectOptions = {}): Promise<AnnaAppRunt
     runtimeState: Json;
     geometry: Geometry;
     viewMeta: ViewMeta;
+    safeArea: SafeAreaInsets;
   } = {
     entryPayload: undefined,
     runtimeState: {},
     geometry: {},
     viewMeta: { name: "", title: "" },
+    safeArea: NO_INSETS,
   };
+  // The variables exist from the first frame (0 until the host says otherwise: a desktop host
+  // never does), so a bundle's `padding: var(--anna-safe-area-top)` is always defined.
+  const root = options.root === undefined ? documentRoot() : options.root;
+  if (root !== null) applyInsets(root, NO_INSETS);
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let closed = false;
 
@@ -178,6 +206,10 @@ export async function connect(options: ConnectOptions = {}): Promise<AnnaAppRunt
         break;
       case "auth.refresh":
         keeper.accept(payload);
+        break;
+      case SAFE_AREA_EVENT:
+        state.safeArea = readInsets(payload);
+        if (root !== null) applyInsets(root, state.safeArea);
         break;
     }
     hub.emit(name, payload, wire);
@@ -256,6 +288,9 @@ export async function connect(options: ConnectOptions = {}): Promise<AnnaAppRunt
     },
     get geometry() {
       return state.geometry;
+    },
+    get safeArea() {
+      return state.safeArea;
     },
     ...namespaces,
     call: (ns: string, method: string, args: Json = {}, opts?: CallOptions) =>

@@ -47,7 +47,8 @@ export type AnnaEventName =
   | "tool_job"
   | "deck_changed"
   | "ping"
-  | "auth.refresh";
+  | "auth.refresh"
+  | "safe_area";
 
 /**
  * Kinds about one window: dropped when the envelope names another window. (Focus changes are

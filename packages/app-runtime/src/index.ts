@@ -15,6 +15,15 @@ export { HostApiError, HostRpcError, hostApiErrorFromWire, SDK_ERROR_CODES } fro
 export { mapWireEvent, SDK_EVENT_BY_KIND } from "./events.js";
 export type { AnnaEventName, SdkEvent } from "./events.js";
 export { EventHub } from "./event-hub.js";
+export {
+  applyInsets,
+  insetsOver,
+  NO_INSETS,
+  readInsets,
+  SAFE_AREA_EVENT,
+  safeAreaVariable,
+} from "./safe-area.js";
+export type { Rect, SafeAreaInsets, StyledElement } from "./safe-area.js";
 export type { EventHandler } from "./event-hub.js";
 export { normaliseArgs, POSITIONAL_PARAMS } from "./args.js";
 export type { CallOptions, NormalisedCall } from "./args.js";

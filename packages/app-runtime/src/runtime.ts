@@ -2,6 +2,7 @@ import type { HostApiMethod, HostApiNamespace } from "@anna-ai/app-schema";
 import type { CallOptions } from "./args.js";
 import type { AnnaEventName } from "./events.js";
 import type { EventHandler } from "./event-hub.js";
+import type { SafeAreaInsets } from "./safe-area.js";
 import type {
   AgentNamespace,
   AppsNamespace,
@@ -38,6 +39,12 @@ export interface AnnaAppRuntime {
   readonly entryPayload: unknown;
   readonly runtimeState: Json;
   readonly geometry: Geometry;
+  /**
+   * How much of the device's unsafe edges (notch, home indicator) lies over this window, in px;
+   * all 0 on desktop. The same values as the `--anna-safe-area-*` CSS variables the SDK writes on
+   * the root element; `on("safe_area")` hears changes (rotation).
+   */
+  readonly safeArea: SafeAreaInsets;
   /** The host page's origin the bridge talks to. */
   readonly hostOrigin: string;
 

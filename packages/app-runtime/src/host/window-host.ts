@@ -23,6 +23,8 @@ import {
 } from "./frame-element.js";
 import { startMessageBridge, type DroppedMessage, type TokenAnswer } from "./message-bridge.js";
 import { pointerDrag } from "./pointer-drag.js";
+import type { SafeAreaInsets } from "../safe-area.js";
+import { measurePageInsets, SafeAreaFollower } from "./safe-area-follow.js";
 import {
   DEFAULT_API_BASE,
   runtimeClient,
@@ -107,6 +109,11 @@ export interface WindowHostOptions {
   accepts?: (win: WindowInfo) => boolean;
   /** The container the desk is (default desktop); `setFormFactor` changes it. */
   formFactor?: FormFactor;
+  /**
+   * The page's safe-area insets (default: measured from the page's `env(safe-area-inset-*)`); each
+   * iframe is told the part that lies over it (`safe_area`, the SDK's `--anna-safe-area-*`).
+   */
+  safeArea?: () => SafeAreaInsets;
 }
 
 export type { FormFactor };
@@ -153,9 +160,14 @@ export class WindowHost {
   #formFactor: FormFactor;
   /** Per window, the PATCH that a run of key presses is waiting to send. */
   readonly #keyPatches = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #safeArea: SafeAreaFollower;
 
   constructor(options: WindowHostOptions) {
     this.#options = options;
+    this.#safeArea = new SafeAreaFollower(
+      () => this.#frames.values(),
+      options.safeArea ?? (() => measurePageInsets(document)),
+    );
     const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.client = runtimeClient(
       options.apiBase ?? DEFAULT_API_BASE,
@@ -183,7 +195,13 @@ export class WindowHost {
       this.#labelMinimise(frame);
       void this.#relink(frame);
     }
+    this.#safeArea.refresh();
     this.#changed();
+  }
+
+  /** Re-measures the safe areas and tells the frames (after the page moved its layout). */
+  refreshSafeArea(): void {
+    this.#safeArea.refresh();
   }
 
   /** Reloads a mounted frame whose entry differs in the new container (a `mobile_entry`). */
@@ -207,9 +225,15 @@ export class WindowHost {
         refreshToken: (frame) => this.#refreshToken(frame.wid),
         onDropped: (report) => this.#report(report),
         serverName: this.#options.serverName ?? "the server",
-        onHello: (frame, result) => this.#learnLimits(frame, result),
+        onHello: (frame, result) => {
+          this.#learnLimits(frame, result);
+          // A hello is a new document: it holds the SDK's default of 0 until told.
+          this.#safeArea.forget(frame);
+          this.#safeArea.tell(frame);
+        },
       }),
       this.#followIframeFocus(),
+      this.#safeArea.follow(window),
     );
   }
 
