@@ -3,6 +3,7 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { getCookie } from "hono/cookie";
 import type { MiddlewareHandler } from "hono";
+import { RUNTIME_API } from "@anna-ai/app-core/http";
 import { hashSecret } from "../auth/secrets.js";
 import type { NexusConfig } from "../core/config.js";
 import { NexusError } from "../core/errors.js";
@@ -10,6 +11,14 @@ import { PAT_PREFIX, type Scope } from "../auth/scopes.js";
 import type { AppDeps, Ctx, Env, Principal } from "./context.js";
 
 export const SESSION_COOKIE = "anna_session";
+/**
+ * The mobile shell's cookie (routes/mobile-shell.ts): the developer token the shell was first
+ * loaded with, sent back only under RUNTIME_COOKIE_PATH and honoured only there, so it reaches
+ * the runtime wire (windows, event stream) and nothing else, with the token's own expiry,
+ * revocation and scopes.
+ */
+export const RUNTIME_COOKIE = "anna_runtime";
+export const RUNTIME_COOKIE_PATH = RUNTIME_API;
 /** Don't write `last_used_at` more often than this per token. */
 const TOUCH_INTERVAL_MS = 60_000;
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -111,6 +120,10 @@ export async function authenticate(c: Ctx, deps: AppDeps): Promise<Principal | u
       const user = await deps.stores.sessions.findUser(sessionHash, now);
       if (user) principal = { via: "session", user, sessionHash };
     }
+    if (principal === undefined && c.req.path.startsWith(`${RUNTIME_COOKIE_PATH}/`)) {
+      const scoped = getCookie(c, RUNTIME_COOKIE);
+      if (scoped) principal = await runtimeCookiePrincipal(scoped, deps, now);
+    }
   }
   c.set("principal", principal);
   return principal;
@@ -130,6 +143,19 @@ export async function patPrincipal(pat: string, deps: AppDeps, now: number): Pro
     token.lastUsedAt = now;
   }
   return { via: "pat", user, token };
+}
+
+/** The mobile shell's cookie, whose failures say where the token came from and what to do. */
+async function runtimeCookiePrincipal(pat: string, deps: AppDeps, now: number): Promise<Principal> {
+  try {
+    return await patPrincipal(pat, deps, now);
+  } catch (error) {
+    if (!(error instanceof NexusError)) throw error;
+    throw new NexusError(
+      error.code,
+      `the mobile shell's token (cookie ${RUNTIME_COOKIE}) no longer works: ${error.message}; load the shell again with a valid token in Authorization: Bearer`,
+    );
+  }
 }
 
 export async function requireUser(c: Ctx, deps: AppDeps): Promise<Principal> {

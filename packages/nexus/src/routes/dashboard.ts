@@ -38,7 +38,7 @@ export interface DashboardFiles {
   distDir: string | undefined;
 }
 
-async function readIfFile(file: string): Promise<Buffer | undefined> {
+export async function readIfFile(file: string): Promise<Buffer | undefined> {
   try {
     return await readFile(file);
   } catch (error) {
@@ -55,12 +55,12 @@ function file(c: Ctx, bytes: Buffer, name: string, cache: string): Response {
 }
 
 /** What a server whose dashboard was never built answers at `/`: how to build it. */
-function notBuilt(c: Ctx, distDir: string | undefined): Response {
+export function notBuilt(c: Ctx, distDir: string | undefined, page = "index.html"): Response {
   setPageHeaders(c);
   const where =
     distDir === undefined
       ? "the <code>@anna-ai/dashboard</code> package is not installed next to <code>@anna-ai/nexus</code>"
-      : `no <code>index.html</code> in <code>${escapeHtml(distDir)}</code>`;
+      : `no <code>${escapeHtml(page)}</code> in <code>${escapeHtml(distDir)}</code>`;
   return c.html(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard not built — Anna Nexus</title>
 <style>body{font:16px system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}code{background:#eee;padding:0 .2rem}</style></head>

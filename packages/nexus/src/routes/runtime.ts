@@ -16,6 +16,7 @@ import { requireScopes, requireUser } from "../http/guards.js";
 import type { AppDeps, Env, Principal } from "../http/context.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
 import { rowId } from "../runtime/sql-app-catalog.js";
+import { mountMobileShell } from "./mobile-shell.js";
 
 function isRpc(c: Context): boolean {
   return new URL(c.req.url).pathname === RUNTIME_RPC_ROUTE;
@@ -47,6 +48,7 @@ export function runtimeRoutes(deps: AppDeps, runtime: NexusRuntime): Hono<Env> {
     }
     await next();
   });
+  mountMobileShell(app, deps, runtime);
   app.route(
     "/",
     createRuntimeApp({
