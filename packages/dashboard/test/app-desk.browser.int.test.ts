@@ -6,27 +6,18 @@
 // a conversation after a confirmation closes its window; at 390×844 a window opens as a
 // full-screen sheet on the view's mobile entry, with Back to the tray. Screenshots go to
 // test-artifacts/app-desk-*.png.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createLlmGateway, dispatcherAppViews, parseLlmConfig } from "@anna-ai/agent";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
-import {
-  createChat,
-  findDashboardDist,
-  nullLogger,
-  systemClock,
-  turnAssembler,
-} from "@anna-ai/nexus";
+import { createChat, nullLogger, systemClock, turnAssembler } from "@anna-ai/nexus";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-server.js";
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
+import { builtDashboard } from "./built-dashboard.js";
 import { publisher } from "./publish-app.js";
 
 const chromium = needs("chromium");
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const PASSWORD = "correct horse battery";
 const WAIT_MS = 10_000;
 /** One journey of many steps, each waiting up to WAIT_MS. */
@@ -97,11 +88,6 @@ describe.skipIf(chromium.skip)(`the desk's windows in Chromium${chromium.reason}
   let people = 0;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(DIST, "index.html"))) {
-      throw new Error(
-        `no built dashboard in ${DIST}: run \`npm run build\` (or node packages/dashboard/scripts/build.mjs) first`,
-      );
-    }
     fake = await startFakeProvider();
     const gateway = createLlmGateway({
       config: parseLlmConfig({
@@ -113,7 +99,7 @@ describe.skipIf(chromium.skip)(`the desk's windows in Chromium${chromium.reason}
       }),
     });
     nexus = await startTestNexus({
-      dashboard: { distDir: findDashboardDist() ?? DIST },
+      dashboard: builtDashboard(),
       runtime: true,
       chat: (db, { runtime }) =>
         createChat({

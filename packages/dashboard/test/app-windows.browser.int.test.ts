@@ -9,27 +9,18 @@
 // removes it on the server. A chat turn that #mentions an app names it on its activated-apps line,
 // with Open, and its `open_app_view` call (the model is a fake OpenAI-compatible server) puts
 // the window on the desk. Screenshots go to test-artifacts/app-windows-*.png.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createLlmGateway, dispatcherAppViews, parseLlmConfig } from "@anna-ai/agent";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
-import {
-  createChat,
-  findDashboardDist,
-  nullLogger,
-  systemClock,
-  turnAssembler,
-} from "@anna-ai/nexus";
+import { createChat, nullLogger, systemClock, turnAssembler } from "@anna-ai/nexus";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-server.js";
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
+import { builtDashboard } from "./built-dashboard.js";
 import { publisher } from "./publish-app.js";
 
 const chromium = needs("chromium");
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const PASSWORD = "correct horse battery";
 const WAIT_MS = 10_000;
 /** One journey of many steps, each waiting up to WAIT_MS. */
@@ -89,11 +80,6 @@ describe.skipIf(chromium.skip)(`app windows in Chromium${chromium.reason}`, () =
   let fake: FakeProvider;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(DIST, "index.html"))) {
-      throw new Error(
-        `no built dashboard in ${DIST}: run \`npm run build\` (or node packages/dashboard/scripts/build.mjs) first`,
-      );
-    }
     fake = await startFakeProvider();
     const gateway = createLlmGateway({
       config: parseLlmConfig({
@@ -105,7 +91,7 @@ describe.skipIf(chromium.skip)(`app windows in Chromium${chromium.reason}`, () =
       }),
     });
     nexus = await startTestNexus({
-      dashboard: { distDir: findDashboardDist() ?? DIST },
+      dashboard: builtDashboard(),
       runtime: true,
       // The server's own turn assembly: #mentions activate apps, whose views the model may open.
       chat: (db, { runtime }) =>

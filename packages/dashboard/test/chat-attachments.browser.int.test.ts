@@ -3,26 +3,17 @@
 // with the Attach button and a note dropped on the composer show as chips, one is removed, the
 // message goes with the other, its bubble shows the file; the next question's model calls
 // sheet_read on it and the tool card shows the rows. Screenshots in test-artifacts/.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { attachmentTools, createLlmGateway, parseLlmConfig } from "@anna-ai/agent";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
-import {
-  ChatAttachments,
-  createChat,
-  findDashboardDist,
-  nullLogger,
-  systemClock,
-} from "@anna-ai/nexus";
+import { ChatAttachments, createChat, nullLogger, systemClock } from "@anna-ai/nexus";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-server.js";
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
+import { builtDashboard } from "./built-dashboard.js";
 
 const chromium = needs("chromium");
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const PASSWORD = "correct horse battery";
 const WAIT_MS = 10_000;
 const CSV = "city,visitors\nLisbon,120\nOslo,85\nKyoto,240\n";
@@ -33,11 +24,6 @@ describe.skipIf(chromium.skip)(`chat attachments in Chromium${chromium.reason}`,
   let fake: FakeProvider;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(DIST, "index.html"))) {
-      throw new Error(
-        `no built dashboard in ${DIST}: run \`npm run build\` (or node packages/dashboard/scripts/build.mjs) first`,
-      );
-    }
     fake = await startFakeProvider();
     const gateway = createLlmGateway({
       config: parseLlmConfig({
@@ -49,7 +35,7 @@ describe.skipIf(chromium.skip)(`chat attachments in Chromium${chromium.reason}`,
       }),
     });
     nexus = await startTestNexus({
-      dashboard: { distDir: findDashboardDist() ?? DIST },
+      dashboard: builtDashboard(),
       chat: (db, { blobs }) => {
         const attachments = new ChatAttachments(db, blobs, () => systemClock.now());
         return createChat({

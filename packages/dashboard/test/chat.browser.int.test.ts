@@ -5,21 +5,18 @@
 // running across a reload (the stream reopens after the last frame seen), cancel, retry, tool
 // calls as cards (a result and an error), a failed turn's error line, and the stored
 // conversation read back after a reload. Screenshots go to test-artifacts/chat-*.png.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createLlmGateway, parseLlmConfig, type AgentTool } from "@anna-ai/agent";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
-import { createChat, findDashboardDist, nullLogger, systemClock } from "@anna-ai/nexus";
+import { createChat, nullLogger, systemClock } from "@anna-ai/nexus";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-server.js";
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
+import { builtDashboard } from "./built-dashboard.js";
 import { publisher } from "./publish-app.js";
 
 const chromium = needs("chromium");
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const PASSWORD = "correct horse battery";
 const WAIT_MS = 10_000;
 
@@ -52,11 +49,6 @@ describe.skipIf(chromium.skip)(`the chat page in Chromium${chromium.reason}`, ()
   let toolId: string;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(DIST, "index.html"))) {
-      throw new Error(
-        `no built dashboard in ${DIST}: run \`npm run build\` (or node packages/dashboard/scripts/build.mjs) first`,
-      );
-    }
     fake = await startFakeProvider();
     const gateway = createLlmGateway({
       config: parseLlmConfig({
@@ -68,7 +60,7 @@ describe.skipIf(chromium.skip)(`the chat page in Chromium${chromium.reason}`, ()
       }),
     });
     nexus = await startTestNexus({
-      dashboard: { distDir: findDashboardDist() ?? DIST },
+      dashboard: builtDashboard(),
       chat: (db) =>
         createChat({
           db,

@@ -4,10 +4,6 @@
 // the account listed as the default; a second account connects beside it, becomes the default,
 // and the first is disconnected (revoked at the provider). No token ever reaches the page.
 // Screenshot: test-artifacts/dashboard-connected-accounts.png.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { findDashboardDist } from "@anna-ai/nexus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-server.js";
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
@@ -17,9 +13,9 @@ import {
   startFakeOAuthProvider,
 } from "../../nexus/test/helpers/fake-oauth-provider.js";
 import { needs } from "../../../tests/support/toolchains.js";
+import { builtDashboard } from "./built-dashboard.js";
 
 const chromium = needs("chromium");
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const PASSWORD = "correct horse battery";
 const WAIT_MS = 10_000;
 
@@ -29,10 +25,7 @@ describe.skipIf(chromium.skip)(`connected accounts in Chromium${chromium.reason}
   let fake: FakeOAuthProvider;
 
   beforeAll(async () => {
-    const distDir = findDashboardDist();
-    if (!distDir || !existsSync(path.join(DIST, "index.html"))) {
-      throw new Error(`no built dashboard in ${DIST}: run \`npm run build\` first`);
-    }
+    const { distDir } = builtDashboard();
     fake = await startFakeOAuthProvider();
     nexus = await startTestNexus({
       dashboard: { distDir },

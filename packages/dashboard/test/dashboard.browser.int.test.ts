@@ -4,9 +4,7 @@
 // the reviewer's notes and creates and revokes a token; a newcomer activates developer access
 // after reading the terms; an admin works the review queue and signs out their other browsers; the
 // page carries its CSP and cannot be framed. Screenshots go to test-artifacts/dashboard-*.png.
-import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { findDashboardDist } from "@anna-ai/nexus";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,9 +12,9 @@ import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-ser
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
 import { type Publisher, publisher } from "./publish-app.js";
+import { builtDashboard, DASHBOARD_DIST } from "./built-dashboard.js";
 
 const chromium = needs("chromium");
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const PASSWORD = "correct horse battery";
 const WAIT_MS = 10_000;
 
@@ -33,13 +31,9 @@ describe.skipIf(chromium.skip)(`the dashboard in Chromium${chromium.reason}`, ()
   let apps: Publisher & { devPat: string };
 
   beforeAll(async () => {
-    const distDir = findDashboardDist();
-    expect(distDir && path.resolve(distDir)).toBe(path.resolve(DIST));
-    if (!existsSync(path.join(DIST, "index.html"))) {
-      throw new Error(
-        `no built dashboard in ${DIST}: run \`npm run build\` (or node packages/dashboard/scripts/build.mjs) first`,
-      );
-    }
+    // Nexus finds this package's own build: what `npm start` serves is what the tests see.
+    expect(path.resolve(findDashboardDist() ?? "")).toBe(path.resolve(DASHBOARD_DIST));
+    const { distDir } = builtDashboard();
     nexus = await startTestNexus({ dashboard: { distDir } });
     apps = await publisher(nexus, "dev@example.com", "admin@example.com");
     await apps.app({

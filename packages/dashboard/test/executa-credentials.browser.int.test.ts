@@ -3,18 +3,14 @@
 // into a password field and saves, sees "set" (the value never comes back to the page, not even
 // after a reload), clears it, and the server agrees at each step. Screenshot:
 // test-artifacts/dashboard-credentials.png.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { findDashboardDist } from "@anna-ai/nexus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-server.js";
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
 import { publisher } from "./publish-app.js";
+import { builtDashboard } from "./built-dashboard.js";
 
 const chromium = needs("chromium");
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const PASSWORD = "correct horse battery";
 const WAIT_MS = 10_000;
 const SECRET = "sk_live_browser_0123456789";
@@ -25,10 +21,7 @@ describe.skipIf(chromium.skip)(`plugin credentials in Chromium${chromium.reason}
   let toolId: string;
 
   beforeAll(async () => {
-    const distDir = findDashboardDist();
-    if (!distDir || !existsSync(path.join(DIST, "index.html"))) {
-      throw new Error(`no built dashboard in ${DIST}: run \`npm run build\` first`);
-    }
+    const { distDir } = builtDashboard();
     nexus = await startTestNexus({ dashboard: { distDir } });
     const apps = await publisher(nexus, "dev@example.com", "admin@example.com");
     toolId = await apps.tool("weather-keys", "Weather", [

@@ -12,9 +12,6 @@
 // A second test is the bundle's side of security: from inside the app's iframe, the dashboard's
 // API answers no one with the person's cookie; and the dashboard refuses to be framed.
 // Screenshots go to test-artifacts/journey-*.png.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
 import { openDatabase } from "@anna-ai/nexus";
 import type { Browser, Page } from "playwright-core";
@@ -29,11 +26,11 @@ import {
   stageExample,
   startPlatform,
 } from "./journey-platform.js";
+import { builtDashboard } from "./built-dashboard.js";
 
 const tools = needs("chromium", "python3");
 const skip = tools.skip || !BWRAP.usable || process.platform !== "linux";
 const reason = tools.reason || (BWRAP.usable ? "" : ` (skipped: ${SKIP_REASON})`);
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const WAIT_MS = 15_000;
 /** The whole story; the budget is about a minute on a warm two-core machine. */
 const JOURNEY = { timeout: 120_000 };
@@ -51,11 +48,7 @@ describe.skipIf(skip)(`the dashboard's whole journey${reason}`, () => {
   const consoleLines: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(path.join(DIST, "index.html"))) {
-      throw new Error(
-        `no built dashboard in ${DIST}: run \`npm run build\` (or node packages/dashboard/scripts/build.mjs) first`,
-      );
-    }
+    builtDashboard(); // the platform serves it: fail here, clearly, when it is not built
     fake = await startFakeProvider();
     platform = await startPlatform({ baseUrl: fake.baseUrl, model: "fake-chat-1" });
     authorPat = await createDeveloper(platform.server, AUTHOR);

@@ -7,19 +7,15 @@
 // on the view's mobile entry, the bundle's `--anna-safe-area-*` variables say how much of the
 // unsafe edges lies over it, `window.open_view` stacks a second window on top and Back returns
 // to the first. Screenshots go to test-artifacts/mobile-shell-*.png.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { findDashboardDist } from "@anna-ai/nexus";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-server.js";
 import { screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
+import { builtDashboard } from "./built-dashboard.js";
 import { publisher } from "./publish-app.js";
 
 const chromium = needs("chromium");
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const WAIT_MS = 10_000;
 const TIMEOUT = { timeout: 60_000 };
 const RUNTIME = "/api/v1/anna-apps/runtime";
@@ -70,13 +66,8 @@ describe("the mobile shell", () => {
   let appId: number;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(DIST, "mobile-shell.html"))) {
-      throw new Error(
-        `no built mobile shell in ${DIST}: run \`npm run build\` (or node packages/dashboard/scripts/build.mjs) first`,
-      );
-    }
     nexus = await startTestNexus({
-      dashboard: { distDir: findDashboardDist() ?? DIST },
+      dashboard: builtDashboard("mobile-shell.html"),
       runtime: true,
     });
     const apps = await publisher(nexus, "dev@example.com", "admin@example.com");

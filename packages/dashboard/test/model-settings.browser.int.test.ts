@@ -5,19 +5,16 @@
 // model with no restart; the key never comes back to the page. The form is driven by its labels
 // and the keyboard. Screenshot: test-artifacts/dashboard-model-settings.png.
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseLlmConfig } from "@anna-ai/agent";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
-import { findDashboardDist, kekFromBytes, openCopilot, resolveConfig } from "@anna-ai/nexus";
+import { kekFromBytes, openCopilot, resolveConfig } from "@anna-ai/nexus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-server.js";
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
+import { builtDashboard } from "./built-dashboard.js";
 
 const chromium = needs("chromium");
-const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 const PASSWORD = "correct horse battery";
 const WAIT_MS = 10_000;
 const KEY = "sk-local-model-browser-0123456789";
@@ -28,10 +25,7 @@ describe.skipIf(chromium.skip)(`model settings in Chromium${chromium.reason}`, (
   let fake: FakeProvider;
 
   beforeAll(async () => {
-    const distDir = findDashboardDist();
-    if (!distDir || !existsSync(path.join(DIST, "index.html"))) {
-      throw new Error(`no built dashboard in ${DIST}: run \`npm run build\` first`);
-    }
+    const { distDir } = builtDashboard();
     fake = await startFakeProvider({ apiKey: KEY });
     nexus = await startTestNexus({
       dashboard: { distDir },
