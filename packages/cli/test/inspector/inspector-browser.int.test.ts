@@ -3,6 +3,7 @@
 // and the plugin's storage call in the frame trace, and the history's Re-run. A screenshot is
 // kept under test-artifacts/.
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { needs } from "../../../../tests/support/toolchains.js";
 import { openTestPage, screenshot, useBrowser } from "../dev/browser.js";
@@ -11,6 +12,7 @@ import { startInspector } from "./helpers.js";
 
 const chromium = needs("chromium");
 const NOTES_MAIN = path.join(example("ts-notes"), "dist/main.js");
+const FORMS = fileURLToPath(new URL("fixtures/forms.mjs", import.meta.url));
 
 describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`, () => {
   const browser = useBrowser();
@@ -67,5 +69,40 @@ describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`,
     await screenshot(page, "executa-dev-inspector");
     expect(errors).toEqual([]);
     expect(console.filter((line) => /Content Security Policy|Refused/.test(line))).toEqual([]);
+  });
+
+  it("turns each kind of field into the JSON type the tool declares, and shows the plugin's stderr", async () => {
+    const ui = await startInspector(["--spec", `tool_id=forms,type=node,command="node ${FORMS}"`]);
+    const { page, errors } = await openTestPage(browser());
+    await page.goto(ui.url);
+    await expect.poll(() => page.textContent("#form-title")).toBe("echo_args");
+    // Enums and booleans are selects; a required one offers no "(not set)".
+    expect(await page.locator("#arg-mode option").allTextContents()).toEqual(["fast", "slow"]);
+    expect(await page.locator("#arg-verbose option").allTextContents()).toEqual([
+      "(not set)",
+      "true",
+      "false",
+    ]);
+    expect(await page.inputValue("#arg-ratio")).toBe("0.5");
+
+    await page.click("#invoke");
+    expect(await page.textContent("#form-errors")).toBe("count: required");
+    await page.selectOption("#arg-mode", { label: "slow" });
+    await page.fill("#arg-count", "3");
+    await page.selectOption("#arg-verbose", { label: "true" });
+    await page.fill("#arg-ids", "[1, 2]");
+    await page.fill("#arg-filters", '{"tag": "x"}');
+    await page.click("#invoke");
+    await expect.poll(() => page.textContent("#result-status")).toBe("echo_args: ok");
+    expect(JSON.parse((await page.textContent("#result")) ?? "")).toEqual({
+      mode: "slow",
+      count: 3,
+      ratio: 0.5,
+      verbose: true,
+      ids: [1, 2],
+      filters: { tag: "x" },
+    });
+    await expect.poll(() => page.textContent("#stderr")).toContain('echo_args got {"mode":"slow"');
+    expect(errors).toEqual([]);
   });
 });
