@@ -239,7 +239,12 @@ export async function startInspectorServer(
   }
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: INSPECTOR_HOST }) as Server;
-  port = await listen(server, options.port);
+  try {
+    port = await listen(server, options.port);
+  } catch (error) {
+    log.close();
+    throw error;
+  }
   const url = `${origin()}/?token=${token}`;
 
   return {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { example, tempDir } from "../executa-dev/helpers.js";
+import { example, runCli, tempDir } from "../executa-dev/helpers.js";
 import { readEvents, startInspector, type RunningInspector } from "./helpers.js";
 
 const NOTES_MAIN = path.join(example("ts-notes"), "dist/main.js");
@@ -257,5 +257,35 @@ describe("executa dev --ui: the API", () => {
     expect(restarted.tools).toHaveLength(4);
 
     expect(await ui.stop()).toBe(143);
+  });
+});
+
+describe("executa dev --ui: usage", () => {
+  it("refuses --ui with a one-shot mode, its flags without --ui, a bad port and a port in use", async () => {
+    const dir = example("ts-notes");
+    const oneShot = await runCli(["executa", "dev", "--dir", dir, "--ui", "--invoke", "echo"]);
+    expect(oneShot.code).toBe(2);
+    expect(oneShot.stderr).toContain("--ui is a session of its own");
+    const noUi = await runCli(["executa", "dev", "--dir", dir, "--ui-port", "0"]);
+    expect(noUi.code).toBe(2);
+    expect(noUi.stderr).toContain("--ui-port goes with --ui");
+    const bad = await runCli(["executa", "dev", "--dir", dir, "--ui", "--ui-port", "http"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      '--ui-port takes a port number 0–65535 (0 picks a free one), got "http"',
+    );
+
+    const ui = await startInspector(notesIn(tempDir()));
+    const taken = await runCli([
+      "executa",
+      "dev",
+      "--dir",
+      dir,
+      "--ui",
+      "--ui-port",
+      String(ui.port),
+    ]);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain(`--ui-port ${ui.port} is in use`);
   });
 });
