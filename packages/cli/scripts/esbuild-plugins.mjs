@@ -43,12 +43,13 @@ export function sideEffectFreePackages(packages) {
 /**
  * The CLI framework (`src/cli/*`) stays outside a bundle, so a class main() checks with
  * instanceof (ExitError) is the same one. `../cli/x.js` from dist/<command>/ is `../cli/x.js` from
- * dist/bundle/ too: the path is kept as it is.
+ * dist/bundle/ too: the path is kept as it is. The plugin inspector (`src/inspector/*`, loaded
+ * by `executa dev --ui` only) stays outside the same way, so one-shot runs never parse Hono.
  */
 export const keepCliFramework = {
   name: "keep-cli-framework",
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/cli\/[a-z-]+\.js$/ }, (args) => ({
+    b.onResolve({ filter: /^\.\.\/(cli|inspector)\/[a-z-]+\.js$/ }, (args) => ({
       path: args.path,
       external: true,
     }));

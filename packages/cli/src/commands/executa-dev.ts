@@ -19,7 +19,7 @@ export const spec: CommandSpec = {
     "credentials) with " +
     "offline services (--storage real: storage on the saved account's Nexus). Without --describe, --health or --invoke it opens a REPL (describe, health, " +
     "invoke <tool> [json-args], tools, trace on|off, restart, quit; piped input works line by " +
-    "line). With --json, --invoke prints one line: the tool's data, {success:false, error, data?} " +
+    "line); with --ui a local web inspector instead, until Ctrl-C. With --json, --invoke prints one line: the tool's data, {success:false, error, data?} " +
     "for a tool failure (data carries a refused host call's code), or the JSON-RPC error. Defaults: " +
     "storage in memory, embeddings synthetic, web fetch live (SSRF-guarded) and search off, no " +
     "connected accounts, sampling/agent/image/upload off. Exit codes: 0 " +
@@ -77,6 +77,24 @@ export const spec: CommandSpec = {
       description: "Print every frame in both directions on stderr",
     },
     {
+      name: "ui",
+      type: "boolean",
+      description:
+        "Serve the plugin inspector on 127.0.0.1 instead of the REPL: tool forms, invoke, live frames and stderr, restart (docs/inspector.md)",
+    },
+    {
+      name: "ui-port",
+      type: "string",
+      value: "<port>",
+      description: "Port of --ui (default 0: a free one)",
+    },
+    {
+      name: "open",
+      type: "boolean",
+      description:
+        "With --ui: open the inspector in $BROWSER (%s = the URL), else the platform's opener",
+    },
+    {
       name: "record",
       type: "string",
       value: "<file.jsonl>",
@@ -95,6 +113,8 @@ export const spec: CommandSpec = {
     "anna-app executa dev --spec 'tool_id=my-tool,type=node,command=\"node dist/server.js\"'",
     "anna-app executa dev --dir examples/executas/go-multi --plugin credential_plugin.go",
     "anna-app executa dev --dir ./my-plugin --credential API_KEY=sk_test_123 --trace --record session.jsonl",
+    "anna-app executa dev --dir ./my-plugin --ui  # the inspector: prints http://127.0.0.1:PORT/?token=…",
+    "anna-app executa dev --dir ./my-plugin --ui --ui-port 5190 --open --mock-sampling s.jsonl",
     "anna-app executa dev --dir ./my-plugin --mock-sampling s.jsonl --sampling-unsupported-format",
     "anna-app executa dev --dir ./my-plugin --no-sampling --no-agent --no-image --no-upload --no-embeddings",
     "anna-app executa dev --dir ./my-plugin --mock-agent agent.jsonl --mock-image image.jsonl --mock-upload upload.jsonl",

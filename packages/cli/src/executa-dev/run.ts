@@ -50,6 +50,14 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
   if (flags.json === true && !oneShot) {
     throw usageError("--json goes with --describe, --health or --invoke", NAME);
   }
+  const ui = flags.ui === true;
+  if (ui && oneShot) {
+    throw usageError("--ui is a session of its own; drop --describe, --health or --invoke", NAME);
+  }
+  if (!ui && (flags["ui-port"] !== undefined || flags.open === true)) {
+    throw usageError(`${flags.open === true ? "--open" : "--ui-port"} goes with --ui`, NAME);
+  }
+  const uiPort = parseUiPort(flags["ui-port"]);
   const json = flags.json === true;
   const credentials = parseCredentials(flags.credential as string[] | undefined);
   const toolArgs =
@@ -136,6 +144,22 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
   };
 
   try {
+    if (ui) {
+      // Outside the bundle (see inspector/run-ui.ts): one-shot runs never load the server.
+      const { runInspector } = await import("../inspector/run-ui.js");
+      const code = await runInspector(io, {
+        session,
+        launch,
+        router,
+        redactor,
+        port: uiPort,
+        open: flags.open === true,
+        interrupt: interrupt.signal,
+        onStarted: () => (started = true),
+      });
+      checkInterrupted();
+      return code;
+    }
     if (!oneShot) {
       const code = await runRepl(session, io, {
         interrupt: interrupt.signal,
@@ -293,6 +317,25 @@ function healthJson(report: HealthReport): string {
   if (report.raw !== undefined) return JSON.stringify(report.raw);
   if (report.error !== undefined) return JSON.stringify(report.error);
   return JSON.stringify(healthView(report));
+}
+
+/** `--ui-port`: 0 (a free port) unless given. */
+function parseUiPort(value: unknown): number {
+  if (value === undefined) return 0;
+  const port = Number(value);
+  if (
+    typeof value !== "string" ||
+    value.trim() === "" ||
+    !Number.isInteger(port) ||
+    port < 0 ||
+    port > 65_535
+  ) {
+    throw usageError(
+      `--ui-port takes a port number 0–65535 (0 picks a free one), got ${JSON.stringify(value)}`,
+      NAME,
+    );
+  }
+  return port;
 }
 
 function parseCredentials(values: string[] | undefined): Record<string, string> {

@@ -1,0 +1,437 @@
+// The plugin inspector page (anna-app executa dev --ui): follows the server's event stream (a
+// snapshot first, then frames, stderr, process state, tools and invokes) and drives the plugin
+// through the JSON API. Everything the plugin sent is shown with textContent, never as HTML.
+/* global document, EventSource -- a browser module: the page's globals */
+
+const $ = (id) => document.getElementById(id);
+/** Frame rows kept on the page, as on the server. */
+const MAX_FRAME_ROWS = 500;
+const MAX_STDERR_LINES = 500;
+
+let tools = [];
+let selected;
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key in node) node[key] = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) if (child !== undefined) node.append(child);
+  return node;
+}
+
+/** POSTs JSON; resolves the answer, or throws the server's own message. */
+async function api(path, body = {}) {
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const error = answer.error ?? {};
+    throw new Error(`${error.code ?? res.status}: ${error.message ?? res.statusText}`);
+  }
+  return answer;
+}
+
+// ---- header: state, restart, health --------------------------------------------------------
+
+function renderProcess(p) {
+  const badge = $("state");
+  badge.textContent = p.state;
+  badge.className = `badge ${p.state}`;
+  const info = [p.pid ? `pid ${p.pid}` : "", p.protocol ? `protocol ${p.protocol}` : ""];
+  if (p.reason && p.state !== "ready") info.push(p.reason);
+  $("process-info").textContent = info.filter(Boolean).join(" · ");
+  $("warnings").replaceChildren(...p.warnings.map((w) => el("li", { textContent: w })));
+}
+
+function renderStartError(message) {
+  $("start-error").hidden = !message;
+  $("start-error").textContent = message ? `The plugin did not start: ${message}` : "";
+}
+
+$("restart").addEventListener("click", async () => {
+  $("restart").disabled = true;
+  try {
+    await api("/api/restart");
+  } catch (error) {
+    renderStartError(error.message);
+  } finally {
+    $("restart").disabled = false;
+  }
+});
+
+$("health").addEventListener("click", async () => {
+  try {
+    const report = await api("/api/health");
+    $("health-result").textContent = `${report.status} (${report.state})`;
+  } catch (error) {
+    $("health-result").textContent = error.message;
+  }
+});
+
+// ---- tools and their forms ----------------------------------------------------------------------
+
+function renderTools(list, startError) {
+  renderStartError(startError);
+  if (list === null) return;
+  tools = list;
+  const box = $("tools");
+  box.replaceChildren(
+    ...tools.map((tool) =>
+      el("button", {
+        type: "button",
+        textContent: tool.name,
+        title: tool.description,
+        dataset: { tool: tool.name },
+        onclick: () => selectTool(tool.name),
+      }),
+    ),
+  );
+  if (tools.length === 0) box.textContent = "(the plugin declares no tools)";
+  const keep = tools.find((t) => t.name === selected) ?? tools[0];
+  if (keep) selectTool(keep.name);
+}
+
+function selectTool(name) {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) return;
+  selected = name;
+  for (const b of $("tools").querySelectorAll("button")) {
+    b.classList.toggle("selected", b.dataset.tool === name);
+  }
+  $("tool-form").hidden = false;
+  $("form-title").textContent = tool.name;
+  $("form-description").textContent = [tool.description, ...tool.warnings]
+    .filter(Boolean)
+    .join(" — ");
+  $("fields").replaceChildren(...tool.fields.map(fieldRow));
+  $("form-errors").hidden = true;
+  syncRaw();
+}
+
+const UNSET = "";
+
+/** One labelled input for a declared parameter; `data-type` drives the value it reads as. */
+function fieldRow(field) {
+  const id = `arg-${field.name}`;
+  const label = el(
+    "label",
+    { htmlFor: id },
+    field.name,
+    " ",
+    el("span", { class: "type", textContent: typeLabel(field) }),
+    field.required ? el("span", { class: "required", textContent: " *" }) : undefined,
+  );
+  const input = inputFor(field);
+  input.id = id;
+  input.name = field.name;
+  input.dataset.type = field.enum ? "enum" : field.type;
+  input.addEventListener("input", syncRaw);
+  input.addEventListener("change", syncRaw);
+  const hint = field.description
+    ? el("div", { class: "hint", textContent: field.description })
+    : undefined;
+  return el("div", { class: "field", dataset: { field: field.name } }, label, input, hint);
+}
+
+function typeLabel(field) {
+  if (field.type === "array")
+    return field.items ? `array of ${field.items} (JSON)` : "array (JSON)";
+  if (field.type === "object" || field.type === "any") return `${field.type} (JSON)`;
+  return field.enum ? `${field.type}, one of` : field.type;
+}
+
+function inputFor(field) {
+  const has = field.default !== undefined;
+  if (field.enum || field.type === "boolean") {
+    const values = field.enum ?? [true, false];
+    const select = el("select");
+    if (!field.required) select.append(el("option", { value: UNSET, textContent: "(not set)" }));
+    values.forEach((v, i) =>
+      select.append(
+        el("option", {
+          value: String(i),
+          textContent: typeof v === "string" ? v : JSON.stringify(v),
+        }),
+      ),
+    );
+    const index = has
+      ? values.findIndex((v) => JSON.stringify(v) === JSON.stringify(field.default))
+      : -1;
+    if (index >= 0) select.value = String(index);
+    select.enumValues = values;
+    return select;
+  }
+  if (field.type === "array" || field.type === "object" || field.type === "any") {
+    const area = el("textarea", { rows: 3, spellcheck: false });
+    area.placeholder =
+      field.type === "array"
+        ? '["a", "b"]'
+        : field.type === "object"
+          ? '{"key": "value"}'
+          : "any JSON value";
+    if (has) area.value = JSON.stringify(field.default, null, 2);
+    return area;
+  }
+  const input = el("input", { type: field.type === "string" ? "text" : "number" });
+  if (field.type === "integer") input.step = "1";
+  if (field.type === "number") input.step = "any";
+  if (has) input.value = String(field.default);
+  return input;
+}
+
+/** The arguments the form says, or the problems that stop it saying any. */
+function readForm() {
+  const tool = tools.find((t) => t.name === selected);
+  const args = {};
+  const errors = [];
+  for (const field of tool?.fields ?? []) {
+    const input = $(`arg-${field.name}`);
+    const row = input.closest(".field");
+    const problem = readField(field, input, args);
+    row.classList.toggle("invalid", problem !== undefined);
+    if (problem) errors.push(`${field.name}: ${problem}`);
+  }
+  return { args, errors };
+}
+
+function readField(field, input, args) {
+  const raw = input.value;
+  const type = input.dataset.type;
+  if (type === "enum" || type === "boolean") {
+    if (raw === UNSET) return field.required ? "required: pick a value" : undefined;
+    args[field.name] = input.enumValues[Number(raw)];
+    return undefined;
+  }
+  if (raw.trim() === "") {
+    if (!field.required) return undefined;
+    if (type === "string") {
+      args[field.name] = "";
+      return undefined;
+    }
+    return "required";
+  }
+  if (type === "string") {
+    args[field.name] = raw;
+    return undefined;
+  }
+  if (type === "number" || type === "integer") {
+    const n = Number(raw);
+    if (!Number.isFinite(n)) return `expects a number, got ${JSON.stringify(raw)}`;
+    if (type === "integer" && !Number.isInteger(n)) return `expects an integer, got ${raw}`;
+    args[field.name] = n;
+    return undefined;
+  }
+  let value;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return `is not JSON (${error.message})`;
+  }
+  if (type === "array" && !Array.isArray(value)) return "expects a JSON array, e.g. [1, 2]";
+  if (type === "object" && (value === null || typeof value !== "object" || Array.isArray(value))) {
+    return 'expects a JSON object, e.g. {"key": "value"}';
+  }
+  args[field.name] = value;
+  return undefined;
+}
+
+function syncRaw() {
+  const { args, errors } = readForm();
+  if (errors.length === 0) $("raw-args").value = JSON.stringify(args, null, 2);
+}
+
+$("tool-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const { args, errors } = readForm();
+  $("form-errors").hidden = errors.length === 0;
+  $("form-errors").textContent = errors.join("\n");
+  if (errors.length === 0) void runInvoke("/api/invoke", { tool: selected, arguments: args });
+});
+
+$("invoke-raw").addEventListener("click", () => {
+  let args;
+  try {
+    args = JSON.parse($("raw-args").value || "{}");
+  } catch (error) {
+    $("form-errors").hidden = false;
+    $("form-errors").textContent = `the JSON arguments do not parse: ${error.message}`;
+    return;
+  }
+  $("form-errors").hidden = true;
+  void runInvoke("/api/invoke", { tool: selected, arguments: args });
+});
+
+async function runInvoke(path, body) {
+  const button = $("invoke");
+  button.disabled = true;
+  showResult({ pending: true });
+  try {
+    const { entry } = await api(path, body);
+    showResult(entry);
+  } catch (error) {
+    showResult({ failure: error.message });
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showResult(entry) {
+  $("result-box").hidden = false;
+  const status = $("result-status");
+  const pre = $("result");
+  $("result-duration").textContent =
+    entry.duration_ms === undefined ? "" : `${entry.duration_ms} ms`;
+  if (entry.pending) {
+    status.textContent = "…";
+    pre.className = "";
+    pre.textContent = "waiting for the plugin";
+    return;
+  }
+  if (entry.failure) {
+    status.textContent = "not invoked";
+    pre.className = "failed";
+    pre.textContent = entry.failure;
+    return;
+  }
+  const o = entry.outcome;
+  status.textContent = `${entry.tool}: ${o.ok ? "ok" : o.kind === "tool_failed" ? "tool failed" : `error ${o.error.code}`}`;
+  pre.className = o.ok ? "ok" : "failed";
+  pre.dataset.historyId = String(entry.id);
+  pre.textContent = o.ok
+    ? JSON.stringify(o.data, null, 2)
+    : o.kind === "tool_failed"
+      ? [o.error, o.data === undefined ? "" : JSON.stringify(o.data, null, 2)]
+          .filter(Boolean)
+          .join("\n")
+      : JSON.stringify(o.error, null, 2);
+}
+
+// ---- history --------------------------------------------------------------------------------
+
+function addHistory(entry) {
+  const list = $("history");
+  if (list.querySelector(`[data-id="${entry.id}"]`)) return;
+  const o = entry.outcome;
+  const verdict = o.ok ? "ok" : o.kind === "tool_failed" ? "failed" : `error ${o.error.code}`;
+  const saved = el("span", { class: "hint" });
+  const row = el(
+    "li",
+    { dataset: { id: String(entry.id) } },
+    `${new Date(entry.at).toLocaleTimeString()} ${entry.tool} ${JSON.stringify(entry.arguments)} → ${verdict} (${entry.duration_ms} ms)`,
+    el("button", {
+      type: "button",
+      textContent: "Re-run",
+      className: "rerun",
+      onclick: () => void runInvoke(`/api/history/${entry.id}/rerun`),
+    }),
+    el("button", {
+      type: "button",
+      textContent: "Save as test case",
+      className: "save",
+      onclick: async () => {
+        try {
+          const answer = await api(`/api/history/${entry.id}/save`);
+          saved.textContent = ` saved ${answer.path}`;
+        } catch (error) {
+          saved.textContent = ` ${error.message}`;
+        }
+      },
+    }),
+    saved,
+  );
+  list.prepend(row);
+}
+
+// ---- frames and stderr ------------------------------------------------------------------------
+
+function addFrame(f) {
+  const trace = $("trace");
+  const dir = f.direction === "out" ? "host → plugin" : "plugin → host";
+  const what =
+    f.kind === "request" || f.kind === "notification"
+      ? f.method
+      : `${f.kind === "error" ? "error" : "result"}${f.method ? ` of ${f.method}` : ""}`;
+  const meta = [
+    f.id === undefined ? "" : `#${f.id}`,
+    `${f.bytes} B`,
+    f.latency_ms === undefined ? "" : `${f.latency_ms} ms`,
+    f.file_transport ? `via file` : "",
+  ].filter(Boolean);
+  const body =
+    f.message !== undefined
+      ? JSON.stringify(f.message, null, 2)
+      : `${f.preview}… (+${f.chars - f.preview.length} chars)`;
+  const row = el(
+    "details",
+    {
+      class: `frame ${f.direction} ${f.kind}${f.reverse ? " reverse" : ""}`,
+      dataset: { seq: String(f.seq), direction: f.direction, method: f.method ?? "", kind: f.kind },
+    },
+    el(
+      "summary",
+      {},
+      el("span", { class: "dir", textContent: dir }),
+      " ",
+      el("span", { class: "what", textContent: what ?? "?" }),
+      " ",
+      el("span", { class: "meta", textContent: meta.join(" · ") }),
+    ),
+    el("pre", { textContent: body }),
+  );
+  const atBottom = trace.scrollTop + trace.clientHeight >= trace.scrollHeight - 4;
+  trace.append(row);
+  while (trace.childElementCount > MAX_FRAME_ROWS) trace.firstElementChild.remove();
+  if (atBottom) trace.scrollTop = trace.scrollHeight;
+}
+
+$("trace-reverse-only").addEventListener("change", (event) => {
+  $("trace").classList.toggle("reverse-only", event.target.checked);
+});
+$("trace-clear").addEventListener("click", () => $("trace").replaceChildren());
+
+const stderrLines = [];
+function addStderr(line) {
+  stderrLines.push(line);
+  if (stderrLines.length > MAX_STDERR_LINES) stderrLines.shift();
+  $("stderr").textContent = stderrLines.join("\n");
+  $("stderr").scrollTop = $("stderr").scrollHeight;
+}
+
+// ---- the stream ---------------------------------------------------------------------------------
+
+function renderSnapshot(s) {
+  $("tool-id").textContent = s.tool_id;
+  document.title = `${s.tool_id} — inspector`;
+  const services = Object.entries(s.services).map(([k, v]) => `${k}=${v}`);
+  if (s.not_granted.length) services.push(`not granted: ${s.not_granted.join(", ")}`);
+  $("services").textContent = `${s.command.join(" ")} — ${services.join("  ")}`;
+  renderProcess(s.process);
+  renderTools(s.tools, s.start_error);
+  $("trace").replaceChildren();
+  for (const f of s.frames) addFrame(f);
+  stderrLines.length = 0;
+  for (const line of s.stderr) addStderr(line);
+  $("history").replaceChildren();
+  for (const h of s.history) addHistory(h);
+}
+
+const on = (source, event, handler) =>
+  source.addEventListener(event, (e) => handler(JSON.parse(e.data)));
+const events = new EventSource("/api/events");
+on(events, "snapshot", renderSnapshot);
+on(events, "frame", addFrame);
+on(events, "stderr", addStderr);
+on(events, "process", renderProcess);
+on(events, "tools", (t) => renderTools(t.tools, t.start_error));
+on(events, "history", addHistory);
+events.addEventListener("error", () => {
+  $("state").textContent = "disconnected";
+  $("state").className = "badge stopped";
+});

@@ -1,0 +1,108 @@
+// The inspector in Chromium against the ts-notes plugin: open the printed URL (the token becomes
+// the cookie), fill a tool's generated form, invoke, and see the answer, its duration, the invoke
+// and the plugin's storage call in the frame trace, and the history's Re-run. A screenshot is
+// kept under test-artifacts/.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { needs } from "../../../../tests/support/toolchains.js";
+import { openTestPage, screenshot, useBrowser } from "../dev/browser.js";
+import { example, tempDir } from "../executa-dev/helpers.js";
+import { startInspector } from "./helpers.js";
+
+const chromium = needs("chromium");
+const NOTES_MAIN = path.join(example("ts-notes"), "dist/main.js");
+const FORMS = fileURLToPath(new URL("fixtures/forms.mjs", import.meta.url));
+
+describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`, () => {
+  const browser = useBrowser();
+
+  it("invokes a tool from its form and shows the result, the frames and the history", async () => {
+    const ui = await startInspector([
+      "--spec",
+      `tool_id=notes,type=node,command="node ${NOTES_MAIN}",dir=${tempDir()}`,
+    ]);
+    const { page, errors } = await openTestPage(browser());
+    const console: string[] = [];
+    page.on("console", (m) => console.push(m.text()));
+    await page.goto(ui.url);
+    // The token left the address bar.
+    expect(page.url()).toBe(`${ui.base}/`);
+    await expect.poll(() => page.textContent("#state")).toBe("ready");
+    expect(await page.textContent("#tool-id")).toBe("notes");
+
+    await page.click('#tools button[data-tool="add_note"]');
+    expect(await page.textContent("#form-title")).toBe("add_note");
+    expect(await page.locator('.field[data-field="text"] .required').count()).toBe(1);
+
+    // A wrong JSON value is caught by the form, named by field.
+    await page.fill("#arg-tags", "not json");
+    await page.click("#invoke");
+    expect(await page.textContent("#form-errors")).toContain("tags: is not JSON");
+
+    await page.fill("#arg-text", "from chromium");
+    await page.fill("#arg-tags", '["web"]');
+    await page.click("#invoke");
+    await expect.poll(() => page.textContent("#result-status")).toBe("add_note: ok");
+    expect(await page.textContent("#result")).toContain('"count": 1');
+    expect(await page.textContent("#result-duration")).toMatch(/^\d+(\.\d)? ms$/);
+
+    const invokeFrame = page.locator(
+      '#trace .frame.out[data-method="invoke"][data-kind="request"]',
+    );
+    await expect.poll(() => invokeFrame.count()).toBeGreaterThan(0);
+    await invokeFrame.last().locator("summary").click();
+    expect(await invokeFrame.last().locator("pre").textContent()).toContain('"from chromium"');
+    const reverse = page.locator("#trace .frame.reverse.in.request");
+    await expect.poll(() => reverse.count()).toBeGreaterThan(0);
+    expect(await reverse.first().getAttribute("data-method")).toMatch(/^storage\//);
+
+    // Declared defaults are prefilled.
+    await page.click('#tools button[data-tool="list_notes"]');
+    expect(await page.inputValue("#arg-limit")).toBe("20");
+
+    await expect.poll(() => page.locator("#history li").count()).toBe(1);
+    await page.click("#history li .rerun");
+    await expect.poll(() => page.textContent("#result")).toContain('"count": 2');
+    await expect.poll(() => page.locator("#history li").count()).toBe(2);
+
+    await screenshot(page, "executa-dev-inspector");
+    expect(errors).toEqual([]);
+    expect(console.filter((line) => /Content Security Policy|Refused/.test(line))).toEqual([]);
+  });
+
+  it("turns each kind of field into the JSON type the tool declares, and shows the plugin's stderr", async () => {
+    const ui = await startInspector(["--spec", `tool_id=forms,type=node,command="node ${FORMS}"`]);
+    const { page, errors } = await openTestPage(browser());
+    await page.goto(ui.url);
+    await expect.poll(() => page.textContent("#form-title")).toBe("echo_args");
+    // Enums and booleans are selects; a required one offers no "(not set)".
+    expect(await page.locator("#arg-mode option").allTextContents()).toEqual(["fast", "slow"]);
+    expect(await page.locator("#arg-verbose option").allTextContents()).toEqual([
+      "(not set)",
+      "true",
+      "false",
+    ]);
+    expect(await page.inputValue("#arg-ratio")).toBe("0.5");
+
+    await page.click("#invoke");
+    expect(await page.textContent("#form-errors")).toBe("count: required");
+    await page.selectOption("#arg-mode", { label: "slow" });
+    await page.fill("#arg-count", "3");
+    await page.selectOption("#arg-verbose", { label: "true" });
+    await page.fill("#arg-ids", "[1, 2]");
+    await page.fill("#arg-filters", '{"tag": "x"}');
+    await page.click("#invoke");
+    await expect.poll(() => page.textContent("#result-status")).toBe("echo_args: ok");
+    expect(JSON.parse((await page.textContent("#result")) ?? "")).toEqual({
+      mode: "slow",
+      count: 3,
+      ratio: 0.5,
+      verbose: true,
+      ids: [1, 2],
+      filters: { tag: "x" },
+    });
+    await expect.poll(() => page.textContent("#stderr")).toContain('echo_args got {"mode":"slow"');
+    expect(errors).toEqual([]);
+  });
+});

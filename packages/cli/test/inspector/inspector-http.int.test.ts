@@ -1,0 +1,291 @@
+// The inspector's HTTP surface against a real plugin process (examples/executas/ts-notes): the
+// guards first (no token, a foreign Host, a foreign Origin, a non-JSON POST), then what the page
+// relies on: the tools' forms, invokes with their answer and duration, the live frame stream,
+// re-run, restart and saved test cases.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { request } from "node:http";
+import { describe, expect, it } from "vitest";
+import { example, runCli, tempDir } from "../executa-dev/helpers.js";
+import { readEvents, startInspector, type RunningInspector } from "./helpers.js";
+
+const NOTES_MAIN = path.join(example("ts-notes"), "dist/main.js");
+
+/** ts-notes launched in `dir`, so saved test cases land in a temp folder, not in the repo. */
+function notesIn(dir: string): string[] {
+  return ["--spec", `tool_id=notes,type=node,command="node ${NOTES_MAIN}",dir=${dir}`];
+}
+
+const auth = (ui: RunningInspector) => ({ Authorization: `Bearer ${ui.token}` });
+
+function post(ui: RunningInspector, route: string, body: unknown, headers = {}): Promise<Response> {
+  return fetch(ui.base + route, {
+    method: "POST",
+    headers: { ...auth(ui), "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** fetch() will not send a foreign Host header; node:http will. */
+function getWithHost(ui: RunningInspector, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${ui.base}/api/state`, { headers: { ...auth(ui), Host: host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("executa dev --ui: guards", () => {
+  it("refuses every route without the token, a foreign Host, a foreign Origin and a text/plain POST", async () => {
+    const ui = await startInspector(notesIn(tempDir()));
+    for (const route of ["/", "/api/state", "/inspector/inspector.js", "/api/events"]) {
+      const res = await fetch(ui.base + route);
+      expect(res.status, route).toBe(401);
+      await res.body?.cancel();
+    }
+    const noToken = await fetch(ui.base + "/api/invoke", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ tool: "echo", arguments: { text: "x" } }),
+    });
+    expect(noToken.status).toBe(401);
+    expect(((await noToken.json()) as { error: { code: string } }).error.code).toBe(
+      "invalid_token",
+    );
+    const wrong = await fetch(`${ui.base}/api/state`, {
+      headers: { Authorization: "Bearer nope" },
+    });
+    expect(wrong.status).toBe(401);
+    await wrong.body?.cancel();
+
+    expect(await getWithHost(ui, `evil.example:${ui.port}`)).toBe(421);
+    expect(await getWithHost(ui, `localhost:${ui.port}`)).toBe(200);
+
+    const cross = await post(
+      ui,
+      "/api/invoke",
+      { tool: "echo" },
+      { Origin: "http://evil.example" },
+    );
+    expect(cross.status).toBe(403);
+    expect(((await cross.json()) as { error: { code: string } }).error.code).toBe(
+      "forbidden_origin",
+    );
+
+    const plain = await fetch(ui.base + "/api/invoke", {
+      method: "POST",
+      headers: { ...auth(ui), "Content-Type": "text/plain" },
+      body: JSON.stringify({ tool: "echo", arguments: { text: "x" } }),
+    });
+    expect(plain.status).toBe(415);
+    const form = await fetch(ui.base + "/api/restart", {
+      method: "POST",
+      headers: { ...auth(ui), "Content-Type": "application/x-www-form-urlencoded" },
+      body: "a=b",
+    });
+    expect(form.status).toBe(415);
+    await plain.body?.cancel();
+    await form.body?.cancel();
+
+    // None of them reached the plugin.
+    const state = (await (await fetch(`${ui.base}/api/state`, { headers: auth(ui) })).json()) as {
+      history: unknown[];
+    };
+    expect(state.history).toEqual([]);
+  });
+
+  it("trades the URL's token for an HttpOnly SameSite=Strict cookie and serves the page under a strict CSP", async () => {
+    const ui = await startInspector(notesIn(tempDir()));
+    const entry = await fetch(ui.url, { redirect: "manual" });
+    expect(entry.status).toBe(303);
+    expect(entry.headers.get("location")).toBe("/");
+    const cookie = entry.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(new RegExp(`^anna_inspector_${ui.port}=${ui.token};`));
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Strict");
+
+    const page = await fetch(ui.base + "/", {
+      headers: { Cookie: cookie.split(";")[0] as string },
+    });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const html = await page.text();
+    expect(html).toContain('src="/inspector/inspector.js"');
+    expect(html).not.toMatch(/<script(?![^>]*src=)[^>]*>/);
+
+    const bad = await fetch(`${ui.base}/?token=not-this-one`, { redirect: "manual" });
+    expect(bad.status).toBe(401);
+    await bad.body?.cancel();
+  });
+});
+
+describe("executa dev --ui: the API", () => {
+  it("lists the tools with forms from their parameters, invokes with the plugin's answer and streams the frames", async () => {
+    const dir = tempDir();
+    const ui = await startInspector(notesIn(dir));
+    const state = (await (await fetch(`${ui.base}/api/state`, { headers: auth(ui) })).json()) as {
+      tool_id: string;
+      process: { state: string; pid: number };
+      tools: { name: string; fields: Record<string, unknown>[] }[];
+    };
+    expect(state.tool_id).toBe("notes");
+    expect(state.process.state).toBe("ready");
+    expect(state.tools.map((t) => t.name)).toEqual([
+      "add_note",
+      "list_notes",
+      "summarize_notes",
+      "echo",
+    ]);
+    const addNote = state.tools.find((t) => t.name === "add_note");
+    expect(addNote?.fields).toEqual([
+      { name: "text", type: "string", required: true, description: "The note's text." },
+      {
+        name: "tags",
+        type: "array",
+        required: false,
+        description: "Optional labels.",
+        items: "string",
+      },
+    ]);
+    const listNotes = state.tools.find((t) => t.name === "list_notes");
+    expect(listNotes?.fields[1]).toMatchObject({
+      name: "limit",
+      type: "integer",
+      default: 20,
+      required: false,
+    });
+
+    const stream = await fetch(`${ui.base}/api/events`, { headers: auth(ui) });
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    const events = readEvents(
+      stream,
+      (_e, all) =>
+        all.some((e) => e.event === "history") &&
+        all.some((e) => e.event === "frame" && (e.data as { reverse: boolean }).reverse),
+    );
+
+    const res = await post(ui, "/api/invoke", {
+      tool: "add_note",
+      arguments: { text: "buy milk", tags: ["home"] },
+    });
+    expect(res.status).toBe(200);
+    const { entry } = (await res.json()) as {
+      entry: {
+        id: number;
+        duration_ms: number;
+        outcome: { ok: boolean; data: { id: unknown; count: number } };
+      };
+    };
+    expect(entry.outcome.ok).toBe(true);
+    expect(entry.outcome.data.count).toBe(1);
+    expect(entry.duration_ms).toBeGreaterThan(0);
+
+    const seen = await events;
+    expect(seen[0]?.event).toBe("snapshot");
+    const frames = seen
+      .filter((e) => e.event === "frame")
+      .map((e) => e.data as Record<string, unknown>);
+    const invoke = frames.find(
+      (f) => f.direction === "out" && f.kind === "request" && f.method === "invoke",
+    );
+    expect(invoke, JSON.stringify(frames)).toBeDefined();
+    expect((invoke?.message as { params: { tool: string } }).params.tool).toBe("add_note");
+    expect(
+      frames.find((f) => f.direction === "in" && f.kind === "response" && f.method === "invoke"),
+    ).toMatchObject({
+      latency_ms: expect.any(Number),
+    });
+    // The plugin's own storage call, as a frame of its own with its method and params.
+    const reverse = frames.find((f) => f.reverse && f.kind === "request");
+    expect(reverse?.direction).toBe("in");
+    expect(String(reverse?.method)).toMatch(/^storage\//);
+    expect(reverse?.message).toHaveProperty("params");
+
+    // Re-run sends the same arguments again; the note count says it reached the plugin.
+    const rerun = (await (await post(ui, `/api/history/${entry.id}/rerun`, {})).json()) as {
+      entry: { id: number; arguments: unknown; outcome: { data: { count: number } } };
+    };
+    expect(rerun.entry.arguments).toEqual({ text: "buy milk", tags: ["home"] });
+    expect(rerun.entry.outcome.data.count).toBe(2);
+
+    const saved = (await (await post(ui, `/api/history/${entry.id}/save`, {})).json()) as {
+      path: string;
+    };
+    expect(saved.path).toBe(path.join(dir, ".anna/inspector/cases/add_note-1.json"));
+    const file = JSON.parse(readFileSync(saved.path, "utf8")) as Record<string, unknown>;
+    expect(file).toMatchObject({
+      tool: "add_note",
+      arguments: { text: "buy milk", tags: ["home"] },
+      expect: "accepted",
+      recorded: { ok: true },
+    });
+    const again = (await (await post(ui, `/api/history/${entry.id}/save`, {})).json()) as {
+      path: string;
+    };
+    expect(path.basename(again.path)).toBe("add_note-2.json");
+    expect(existsSync(saved.path)).toBe(true);
+  });
+
+  it("answers bad invoke bodies with what is wrong, and restarts the plugin", async () => {
+    const ui = await startInspector(notesIn(tempDir()));
+    const noTool = await post(ui, "/api/invoke", { arguments: {} });
+    expect(noTool.status).toBe(400);
+    expect(((await noTool.json()) as { error: { message: string } }).error.message).toContain(
+      '"tool"',
+    );
+    const listArgs = await post(ui, "/api/invoke", { tool: "echo", arguments: [1] });
+    expect(listArgs.status).toBe(400);
+    expect(((await listArgs.json()) as { error: { message: string } }).error.message).toContain(
+      "an array",
+    );
+    const missing = await post(ui, "/api/history/99/rerun", {});
+    expect(missing.status).toBe(404);
+    await missing.body?.cancel();
+
+    const before = (await (await fetch(`${ui.base}/api/state`, { headers: auth(ui) })).json()) as {
+      process: { pid: number };
+    };
+    const restarted = (await (await post(ui, "/api/restart", {})).json()) as {
+      process: { state: string; pid: number };
+      tools: unknown[];
+    };
+    expect(restarted.process.state).toBe("ready");
+    expect(restarted.process.pid).not.toBe(before.process.pid);
+    expect(restarted.tools).toHaveLength(4);
+
+    expect(await ui.stop()).toBe(143);
+  });
+});
+
+describe("executa dev --ui: usage", () => {
+  it("refuses --ui with a one-shot mode, its flags without --ui, a bad port and a port in use", async () => {
+    const dir = example("ts-notes");
+    const oneShot = await runCli(["executa", "dev", "--dir", dir, "--ui", "--invoke", "echo"]);
+    expect(oneShot.code).toBe(2);
+    expect(oneShot.stderr).toContain("--ui is a session of its own");
+    const noUi = await runCli(["executa", "dev", "--dir", dir, "--ui-port", "0"]);
+    expect(noUi.code).toBe(2);
+    expect(noUi.stderr).toContain("--ui-port goes with --ui");
+    const bad = await runCli(["executa", "dev", "--dir", dir, "--ui", "--ui-port", "http"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      '--ui-port takes a port number 0–65535 (0 picks a free one), got "http"',
+    );
+
+    const ui = await startInspector(notesIn(tempDir()));
+    const taken = await runCli([
+      "executa",
+      "dev",
+      "--dir",
+      dir,
+      "--ui",
+      "--ui-port",
+      String(ui.port),
+    ]);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain(`--ui-port ${ui.port} is in use`);
+  });
+});
