@@ -13,10 +13,11 @@ export interface NatsTarget {
   description: string;
 }
 
-export class EventBusUrlError extends Error {
+/** A bad event bus URL or subject prefix: a usage error at start. */
+export class EventBusConfigError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = "EventBusUrlError";
+    this.name = "EventBusConfigError";
   }
 }
 
@@ -26,7 +27,7 @@ export function parseEventBusUrl(value: string): NatsTarget {
     .map((p) => p.trim())
     .filter((p) => p !== "");
   if (parts.length === 0) {
-    throw new EventBusUrlError(`event bus URL is empty; expected nats://host:port`);
+    throw new EventBusConfigError(`event bus URL is empty; expected nats://host:port`);
   }
   const servers: string[] = [];
   let auth: NatsTarget["auth"];
@@ -35,17 +36,17 @@ export function parseEventBusUrl(value: string): NatsTarget {
     try {
       url = new URL(part);
     } catch {
-      throw new EventBusUrlError(
+      throw new EventBusConfigError(
         `event bus URL '${redact(part)}' is not a URL; expected nats://host:port`,
       );
     }
     if (url.protocol !== "nats:") {
-      throw new EventBusUrlError(
+      throw new EventBusConfigError(
         `event bus URL '${redact(part)}' has scheme '${url.protocol}'; expected nats://host:port`,
       );
     }
     if (url.hostname === "" || (url.pathname !== "" && url.pathname !== "/") || url.search !== "") {
-      throw new EventBusUrlError(
+      throw new EventBusConfigError(
         `event bus URL '${redact(part)}' must be just nats://host:port (no path or query)`,
       );
     }
