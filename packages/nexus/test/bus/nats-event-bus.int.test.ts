@@ -138,7 +138,9 @@ describe.skipIf(NATS_MISSING !== undefined)(
       const ids = ["42", "4.2", "*", ">", "a b", ""];
       const got = new Map<string, string[]>(ids.map((id) => [id, []]));
       for (const id of ids) {
-        b.bus.subscribe({ userId: id }, (e) => got.get(id)!.push(String(e.payload?.title)));
+        b.bus.subscribe({ userId: id }, (e) =>
+          got.get(id)!.push((e.payload as { title: string }).title),
+        );
       }
       await b.flush();
       for (const id of ids) a.bus.publish(id, titled("w", "app-1", `for ${JSON.stringify(id)}`));
