@@ -38,6 +38,11 @@ import type { NatsTarget } from "./event-bus-url.js";
 export const EVENT_BUS_CONNECT_TIMEOUT_MS = 5_000;
 /** close() waits this long for the drain (pending publishes flushed) before cutting the socket. */
 export const EVENT_BUS_DRAIN_TIMEOUT_MS = 2_000;
+/**
+ * A server that vanished without closing the socket (a partition) is noticed after two missed
+ * pings; nats.js's default of 2 minutes would leave publishes queueing for up to 4.
+ */
+const PING_INTERVAL_MS = 20_000;
 /** The server's default max_payload, used until its INFO says otherwise. */
 const DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
 
@@ -126,6 +131,8 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
       timeout: options.connectTimeoutMs ?? EVENT_BUS_CONNECT_TIMEOUT_MS,
       reconnect: true,
       maxReconnectAttempts: -1,
+      pingInterval: PING_INTERVAL_MS,
+      maxPingOut: 2,
       // nats.js asks for the wait on every pass of its dial loop, not once per dial, so the
       // delay is a function of the time since the disconnect: redial when that time has grown
       // by half again, i.e. the gaps double, from initialDelayMs up to maxDelayMs.
@@ -136,7 +143,7 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
     });
   } catch (err) {
     throw new EventBusConnectError(
-      `event bus unavailable: cannot connect to ${target.description}: ${(err as Error).message}`,
+      `event bus unavailable: cannot connect to ${target.description}: ${(err as Error).message} (start NATS there, or point --event-bus / EVENT_BUS at a running server)`,
       { cause: err },
     );
   }
