@@ -58,6 +58,7 @@ export {
   type EventBus,
   type EventFilter,
   type EventListener,
+  streamEvents,
 } from "./events/event-bus.js";
 export { makeEvent, type EventSubject } from "./events/make-event.js";
 export { createFileRecorder } from "./recording/recording.js";

@@ -87,6 +87,15 @@ export {
 } from "./runtime/nexus-runtime.js";
 export { sqlAppCatalog, type SqlAppCatalog } from "./runtime/sql-app-catalog.js";
 export {
+  createNatsEventBus,
+  EventBusConnectError,
+  type EventBusHandle,
+  type EventBusState,
+  type EventBusStats,
+  type NatsEventBusOptions,
+} from "./bus/nats-event-bus.js";
+export { EventBusConfigError, type NatsTarget, parseEventBusUrl } from "./bus/event-bus-url.js";
+export {
   type AppVersionInput,
   type InstallInput,
   installApp,

@@ -15,7 +15,8 @@ Commands:
                     rotate-keys
 
 Exit codes:
-  0 ok · 1 unexpected error · 2 usage error · 3 database unavailable or migration failed
+  0 ok · 1 unexpected error · 2 usage error
+  3 database, blob store or event bus unavailable, or a migration failed
   4 already exists · 5 not found · 6 cannot listen on the port
   7 token signing keys cannot be decrypted (another ANNA_TOKEN_KEK or key file)
   8 database schema not current: pending migrations (run anna-nexus migrate) or newer than this version

@@ -1,12 +1,13 @@
 // The window event bus (F, U34–U37): every AnnaAppEvent is published on its user's channel and
 // fanned out to that user's subscribers, optionally narrowed to one app and one window. In
-// process now; the server puts a NATS-backed bus behind the same interface.
+// process here; Nexus puts a NATS-backed bus behind the same interface when it runs on several
+// nodes.
 import type { AnnaAppEvent } from "@anna-ai/app-schema";
 import type { Logger } from "@anna-ai/jsonrpc";
 import { NULL_LOGGER } from "@anna-ai/jsonrpc";
+import { streamEvents } from "./event-stream.js";
 
-/** Events a slow async-iterable consumer may lag behind before the oldest are dropped. */
-export const EVENT_STREAM_BUFFER_MAX = 1024;
+export { EVENT_STREAM_BUFFER_MAX, streamEvents } from "./event-stream.js";
 
 export interface EventFilter {
   userId: string;
@@ -76,47 +77,6 @@ export function createEventBus(options: { logger?: Logger } = {}): EventBus {
       }
     },
     subscribe,
-    stream(filter, streamOptions = {}) {
-      return {
-        [Symbol.asyncIterator]() {
-          const queue: AnnaAppEvent[] = [];
-          let wake: (() => void) | undefined;
-          let done = streamOptions.signal?.aborted === true;
-          const unsubscribe = subscribe(filter, (event) => {
-            if (queue.length >= EVENT_STREAM_BUFFER_MAX) {
-              queue.shift();
-              logger.warn("event stream consumer is behind; dropped the oldest event", {
-                userId: filter.userId,
-              });
-            }
-            queue.push(event);
-            wake?.();
-          });
-          const finish = () => {
-            done = true;
-            unsubscribe();
-            wake?.();
-          };
-          streamOptions.signal?.addEventListener("abort", finish, { once: true });
-          if (done) unsubscribe();
-          return {
-            async next(): Promise<IteratorResult<AnnaAppEvent>> {
-              for (;;) {
-                const event = queue.shift();
-                if (event !== undefined) return { value: event, done: false };
-                if (done) return { value: undefined, done: true };
-                await new Promise<void>((resolve) => (wake = resolve));
-                wake = undefined;
-              }
-            },
-            return(): Promise<IteratorResult<AnnaAppEvent>> {
-              streamOptions.signal?.removeEventListener("abort", finish);
-              finish();
-              return Promise.resolve({ value: undefined, done: true });
-            },
-          };
-        },
-      };
-    },
+    stream: (filter, streamOptions) => streamEvents(subscribe, filter, streamOptions, logger),
   };
 }

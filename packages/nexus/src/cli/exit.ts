@@ -9,7 +9,10 @@ export const EXIT = {
   runtime: 1,
   /** Bad flags or arguments. */
   usage: 2,
-  /** Database unreachable, unsupported URL, or a migration failed. */
+  /**
+   * A backing service unreachable at start (the database, the blob store, the event bus), an
+   * unsupported database URL, or a migration failed.
+   */
   database: 3,
   /** The thing to create exists already (e.g. the email is taken). */
   conflict: 4,

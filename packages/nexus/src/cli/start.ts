@@ -25,6 +25,12 @@ import { openBlobStore } from "../blobs/open-blob-store.js";
 import { createSqlFilesService } from "../storage/sql-files-store.js";
 import { createSqlStorageService } from "../storage/sql-kv-store.js";
 import { createNexusRuntime } from "../runtime/nexus-runtime.js";
+import { eventBusFamilies } from "../bus/event-bus-metrics.js";
+import {
+  createNatsEventBus,
+  EventBusConnectError,
+  type EventBusHandle,
+} from "../bus/nats-event-bus.js";
 import { executaToolHost } from "../runtime/window-tool-host.js";
 import { executaBinaries } from "../hub/binaries/binary-uploads.js";
 import { oidcVerifier } from "../hub/binaries/oidc.js";
@@ -53,6 +59,7 @@ import {
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { developerTermsFromEnv } from "./developer-terms-env.js";
+import { EVENT_BUS_FLAGS, eventBusFrom } from "./event-bus-flags.js";
 import { llmFromEnv, llmSummary } from "./llm-env.js";
 import { openKeyring } from "./keyring-flags.js";
 import { type Flags, type FlagValues, flagHelp, parseFlags, parsePort } from "./args.js";
@@ -65,7 +72,7 @@ import {
   startMetricsListener,
 } from "./ops-flags.js";
 import { RequestMetrics } from "../http/request-log.js";
-import { migrationsCheck, sandboxCheck } from "../ops/readiness-checks.js";
+import { eventBusCheck, migrationsCheck, sandboxCheck } from "../ops/readiness-checks.js";
 import { type BoundedGauge, sseStreamsGauge } from "../ops/node-metrics.js";
 import { EXIT, ExitError, usageError } from "./exit.js";
 import type { CliIo } from "./io.js";
@@ -134,6 +141,7 @@ const FLAGS: Flags = {
     description:
       'a JSON config file with the model settings under "llm" (env ANNA_CONFIG; the environment overrides it, see docs/agent.md)',
   },
+  ...EVENT_BUS_FLAGS,
   ...BINARY_FLAGS,
   ...LOG_FLAGS,
   ...METRICS_FLAGS,
@@ -173,7 +181,8 @@ Examples:
   anna-nexus start
   anna-nexus start --port 9000 --data /var/lib/anna
   OPENAI_API_KEY=sk-… anna-nexus start --config /etc/anna/nexus.json
-  DATABASE_URL=postgres://anna@db/anna anna-nexus start --host 0.0.0.0 --public-origin https://nexus.example.com --trust-proxy`;
+  DATABASE_URL=postgres://anna@db/anna anna-nexus start --host 0.0.0.0 --public-origin https://nexus.example.com --trust-proxy
+  DATABASE_URL=postgres://anna@db/anna BLOB_STORE='s3://anna?endpoint=http://s3:9000' anna-nexus start --event-bus nats://nats.internal:4222`;
 
 export interface StartOptions {
   /** Resolves when the server should stop (main wires SIGTERM/SIGINT). */
@@ -275,6 +284,7 @@ async function serveUntilStopped(
   const terms = developerTermsFromEnv(io.env, io.cwd);
   const search = webSearchFromEnv(io.env);
   const oauth = oauthFromEnv(io.env);
+  const eventBusConfig = eventBusFrom(flags, io.env);
   const outbox =
     (flags["mail-outbox"] as string | undefined) ?? (io.env.ANNA_MAIL_OUTBOX || undefined);
   const mail = outbox
@@ -417,6 +427,28 @@ async function serveUntilStopped(
     executas_dir: resolve(dataDir, "executas"),
     sandbox_root: sandbox.root,
   });
+  // Window events of every node over NATS, or in this process. A bus that cannot be reached at
+  // start is a failed start (exit 3, like the database and the blob store): a node that came up
+  // without it would serve event streams that miss the other nodes' events. Once connected it
+  // reconnects by itself, forever.
+  let eventBus: EventBusHandle | undefined;
+  if (eventBusConfig !== undefined) {
+    try {
+      eventBus = await createNatsEventBus({ ...eventBusConfig, logger });
+    } catch (err) {
+      await executas.close();
+      await handle.close();
+      await blobs.close();
+      if (err instanceof EventBusConnectError) {
+        throw new ExitError(EXIT.database, err.message, { cause: err });
+      }
+      throw err;
+    }
+  }
+  logger.log("info", "event bus ready", {
+    event_bus: eventBus?.description ?? "in process",
+    ...(eventBusConfig === undefined ? {} : { subject_prefix: eventBusConfig.subjectPrefix }),
+  });
   // App windows served by this server: their `storage.*` is the same APS storage, their `llm.*`
   // and `agent.*` the same gateway and agent sessions (plugins get `copilot.agent`).
   const runtime = createNexusRuntime({
@@ -429,6 +461,7 @@ async function serveUntilStopped(
     web,
     credentials: credentialsService,
     tools: executaToolHost(handle.db, executas),
+    ...(eventBus === undefined ? {} : { events: eventBus.bus }),
   });
   // Which model answers each purpose, so an operator sees what "offline by default" means; the key
   // is never part of it.
@@ -479,7 +512,11 @@ async function serveUntilStopped(
   const requestMetrics = metricsListen ? new RequestMetrics() : undefined;
   const app = createApp({
     metrics: requestMetrics,
-    readiness: [migrationsCheck(handle.db), sandboxCheck(executas.pool.sandbox)],
+    readiness: [
+      migrationsCheck(handle.db),
+      sandboxCheck(executas.pool.sandbox),
+      ...(eventBus === undefined ? [] : [eventBusCheck(eventBus)]),
+    ],
     stores,
     mail,
     rateLimiter,
@@ -533,6 +570,7 @@ async function serveUntilStopped(
     });
   } catch (err) {
     await executas.close();
+    await eventBus?.close();
     await handle.close();
     await blobs.close();
     throw new ExitError(
@@ -566,10 +604,12 @@ async function serveUntilStopped(
         gauges,
         build: { version: NEXUS_VERSION, dialect: handle.dialect },
         startedAtMs: Date.now() - Math.round(process.uptime() * 1000),
+        ...(eventBus === undefined ? {} : { families: () => eventBusFamilies(eventBus) }),
       });
     } catch (err) {
       server.close();
       await executas.close();
+      await eventBus?.close();
       await handle.close();
       await blobs.close();
       throw new ExitError(EXIT.listen, (err as Error).message, { cause: err });
@@ -637,8 +677,10 @@ async function serveUntilStopped(
     if ("closeIdleConnections" in server) server.closeIdleConnections();
   });
   await metricsServer?.close();
-  // Plugins stop before the database: a last reverse call still finds its storage.
+  // Plugins stop before the database: a last reverse call still finds its storage, and before
+  // the bus, which drains the events they published last.
   await executas.close();
+  await eventBus?.close();
   await handle.close();
   await blobs.close();
   logger.log("info", "stopped", {});

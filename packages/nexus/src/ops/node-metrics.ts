@@ -29,6 +29,8 @@ export function sseStreamsGauge(
 export interface NodeMetricsSources {
   requests: RequestMetrics;
   gauges: readonly BoundedGauge[];
+  /** Families of a part with counters of its own (the event bus), read at scrape time. */
+  families?: () => readonly MetricFamily[];
   build: { version: string; dialect: string };
   /** Process start, epoch ms. */
   startedAtMs: number;
@@ -79,6 +81,7 @@ export function renderNodeMetrics(src: NodeMetricsSources): string {
       },
     );
   }
+  if (src.families) families.push(...src.families());
   const mem = process.memoryUsage();
   families.push(
     {

@@ -1,6 +1,7 @@
 // The readiness checks `anna-nexus start` adds to the database and blob store probes.
 import type { Sandbox } from "@anna-ai/agent";
 import type { Kysely } from "kysely";
+import type { EventBusHandle } from "../bus/nats-event-bus.js";
 import { schemaStatus } from "../db/schema-status.js";
 import type { ReadinessCheck } from "../http/context.js";
 
@@ -40,4 +41,13 @@ export function sandboxCheck(sandbox: Sandbox): ReadinessCheck {
       return Promise.resolve(sandbox.probe().usable ? "ok" : "unusable");
     },
   };
+}
+
+/**
+ * The NATS event bus: `ok` (connected), `reconnecting`, `closed`. Reported, not required: NATS
+ * is shared by every node, so a NATS outage would take them all out of the balancer at once,
+ * while each still serves everything but the fan-out of window events to other nodes.
+ */
+export function eventBusCheck(bus: Pick<EventBusHandle, "state">): ReadinessCheck {
+  return { name: "event_bus", required: false, probe: () => Promise.resolve(bus.state()) };
 }

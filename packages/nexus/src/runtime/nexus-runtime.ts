@@ -3,10 +3,12 @@
 // keyring, `storage.*` on the server's APS storage (the `app` scope of that user and app), and
 // `llm.*`, `agent.*` and `image.*` on the server's LLM gateway.
 // Nothing a second node needs lives in this process; only app-core's per-process counters
-// (in-flight calls, running jobs' abort controllers) and the in-process event bus do.
+// (in-flight calls, running jobs' abort controllers) do, and the event bus unless `events` is
+// one the nodes share (bus/nats-event-bus.ts).
 import {
   type AppsCatalog,
   createMultiTenantDispatcher,
+  type EventBus,
   type MultiTenantDispatcher,
   type ToolHost,
 } from "@anna-ai/app-core";
@@ -61,6 +63,12 @@ export interface NexusRuntimeOptions {
    * every `tools.invoke` answers `executa_unavailable`.
    */
   tools?: ToolHost;
+  /**
+   * Where window events are published and streamed from: `anna-nexus start --event-bus` passes
+   * the NATS bus so a window on one node reaches an event stream on another; without it, the
+   * in-process bus (one node).
+   */
+  events?: EventBus;
 }
 
 export interface NexusRuntime {
@@ -119,6 +127,7 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
       ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     },
     ...(options.tools === undefined ? {} : { host: options.tools }),
+    ...(options.events === undefined ? {} : { events: options.events }),
     storage: "aps",
     clock: () => clock.now(),
     logger: dispatcherLogger,

@@ -62,16 +62,20 @@ export function harness(
     credentials?: AppDeps["credentials"];
     /** Connected accounts at OAuth providers (test/credentials/oauth-world.ts builds them). */
     platformCredentials?: AppDeps["platformCredentials"];
+    /** Another node's keyring on the same database (the same KEK), so both verify one token. */
+    keyring?: SigningKeyring;
   } = {},
 ): Harness {
   const clock = extra.clock ?? manualClock();
   const logger = memoryLogger();
   const stores = sqlStores(h.db);
-  const keyring = new SigningKeyring({
-    store: stores.signingKeys,
-    kek: kekFromBytes(randomBytes(32), "test"),
-    clock,
-  });
+  const keyring =
+    extra.keyring ??
+    new SigningKeyring({
+      store: stores.signingKeys,
+      kek: kekFromBytes(randomBytes(32), "test"),
+      clock,
+    });
   const rateLimiter = extra.rateLimiter ?? memoryRateLimiter(clock);
   const resolved = resolveConfig(config);
   const blobs = extra.blobs ?? extra.storage?.blobs;

@@ -80,7 +80,7 @@ function templateDir(bin: PgBin): string {
   return tpl;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);

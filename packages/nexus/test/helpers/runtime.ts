@@ -3,6 +3,7 @@
 // focus-flow example app loaded into its catalogue the way `anna-nexus admin load-app` does.
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import type { EventBus } from "@anna-ai/app-core";
 import { serve } from "@hono/node-server";
 import { afterAll } from "vitest";
 import { nullLogger } from "../../src/core/logger.js";
@@ -12,7 +13,8 @@ import { readAppFolder } from "../../src/runtime/load-app-folder.js";
 import { createNexusRuntime, type NexusRuntime } from "../../src/runtime/nexus-runtime.js";
 import { type Harness, harness, sessionCookie } from "./harness.js";
 import { type SqlStorageFixture, sqlStorage } from "./storage.js";
-import { manualClock } from "../../src/core/clock.js";
+import { type ManualClock, manualClock } from "../../src/core/clock.js";
+import type { SigningKeyring } from "../../src/tokens/keyring.js";
 
 export const FOCUS_FLOW = fileURLToPath(
   new URL("../../../../examples/apps/focus-flow", import.meta.url),
@@ -28,6 +30,14 @@ export interface RuntimeServer extends Harness {
   runtime: NexusRuntime;
   /** Another node on the same database and keys: a runtime of its own. */
   secondNode(): NexusRuntime;
+  /**
+   * Another whole node over HTTP on the same database (or `db`, a second connection to it) and
+   * keys, with its own runtime on `events` (its own in-process bus without).
+   */
+  secondServer(opts?: {
+    db?: DatabaseHandle;
+    events?: EventBus;
+  }): Promise<Pick<RuntimeServer, "url" | "http" | "runtime">>;
   /** The registry's database and the blob store bundles are served from. */
   db: DatabaseHandle["db"];
   blobs: SqlStorageFixture["blobs"];
@@ -54,9 +64,17 @@ export interface RuntimeServer extends Harness {
   ): Promise<{ ok: boolean; result?: unknown; error?: { code: string; message: string } }>;
 }
 
-export async function runtimeServer(h: DatabaseHandle): Promise<RuntimeServer> {
-  const clock = manualClock(Date.now());
-  const fixture = await sqlStorage(h, clock);
+/** One node: the whole app with its runtime, listening on a free port. */
+async function serveNode(
+  h: DatabaseHandle,
+  opts: {
+    clock: ManualClock;
+    fixture: SqlStorageFixture;
+    keyring?: SigningKeyring;
+    events?: EventBus;
+  },
+) {
+  const { clock, fixture } = opts;
   let runtime: NexusRuntime | undefined;
   const base = harness(
     h,
@@ -64,6 +82,7 @@ export async function runtimeServer(h: DatabaseHandle): Promise<RuntimeServer> {
     {
       clock,
       storage: { kv: fixture.kv, files: fixture.files, blobs: fixture.blobs },
+      ...(opts.keyring === undefined ? {} : { keyring: opts.keyring }),
       runtime: (keyring) =>
         (runtime = createNexusRuntime({
           db: h.db,
@@ -71,17 +90,24 @@ export async function runtimeServer(h: DatabaseHandle): Promise<RuntimeServer> {
           clock,
           logger: nullLogger,
           storage: fixture.kv,
+          ...(opts.events === undefined ? {} : { events: opts.events }),
         })),
     },
   );
   const server = serve({ fetch: base.app.fetch, port: 0, hostname: "127.0.0.1" });
-  servers.push({ close: () => server.close() });
+  servers.push({
+    close: () => {
+      runtime?.close();
+      server.close();
+    },
+  });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const loaded = await readAppFolder(FOCUS_FLOW);
-  const { appId } = await putAppVersion(h.db, loaded, clock.now());
+  return { base, runtime: runtime as NexusRuntime, url, http: httpTo(url) };
+}
 
-  const http: RuntimeServer["http"] = (method, path, opts = {}) => {
+function httpTo(url: string): RuntimeServer["http"] {
+  return (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.cookie) headers.cookie = opts.cookie;
     if (opts.token !== undefined) headers["x-anna-app-token"] = opts.token;
@@ -92,10 +118,30 @@ export async function runtimeServer(h: DatabaseHandle): Promise<RuntimeServer> {
     }
     return fetch(`${url}${path}`, { method, headers, body });
   };
+}
+
+export async function runtimeServer(
+  h: DatabaseHandle,
+  opts: { events?: EventBus } = {},
+): Promise<RuntimeServer> {
+  const clock = manualClock(Date.now());
+  const fixture = await sqlStorage(h, clock);
+  const { base, runtime, url, http } = await serveNode(h, { clock, fixture, ...opts });
+  const loaded = await readAppFolder(FOCUS_FLOW);
+  const { appId } = await putAppVersion(h.db, loaded, clock.now());
   return {
     ...base,
     url,
-    runtime: runtime as NexusRuntime,
+    runtime,
+    async secondServer(second = {}) {
+      const node = await serveNode(second.db ?? h, {
+        clock,
+        fixture,
+        keyring: base.keyring,
+        ...(second.events === undefined ? {} : { events: second.events }),
+      });
+      return { url: node.url, http: node.http, runtime: node.runtime };
+    },
     secondNode: () =>
       createNexusRuntime({
         db: h.db,
