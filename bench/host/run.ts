@@ -134,7 +134,7 @@ function report(results: Results, options: Options): RowReport[] {
       const summary = figureSummary(results, row, impl);
       if (summary !== undefined) summaries[impl] = summary;
     }
-    const ours = summaries.ours?.median ?? Number.NaN;
+    const ours = summaries[row.subject ?? "ours"]?.median ?? Number.NaN;
     const base =
       row.baseline === undefined ? Number.NaN : (summaries[row.baseline]?.median ?? Number.NaN);
     let comparison = "";
@@ -217,7 +217,7 @@ function writeJson(
     },
     rounds: options.rounds,
     figures: reports.map(({ row, summaries, comparison, verdict }) => ({
-      figure: row.figure,
+      figure: row.reportId ?? row.figure,
       metric: row.metric,
       label: row.label,
       unit: row.unit,
@@ -243,10 +243,10 @@ function reportRowOf({ row, summaries, comparison, verdict }: RowReport): Report
       ? undefined
       : { name: row.baseline, value: summaries[row.baseline]!.median };
   return {
-    figure: row.figure,
+    figure: row.reportId ?? row.figure,
     label: row.label.trim(),
     unit: row.unit,
-    ours: summaries.ours?.median ?? Number.NaN,
+    ours: summaries[row.subject ?? "ours"]?.median ?? Number.NaN,
     ...(baseline === undefined ? {} : { baseline }),
     better: row.unit.endsWith("/s") ? "higher" : "lower",
     comparison,

@@ -4,6 +4,8 @@
 //   floor@ours — the floor plugin driven by our ExecutaHost (host-side cost only);
 //   floor-setsid — the floor with the plugin in its own session, as our host spawns it (H4);
 //   ours-unsupervised — ours without the bubblewrap PID namespace (ANNA_EXECUTA_SUPERVISOR=none).
+// And ours-sandboxed: ours with the plugin in the server's bwrap sandbox (as Nexus runs Hub
+// plugins), run by default for the sandbox's spawn and per-call rows.
 export type WorkerImpl =
   | "node"
   | "floor"
@@ -12,7 +14,8 @@ export type WorkerImpl =
   | "sdk@floor"
   | "floor@ours"
   | "floor-setsid"
-  | "ours-unsupervised";
+  | "ours-unsupervised"
+  | "ours-sandboxed";
 
 export const WORKER_IMPLS: readonly WorkerImpl[] = [
   "node",
@@ -23,8 +26,15 @@ export const WORKER_IMPLS: readonly WorkerImpl[] = [
   "sdk@floor",
   "floor@ours",
   "ours-unsupervised",
+  "ours-sandboxed",
 ];
-export const DEFAULT_IMPLS: readonly WorkerImpl[] = ["node", "floor", "mcp", "ours"];
+export const DEFAULT_IMPLS: readonly WorkerImpl[] = [
+  "node",
+  "floor",
+  "mcp",
+  "ours",
+  "ours-sandboxed",
+];
 export const DIAGNOSTIC_IMPLS: readonly WorkerImpl[] = [
   "floor-setsid",
   "sdk@floor",

@@ -23,6 +23,8 @@ async function loadLaunch(impl: WorkerImpl): Promise<LaunchClient | undefined> {
       return (await import("./clients/ours-client.js")).launchFloorOnOurs;
     case "ours-unsupervised":
       return (await import("./clients/ours-client.js")).launchOursUnsupervised;
+    case "ours-sandboxed":
+      return (await import("./clients/ours-client.js")).launchOursSandboxed;
     case "node":
       return undefined;
   }

@@ -1,9 +1,18 @@
 // Ours: an ExecutaHost pool running the SDK plugin, with a ReverseRpcRouter whose storage
 // service answers at once, so the reverse figure is the protocol path, not a store.
-import { ExecutaHost, type LaunchSpec, type SupervisorMode } from "@anna-ai/executa-host";
+import { chmodSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import { dirname, join } from "node:path";
+import { Sandbox } from "@anna-ai/agent";
+import {
+  ExecutaHost,
+  type LaunchSpec,
+  type PluginLauncher,
+  type SupervisorMode,
+} from "@anna-ai/executa-host";
 import type { ChildEnv } from "../child-env.js";
 import { pluginPidUnder } from "../proc-memory.js";
-import { PLUGINS_DIR, pluginPath } from "../paths.js";
+import { PLUGINS_DIR, REPO_DIR, pluginPath } from "../paths.js";
 import type { BenchClient } from "./bench-client.js";
 import { createInstantRouter } from "./instant-router.js";
 
@@ -73,19 +82,74 @@ class OursClient implements BenchClient {
   }
 }
 
+/**
+ * Whether a uid that owns none of them can reach `dir` (o+x on every folder up to /): the
+ * sandbox runs as nobody under root, and a checkout under a 0700 parent is out of its reach.
+ */
+function reachableByOthers(dir: string): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      if ((statSync(at).mode & 0o001) === 0) return false;
+    } catch {
+      return false;
+    }
+    if (dirname(at) === at) return true;
+  }
+}
+
 async function launchOnHost(
   env: ChildEnv,
   file: string,
   supervisor: SupervisorMode = "auto",
+  launcher?: PluginLauncher,
 ): Promise<BenchClient> {
   const host = new ExecutaHost({ env, router: createInstantRouter(), supervisor });
-  const plugin = host.register(pluginSpec(file), { userId: USER_ID });
+  const plugin = host.register(pluginSpec(file), {
+    userId: USER_ID,
+    ...(launcher === undefined ? {} : { launcher }),
+  });
   await host.describe(USER_ID, TOOL_ID);
   return new OursClient(host, pluginPidUnder(plugin.pid ?? -1));
 }
 
 export const launchOurs = (env: ChildEnv): Promise<BenchClient> =>
   launchOnHost(env, "sdk-plugin.mjs");
+
+/**
+ * Ours with the plugin in the server's bubblewrap sandbox (the agent's `Sandbox`, as Nexus runs
+ * every Hub plugin): its own PID namespace, read-only system, private home and tmp, prlimits,
+ * the server's uid dropped. The checkout is bound read-only so the SDK plugin finds its package;
+ * a checkout nobody cannot reach (under a 0700 parent) runs the sandbox as this uid instead.
+ */
+export async function launchOursSandboxed(env: ChildEnv): Promise<BenchClient> {
+  const root = mkdtempSync(join(tmpdir(), "anna-bench-sandbox-"));
+  chmodSync(root, 0o711);
+  const me = userInfo();
+  const sandbox = new Sandbox({
+    mode: "bwrap",
+    root,
+    readOnlyPaths: [REPO_DIR],
+    ...(reachableByOthers(REPO_DIR) ? {} : { runAs: { uid: me.uid, gid: me.gid } }),
+  });
+  const probe = sandbox.probe();
+  if (!probe.usable) throw new Error(`the bwrap sandbox cannot run here: ${probe.reason}`);
+  const client = await launchOnHost(
+    env,
+    "sdk-plugin.mjs",
+    "auto",
+    sandbox.pluginLauncher(USER_ID, TOOL_ID, PLUGINS_DIR),
+  );
+  return {
+    pid: client.pid,
+    echo: (text) => client.echo(text),
+    reverse: () => client.reverse(),
+    flood: (bytes) => client.flood(bytes),
+    close: async () => {
+      await client.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
 
 /** Diagnostic: ours without the bubblewrap supervisor, to isolate what the PID namespace costs. */
 export const launchOursUnsupervised = (env: ChildEnv): Promise<BenchClient> =>
