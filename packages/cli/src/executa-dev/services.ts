@@ -12,6 +12,7 @@ import {
   type RouterProgressListener,
   type RouterSessionFactory,
   type SamplingService,
+  type StorageService,
 } from "@anna-ai/executa-host";
 import type { FlagValues } from "../cli/args.js";
 import { usageError } from "../cli/exit-error.js";
@@ -51,6 +52,11 @@ export interface DevRouter {
   secretValues: string[];
   /** Where `executa/progress` notifications go (the router drops them until one is set). */
   onProgress(listener: RouterProgressListener): void;
+  /**
+   * The `storage/*` service the plugin's calls reach (memory, mock or real), for the inspector's
+   * storage panel; undefined with `--storage off`.
+   */
+  storage: StorageService | undefined;
   /** Stops the loopback blob server if it was started. */
   close(): Promise<void>;
 }
@@ -220,6 +226,8 @@ export async function buildDevRouter(
       ...Object.values(modes).flatMap((m) => m.real?.secretValues ?? []),
     ],
     onProgress: (listener) => (progress = listener),
+    // With --storage off the service only refuses: the inspector says so instead of showing it.
+    storage: storage.mode === "off" ? undefined : services.storage,
     close: offline.close,
   };
 }

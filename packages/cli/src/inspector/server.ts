@@ -26,6 +26,7 @@ import { toolViews, type ToolView } from "./form-fields.js";
 import { cookieName, isAuthorized, jsonPostGuard, sameToken, tokenGuard } from "./guards.js";
 import { InspectorLog, type TextRedactor } from "./inspector-log.js";
 import { inspectorAsset, inspectorHtml } from "./page.js";
+import { mountStorageRoutes } from "./storage-routes.js";
 import { saveTestCase } from "./test-cases.js";
 
 export const INSPECTOR_HOST = "127.0.0.1";
@@ -45,7 +46,7 @@ export interface InspectorServerOptions {
   /** The session's redactor: what the trace, stderr and results hide. */
   redactor: TextRedactor;
   launch: LaunchSpec;
-  router: Pick<DevRouter, "summary" | "hints" | "notGranted">;
+  router: Pick<DevRouter, "summary" | "hints" | "notGranted" | "storage">;
   /** 0 picks a free port. */
   port: number;
   logger?: Logger;
@@ -102,6 +103,7 @@ export async function startInspectorServer(
     dir: launch.dir,
     command: launch.command,
     services: options.router.summary,
+    storage: options.router.storage !== undefined,
     not_granted: options.router.notGranted,
     hints: options.router.hints,
     process: log.processView(),
@@ -211,6 +213,13 @@ export async function startInspectorServer(
     const entry = historyEntry(c.req.param("id"));
     const saved = await saveTestCase(launch.dir, entry, redactor);
     return json({ path: saved.path, case: saved.case });
+  });
+
+  mountStorageRoutes(app, {
+    storage: options.router.storage,
+    toolId: launch.toolId,
+    redactor,
+    json,
   });
 
   async function invoke(tool: string, args: Record<string, unknown>) {

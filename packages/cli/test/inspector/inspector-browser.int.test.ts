@@ -1,6 +1,7 @@
 // The inspector in Chromium against the ts-notes plugin: open the printed URL (the token becomes
 // the cookie), fill a tool's generated form, invoke, and see the answer, its duration, the invoke
-// and the plugin's storage call in the frame trace, and the history's Re-run. A screenshot is
+// and the plugin's storage call in the frame trace, the history's Re-run, and the storage panel
+// (the plugin's rows, one edited there and read back by the plugin). A screenshot is
 // kept under test-artifacts/.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,6 +66,28 @@ describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`,
     await page.click("#history li .rerun");
     await expect.poll(() => page.textContent("#result")).toContain('"count": 2');
     await expect.poll(() => page.locator("#history li").count()).toBe(2);
+
+    // The storage panel follows the plugin's writes: two notes and the stats record.
+    const rows = page.locator("#storage-rows tr");
+    await expect.poll(() => rows.count()).toBe(3);
+    await page
+      .locator("#storage-rows button", { hasText: /^notes\// })
+      .first()
+      .click();
+    await expect.poll(() => page.inputValue("#storage-value")).toContain('"from chromium"');
+    // Edited there, the plugin reads the new text.
+    const edited = (await page.inputValue("#storage-value")).replace("from chromium", "edited");
+    await page.fill("#storage-value", edited);
+    await page.click("#storage-save");
+    await expect.poll(() => page.textContent("#storage-etag")).toMatch(/^saved, etag /);
+    await page.click('#tools button[data-tool="list_notes"]');
+    await page.click("#invoke");
+    await expect.poll(() => page.textContent("#result")).toContain('"edited"');
+    // A value that is not JSON is refused on the page, before any request.
+    await page.fill("#storage-value", "{not json");
+    await page.click("#storage-save");
+    expect(await page.textContent("#storage-error")).toContain("The value is not JSON");
+    expect(await page.isVisible("#storage-error")).toBe(true);
 
     await screenshot(page, "executa-dev-inspector");
     expect(errors).toEqual([]);

@@ -260,6 +260,82 @@ describe("executa dev --ui: the API", () => {
   });
 });
 
+const messageOf = (body: Record<string, unknown>) =>
+  (body["error"] as { message?: string } | undefined)?.message ?? "";
+
+describe("executa dev --ui: storage", () => {
+  interface Answer {
+    entry: { outcome: { ok: boolean; data: Record<string, unknown> } };
+  }
+  const invoke = async (ui: RunningInspector, tool: string, args: Record<string, unknown>) =>
+    ((await (await post(ui, "/api/invoke", { tool, arguments: args })).json()) as Answer).entry
+      .outcome;
+  const storage = async (ui: RunningInspector, route: string, body: unknown) => {
+    const res = await post(ui, `/api/storage/${route}`, body);
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it("shows the rows the plugin wrote, and what is edited or deleted there the plugin reads", async () => {
+    const ui = await startInspector(notesIn(tempDir()));
+    const added = await invoke(ui, "add_note", { text: "buy milk" });
+    expect(added.ok).toBe(true);
+    const id = added.data["id"] as string;
+
+    // The plugin's default scope is tool: its note and its stats record are there, not in user.
+    const tool = await storage(ui, "list", { scope: "tool" });
+    expect(tool.status).toBe(200);
+    const keys = (tool.body["items"] as { key: string }[]).map((i) => i.key).sort();
+    expect(keys).toEqual(["meta/stats", `notes/${id}`]);
+    const user = await storage(ui, "list", { scope: "user" });
+    expect(user.body["items"]).toEqual([]);
+
+    const note = await storage(ui, "get", { scope: "tool", key: `notes/${id}` });
+    expect(note.body).toMatchObject({ exists: true, value: { id, text: "buy milk" } });
+
+    // Edited on the page: the plugin reads the new text.
+    const edited = { ...(note.body["value"] as object), text: "buy oat milk" };
+    const saved = await storage(ui, "set", { scope: "tool", key: `notes/${id}`, value: edited });
+    expect(saved.status).toBe(200);
+    expect(saved.body["etag"]).not.toBe(note.body["etag"]);
+    const listed = await invoke(ui, "list_notes", {});
+    expect((listed.data["notes"] as { text: string }[]).map((n) => n.text)).toEqual([
+      "buy oat milk",
+    ]);
+
+    // Deleted on the page: gone for the plugin too.
+    const deleted = await storage(ui, "delete", { scope: "tool", key: `notes/${id}` });
+    expect(deleted.body["deleted"]).toBe(true);
+    expect((await invoke(ui, "list_notes", {})).data["notes"]).toEqual([]);
+
+    // What is wrong with a request is said, and no request reaches another scope.
+    const app = await storage(ui, "list", { scope: "app" });
+    expect(app.status).toBe(400);
+    expect(messageOf(app.body)).toContain('"scope" must be one of tool, user');
+    const noKey = await storage(ui, "get", { scope: "tool" });
+    expect(noKey.status).toBe(400);
+    const noValue = await storage(ui, "set", { scope: "tool", key: "k" });
+    expect(messageOf(noValue.body)).toContain('"value" is missing');
+    const plain = await fetch(`${ui.base}/api/storage/list`, {
+      method: "POST",
+      headers: { ...auth(ui), "Content-Type": "text/plain" },
+      body: "{}",
+    });
+    expect(plain.status).toBe(415);
+    await plain.body?.cancel();
+  });
+
+  it("says how to turn storage on when the run has it off", async () => {
+    const ui = await startInspector([...notesIn(tempDir()), "--storage", "off"]);
+    const state = (await (await fetch(`${ui.base}/api/state`, { headers: auth(ui) })).json()) as {
+      storage: boolean;
+    };
+    expect(state.storage).toBe(false);
+    const list = await storage(ui, "list", { scope: "tool" });
+    expect(list.status).toBeGreaterThanOrEqual(400);
+    expect(messageOf(list.body)).toContain("--storage memory");
+  });
+});
+
 describe("executa dev --ui: usage", () => {
   it("refuses --ui with a one-shot mode, its flags without --ui, a bad port and a port in use", async () => {
     const dir = example("ts-notes");

@@ -404,6 +404,96 @@ function addStderr(line) {
   $("stderr").scrollTop = $("stderr").scrollHeight;
 }
 
+// ---- storage: the rows the plugin's storage/* calls read and write ---------------------------
+
+let storageOn = true;
+let storageRefresh;
+
+function showStorageError(message) {
+  $("storage-error").hidden = !message;
+  $("storage-error").textContent = message ?? "";
+}
+
+async function loadStorage() {
+  if (!storageOn) return;
+  try {
+    const page = await api("/api/storage/list", { scope: $("storage-scope").value });
+    $("storage-rows").replaceChildren(
+      ...page.items.map((item) => {
+        const open = el("button", { type: "button", class: "link", textContent: item.key });
+        open.addEventListener("click", () => void openStorageKey(item.key));
+        return el(
+          "tr",
+          {},
+          el("td", {}, open),
+          el("td", { textContent: String(item.size_bytes ?? "") }),
+          el("td", { textContent: item.updated_at ?? "" }),
+        );
+      }),
+    );
+    // Only a note of its own: a refresh must not wipe what the form just said.
+    if (page.next_cursor) showStorageError("more keys than shown: the first 200 are listed");
+  } catch (error) {
+    showStorageError(error.message);
+  }
+}
+
+async function openStorageKey(key) {
+  try {
+    const row = await api("/api/storage/get", { scope: $("storage-scope").value, key });
+    $("storage-key").value = key;
+    $("storage-value").value = row.exists ? JSON.stringify(row.value, null, 2) : "";
+    $("storage-etag").textContent = row.exists ? `etag ${row.etag}` : "not stored";
+    showStorageError("");
+  } catch (error) {
+    showStorageError(error.message);
+  }
+}
+
+$("storage-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  let value;
+  try {
+    value = JSON.parse($("storage-value").value);
+  } catch (error) {
+    showStorageError(`The value is not JSON: ${error.message}`);
+    return;
+  }
+  try {
+    const key = $("storage-key").value;
+    const saved = await api("/api/storage/set", { scope: $("storage-scope").value, key, value });
+    $("storage-etag").textContent = `saved, etag ${saved.etag}`;
+    showStorageError("");
+    await loadStorage();
+  } catch (error) {
+    showStorageError(error.message);
+  }
+});
+
+$("storage-delete").addEventListener("click", async () => {
+  try {
+    const key = $("storage-key").value;
+    const out = await api("/api/storage/delete", { scope: $("storage-scope").value, key });
+    $("storage-etag").textContent = out.deleted ? "deleted" : "was not stored";
+    $("storage-value").value = "";
+    showStorageError("");
+    await loadStorage();
+  } catch (error) {
+    showStorageError(error.message);
+  }
+});
+
+$("storage-scope").addEventListener("change", () => void loadStorage());
+$("storage-refresh").addEventListener("click", () => void loadStorage());
+
+/** A storage/* call of the plugin's changes the rows: refresh once its answer went back. */
+function followStorageFrames(f) {
+  if (!storageOn || f.direction !== "out" || f.kind === "request") return;
+  if (!(f.method ?? "").startsWith("storage/")) return;
+  clearTimeout(storageRefresh);
+  storageRefresh = setTimeout(() => void loadStorage(), 100);
+}
+
 // ---- the stream ---------------------------------------------------------------------------------
 
 function renderSnapshot(s) {
@@ -420,13 +510,21 @@ function renderSnapshot(s) {
   for (const line of s.stderr) addStderr(line);
   $("history").replaceChildren();
   for (const h of s.history) addHistory(h);
+  storageOn = s.storage;
+  $("storage-off").hidden = storageOn;
+  $("storage-table").hidden = !storageOn;
+  $("storage-form").hidden = !storageOn;
+  void loadStorage();
 }
 
 const on = (source, event, handler) =>
   source.addEventListener(event, (e) => handler(JSON.parse(e.data)));
 const events = new EventSource("/api/events");
 on(events, "snapshot", renderSnapshot);
-on(events, "frame", addFrame);
+on(events, "frame", (f) => {
+  addFrame(f);
+  followStorageFrames(f);
+});
 on(events, "stderr", addStderr);
 on(events, "process", renderProcess);
 on(events, "tools", (t) => renderTools(t.tools, t.start_error));
