@@ -2,7 +2,7 @@
 // asks for that the live one did not, the tools it bundles and requires, its bundle, the
 // pre-review findings, and the manifest diff against the live version. Loaded when opened.
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { api, seg } from "../api/client";
 import { ErrorNote, Loading } from "../components/status";
 
@@ -124,42 +124,45 @@ function DetailsBody({ appId }: { appId: number }) {
             </thead>
             <tbody>
               {diff.added.map((d) => (
-                <tr key={`a${d.path}`}>
-                  <td>added</td>
-                  <th scope="row">
-                    <code>{d.path}</code>
-                  </th>
-                  <td>
-                    <code>{show(d.value)}</code>
-                  </td>
-                </tr>
+                <DiffRow key={`a${d.path}`} change="added" path={d.path}>
+                  <code>{show(d.value)}</code>
+                </DiffRow>
               ))}
               {diff.removed.map((d) => (
-                <tr key={`r${d.path}`}>
-                  <td>removed</td>
-                  <th scope="row">
-                    <code>{d.path}</code>
-                  </th>
-                  <td>
-                    <code>{show(d.value)}</code>
-                  </td>
-                </tr>
+                <DiffRow key={`r${d.path}`} change="removed" path={d.path}>
+                  <code>{show(d.value)}</code>
+                </DiffRow>
               ))}
               {diff.changed.map((d) => (
-                <tr key={`c${d.path}`}>
-                  <td>changed</td>
-                  <th scope="row">
-                    <code>{d.path}</code>
-                  </th>
-                  <td>
-                    <code>{show(d.from)}</code> → <code>{show(d.to)}</code>
-                  </td>
-                </tr>
+                <DiffRow key={`c${d.path}`} change="changed" path={d.path}>
+                  <code>{show(d.from)}</code> → <code>{show(d.to)}</code>
+                </DiffRow>
               ))}
             </tbody>
           </table>
         </div>
       )}
     </div>
+  );
+}
+
+/** One row of the manifest diff: what changed, where, and the value (or from → to). */
+function DiffRow({
+  change,
+  path,
+  children,
+}: {
+  change: string;
+  path: string;
+  children: ReactNode;
+}) {
+  return (
+    <tr>
+      <td>{change}</td>
+      <th scope="row">
+        <code>{path}</code>
+      </th>
+      <td>{children}</td>
+    </tr>
   );
 }
