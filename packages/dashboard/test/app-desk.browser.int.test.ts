@@ -6,7 +6,7 @@
 // a conversation after a confirmation closes its window; at 390×844 a window opens as a
 // full-screen sheet on the view's mobile entry, with Back to the tray. Screenshots go to
 // test-artifacts/app-desk-*.png.
-import { createLlmGateway, dispatcherAppViews, parseLlmConfig } from "@anna-ai/agent";
+import { dispatcherAppViews } from "@anna-ai/agent";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
 import { createChat, nullLogger, systemClock, turnAssembler } from "@anna-ai/nexus";
 import type { Locator, Page } from "playwright-core";
@@ -15,6 +15,7 @@ import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-ser
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
 import { builtDashboard } from "./built-dashboard.js";
+import { fakeModelGateway } from "./fake-model.js";
 import { publisher } from "./publish-app.js";
 
 const chromium = needs("chromium");
@@ -89,15 +90,7 @@ describe.skipIf(chromium.skip)(`the desk's windows in Chromium${chromium.reason}
 
   beforeAll(async () => {
     fake = await startFakeProvider();
-    const gateway = createLlmGateway({
-      config: parseLlmConfig({
-        provider: "openai-compatible",
-        baseUrl: fake.baseUrl,
-        model: "llama-test",
-        apiKey: "sk-test",
-        maxRetries: 0,
-      }),
-    });
+    const gateway = fakeModelGateway(fake);
     nexus = await startTestNexus({
       dashboard: builtDashboard(),
       runtime: true,

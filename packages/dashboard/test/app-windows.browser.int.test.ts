@@ -9,7 +9,7 @@
 // removes it on the server. A chat turn that #mentions an app names it on its activated-apps line,
 // with Open, and its `open_app_view` call (the model is a fake OpenAI-compatible server) puts
 // the window on the desk. Screenshots go to test-artifacts/app-windows-*.png.
-import { createLlmGateway, dispatcherAppViews, parseLlmConfig } from "@anna-ai/agent";
+import { dispatcherAppViews } from "@anna-ai/agent";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
 import { createChat, nullLogger, systemClock, turnAssembler } from "@anna-ai/nexus";
 import type { Page } from "playwright-core";
@@ -18,6 +18,7 @@ import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-ser
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
 import { builtDashboard } from "./built-dashboard.js";
+import { fakeModelGateway } from "./fake-model.js";
 import { publisher } from "./publish-app.js";
 
 const chromium = needs("chromium");
@@ -81,15 +82,7 @@ describe.skipIf(chromium.skip)(`app windows in Chromium${chromium.reason}`, () =
 
   beforeAll(async () => {
     fake = await startFakeProvider();
-    const gateway = createLlmGateway({
-      config: parseLlmConfig({
-        provider: "openai-compatible",
-        baseUrl: fake.baseUrl,
-        model: "llama-test",
-        apiKey: "sk-test",
-        maxRetries: 0,
-      }),
-    });
+    const gateway = fakeModelGateway(fake);
     nexus = await startTestNexus({
       dashboard: builtDashboard(),
       runtime: true,

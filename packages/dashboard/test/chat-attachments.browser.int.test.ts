@@ -3,7 +3,7 @@
 // with the Attach button and a note dropped on the composer show as chips, one is removed, the
 // message goes with the other, its bubble shows the file; the next question's model calls
 // sheet_read on it and the tool card shows the rows. Screenshots in test-artifacts/.
-import { attachmentTools, createLlmGateway, parseLlmConfig } from "@anna-ai/agent";
+import { attachmentTools } from "@anna-ai/agent";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
 import { ChatAttachments, createChat, nullLogger, systemClock } from "@anna-ai/nexus";
 import type { Page } from "playwright-core";
@@ -12,6 +12,7 @@ import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-ser
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
 import { builtDashboard } from "./built-dashboard.js";
+import { fakeModelGateway } from "./fake-model.js";
 
 const chromium = needs("chromium");
 const PASSWORD = "correct horse battery";
@@ -25,15 +26,7 @@ describe.skipIf(chromium.skip)(`chat attachments in Chromium${chromium.reason}`,
 
   beforeAll(async () => {
     fake = await startFakeProvider();
-    const gateway = createLlmGateway({
-      config: parseLlmConfig({
-        provider: "openai-compatible",
-        baseUrl: fake.baseUrl,
-        model: "llama-test",
-        apiKey: "sk-test",
-        maxRetries: 0,
-      }),
-    });
+    const gateway = fakeModelGateway(fake);
     nexus = await startTestNexus({
       dashboard: builtDashboard(),
       chat: (db, { blobs }) => {

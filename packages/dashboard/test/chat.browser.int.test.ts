@@ -5,7 +5,7 @@
 // running across a reload (the stream reopens after the last frame seen), cancel, retry, tool
 // calls as cards (a result and an error), a failed turn's error line, and the stored
 // conversation read back after a reload. Screenshots go to test-artifacts/chat-*.png.
-import { createLlmGateway, parseLlmConfig, type AgentTool } from "@anna-ai/agent";
+import { type AgentTool } from "@anna-ai/agent";
 import { startFakeProvider, type FakeProvider } from "@anna-ai/agent/test-kit";
 import { createChat, nullLogger, systemClock } from "@anna-ai/nexus";
 import type { Page } from "playwright-core";
@@ -14,6 +14,7 @@ import { startTestNexus, type TestNexus } from "../../cli/test/account/nexus-ser
 import { openTestPage, screenshot, useBrowser } from "../../cli/test/dev/browser.js";
 import { needs } from "../../../tests/support/toolchains.js";
 import { builtDashboard } from "./built-dashboard.js";
+import { fakeModelGateway } from "./fake-model.js";
 import { publisher } from "./publish-app.js";
 
 const chromium = needs("chromium");
@@ -50,15 +51,7 @@ describe.skipIf(chromium.skip)(`the chat page in Chromium${chromium.reason}`, ()
 
   beforeAll(async () => {
     fake = await startFakeProvider();
-    const gateway = createLlmGateway({
-      config: parseLlmConfig({
-        provider: "openai-compatible",
-        baseUrl: fake.baseUrl,
-        model: "llama-test",
-        apiKey: "sk-test",
-        maxRetries: 0,
-      }),
-    });
+    const gateway = fakeModelGateway(fake);
     nexus = await startTestNexus({
       dashboard: builtDashboard(),
       chat: (db) =>
