@@ -63,6 +63,14 @@ export const SUITES: readonly Suite[] = [
       existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium)`,
   },
   {
+    name: "dashboard",
+    script: "bench:dashboard",
+    command: tsx("bench/dashboard/run.ts", "--out"),
+    smoke: ["--smoke"],
+    unavailable: () =>
+      existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium)`,
+  },
+  {
     name: "nexus",
     script: "bench:nexus",
     command: tsx("bench/nexus/run.ts", "--json"),
