@@ -230,7 +230,7 @@ describe("the mobile shell", () => {
         await detail.waitFor({ timeout: WAIT_MS });
         expect(await detail.boundingBox()).toMatchObject({ x: 0, y: 0, width: 390 });
         await screenshot(page, "mobile-shell-stack");
-        await detail.getByRole("button", { name: "Back to the chat" }).click();
+        await detail.getByRole("button", { name: "Back to the tray of open windows" }).click();
         await expect.poll(() => frames.count(), { timeout: WAIT_MS }).toBe(1);
         await app.getByText("connected: main").waitFor({ timeout: WAIT_MS });
         // The Back'd window waits in the tray, a touch target of at least 44 px.

@@ -110,6 +110,11 @@ export interface WindowHostOptions {
   /** The container the desk is (default desktop); `setFormFactor` changes it. */
   formFactor?: FormFactor;
   /**
+   * What the bar's minimise button says on mobile (default "‹ Back", "Back to the chat"): a page
+   * with no chat behind its windows, such as the mobile shell, says where Back goes.
+   */
+  mobileBackTitle?: string;
+  /**
    * The page's safe-area insets (default: measured from the page's `env(safe-area-inset-*)`); each
    * iframe is told the part that lies over it (`safe_area`, the SDK's `--anna-safe-area-*`).
    */
@@ -639,9 +644,11 @@ export class WindowHost {
 
   #labelMinimise(frame: FrameState): void {
     const label = MINIMISE_LABEL[this.#formFactor];
+    const title =
+      this.#formFactor === "mobile" ? (this.#options.mobileBackTitle ?? label.title) : label.title;
     frame.minimiseButton.textContent = label.text;
-    frame.minimiseButton.title = label.title;
-    frame.minimiseButton.setAttribute("aria-label", label.title);
+    frame.minimiseButton.title = title;
+    frame.minimiseButton.setAttribute("aria-label", title);
   }
 
   /**

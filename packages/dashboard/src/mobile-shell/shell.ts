@@ -39,6 +39,7 @@ async function start(): Promise<void> {
     container: element<HTMLDivElement>(".desk-frames"),
     dock: element<HTMLDivElement>(".desk-dock"),
     formFactor: "mobile",
+    mobileBackTitle: "Back to the tray of open windows",
     accepts: (win) => shown.appId !== undefined && String(win["app_id"]) === shown.appId,
     onReport: (report) => {
       const text = describeReport(report);
