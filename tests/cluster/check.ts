@@ -2,7 +2,7 @@
 // the clients saw, as named checks (each one line in the summary, failed ones with examples).
 import { NoReply, send, type Target } from "./http.js";
 import type { Recorder } from "./stats.js";
-import type { UserResult } from "./load.js";
+import { STREAM_CAP, type UserResult } from "./load.js";
 
 export interface Check {
   name: string;
@@ -14,7 +14,11 @@ const KV = "/api/v1/storage/kv?scope=user";
 /** Failures this close to a fault window still belong to it (health-check interval, reconnects). */
 export const FAULT_GRACE_MS = 3_000;
 
-async function readKv(t: Target, cookie: string, key: string): Promise<{ exists: boolean; value: unknown }> {
+async function readKv(
+  t: Target,
+  cookie: string,
+  key: string,
+): Promise<{ exists: boolean; value: unknown }> {
   for (let i = 0; ; i++) {
     try {
       const r = await send(t, "GET", `${KV}&key=${encodeURIComponent(key)}`, { cookie });
@@ -42,7 +46,9 @@ export async function checkStorage(t: Target, users: UserResult[]): Promise<Chec
       const v = (got.value ?? { n: 0, ops: [] }) as { n: number; ops: string[] };
       const ops = new Set(v.ops);
       if (v.n !== v.ops.length || ops.size !== v.ops.length) {
-        inconsistent.push(`${u.email} ${c.key}: n=${v.n}, ${v.ops.length} ops, ${ops.size} distinct`);
+        inconsistent.push(
+          `${u.email} ${c.key}: n=${v.n}, ${v.ops.length} ops, ${ops.size} distinct`,
+        );
       }
       for (const id of c.acked) if (!ops.has(id)) lost.push(`${u.email} ${c.key} op ${id}`);
       for (const id of ops) {
@@ -55,10 +61,14 @@ export async function checkStorage(t: Target, users: UserResult[]): Promise<Chec
       writes++;
       const got = await readKv(t, u.cookie, key);
       const v = got.value as { i?: number; who?: string } | null;
-      if (!got.exists || v?.i !== i || v.who !== u.email) missingWrites.push(`${u.email} ${key}: ${JSON.stringify(got)}`);
+      if (!got.exists || v?.i !== i || v.who !== u.email)
+        missingWrites.push(`${u.email} ${key}: ${JSON.stringify(got)}`);
     }
   }
-  const ambiguous = users.reduce((n, u) => n + u.counters.reduce((m, c) => m + c.ambiguous.size, 0), 0);
+  const ambiguous = users.reduce(
+    (n, u) => n + u.counters.reduce((m, c) => m + c.ambiguous.size, 0),
+    0,
+  );
   return [
     {
       name: "no lost if_match update",
@@ -80,7 +90,8 @@ export async function checkStorage(t: Target, users: UserResult[]): Promise<Chec
 
 export function checkClients(rec: Recorder, users: UserResult[]): Check[] {
   const hung = rec.samples.filter((s) => s.outcome === "timeout");
-  const failed = rec.samples.filter((s) => s.outcome !== "ok");
+  const capped = rec.samples.filter((s) => s.outcome === STREAM_CAP).length;
+  const failed = rec.samples.filter((s) => s.outcome !== "ok" && s.outcome !== STREAM_CAP);
   const outside = failed.filter((s) => !rec.inFault(s.at, FAULT_GRACE_MS));
   const byKind = new Map<string, number>();
   for (const s of failed) byKind.set(s.outcome, (byKind.get(s.outcome) ?? 0) + 1);
@@ -113,7 +124,11 @@ export function checkClients(rec: Recorder, users: UserResult[]): Check[] {
     { completed: 0, failed: [] as string[], hung: [] as string[], bad: [] as string[], resumes: 0 },
   );
   return [
-    { name: "no request hung", ok: hung.length === 0, detail: `${rec.samples.length} requests, ${hung.length} without an answer within their timeout` },
+    {
+      name: "no request hung",
+      ok: hung.length === 0,
+      detail: `${rec.samples.length} requests, ${hung.length} without an answer within their timeout`,
+    },
     {
       name: "failures only in fault windows",
       ok: outside.length === 0,
@@ -122,7 +137,7 @@ export function checkClients(rec: Recorder, users: UserResult[]): Check[] {
     {
       name: "window events once each",
       ok: dup === 0 && missingOutside.length === 0,
-      detail: `${ackedTitles} titles set, ${dup} delivered twice, ${missingInGap} missed while a stream was down or in a fault window, ${missingOutside.length} missed otherwise${examples(missingOutside)}`,
+      detail: `${ackedTitles} titles set, ${dup} delivered twice, ${missingInGap} missed while a stream was down or in a fault window, ${missingOutside.length} missed otherwise${examples(missingOutside)}; ${capped} stream opens refused with 429 (the node's stream cap)`,
     },
     {
       name: "chat streams resume exactly",

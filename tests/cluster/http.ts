@@ -67,7 +67,13 @@ export async function send(
       // not JSON (HAProxy's own 502/503 pages): keep the text
     }
     const node = t.name === "lb" ? (res.headers.get("x-anna-node") ?? "haproxy") : t.name;
-    return { status: res.status, body: parsed, node, ms: performance.now() - start, headers: res.headers };
+    return {
+      status: res.status,
+      body: parsed,
+      node,
+      ms: performance.now() - start,
+      headers: res.headers,
+    };
   } catch (err) {
     const ms = performance.now() - start;
     const node = t.name === "lb" ? "(no reply via haproxy)" : t.name;

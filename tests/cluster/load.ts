@@ -17,6 +17,8 @@ const TITLE_EVERY_MS = 300;
 const TURN_DEADLINE_MS = 30_000;
 const KV = "/api/v1/storage/kv?scope=user";
 const WINDOWS = "/api/v1/anna-apps/runtime/windows";
+/** The outcome of an event stream a node refused with 429 because it holds its maximum. */
+export const STREAM_CAP = "429 stream cap";
 
 export interface UserResult {
   email: string;
@@ -70,7 +72,12 @@ async function timed(
 ): Promise<Reply | NoReply> {
   try {
     const r = await send(t, method, path, opts);
-    rec.add(op, r.node, r.ms, r.status < 400 || r.status === 412 || r.status === 409 ? "ok" : `http ${r.status}`);
+    rec.add(
+      op,
+      r.node,
+      r.ms,
+      r.status < 400 || r.status === 412 || r.status === 409 ? "ok" : `http ${r.status}`,
+    );
     return r;
   } catch (err) {
     if (!(err instanceof NoReply)) throw err;
@@ -80,7 +87,13 @@ async function timed(
 }
 
 /** Setup calls (before the faults start) must work; a few tries for a cold node. */
-async function must(t: Target, method: string, path: string, opts: Parameters<typeof send>[3], want: number): Promise<Reply> {
+async function must(
+  t: Target,
+  method: string,
+  path: string,
+  opts: Parameters<typeof send>[3],
+  want: number,
+): Promise<Reply> {
   let last = "";
   for (let i = 0; i < 5; i++) {
     try {
@@ -119,33 +132,72 @@ interface SetUpUser {
   window: { uuid: string; token: string };
 }
 
-async function setUpUser(o: LoadOptions, db: Parameters<typeof installApp>[0], i: number): Promise<SetUpUser> {
+async function setUpUser(
+  o: LoadOptions,
+  db: Parameters<typeof installApp>[0],
+  i: number,
+): Promise<SetUpUser> {
   const email = `${o.run}-${i}@example.com`;
-  const signup = await must(o.target, "POST", "/api/v1/auth/signup", { body: { email, password: "correct horse battery" } }, 201);
+  const signup = await must(
+    o.target,
+    "POST",
+    "/api/v1/auth/signup",
+    { body: { email, password: "correct horse battery" } },
+    201,
+  );
   const cookie = /anna_session=[^;]+/.exec(signup.headers.get("set-cookie") ?? "")?.[0] ?? "";
   if (!cookie) throw new Error(`signup of ${email} set no anna_session cookie`);
   const me = (await must(o.target, "GET", "/api/v1/me", { cookie }, 200)).body as { id: number };
-  await installApp(db, { userId: me.id, appId: Number(o.appId), version: "0.1.0" }, Date.now()).catch(async () => {
+  await installApp(
+    db,
+    { userId: me.id, appId: Number(o.appId), version: "0.1.0" },
+    Date.now(),
+  ).catch(async () => {
     throw new Error(`installing focus-flow (app ${o.appId}) for ${email} failed`);
   });
-  const conv = (await must(o.target, "POST", "/api/v1/chat/conversations", { cookie, body: {} }, 201)).body as { id: string };
-  const win = (await must(o.target, "POST", `${WINDOWS}?app_id=${o.appId}`, { cookie, body: { view: "main" } }, 201)).body as {
+  const conv = (
+    await must(o.target, "POST", "/api/v1/chat/conversations", { cookie, body: {} }, 201)
+  ).body as { id: string };
+  const win = (
+    await must(
+      o.target,
+      "POST",
+      `${WINDOWS}?app_id=${o.appId}`,
+      { cookie, body: { view: "main" } },
+      201,
+    )
+  ).body as {
     window: { window_uuid: string };
     token: string;
   };
   // The counters exist before the load: `if_match: null` is an unconditional write (not "only
   // if absent"), so two workers creating one counter at once would overwrite each other.
   for (let c = 0; c < COUNTERS; c++) {
-    await must(o.target, "PUT", KV, { cookie, body: { key: `counter/${c}`, value: { n: 0, ops: [] } } }, 200);
+    await must(
+      o.target,
+      "PUT",
+      KV,
+      { cookie, body: { key: `counter/${c}`, value: { n: 0, ops: [] } } },
+      200,
+    );
   }
-  return { email, cookie, conversation: conv.id, window: { uuid: win.window.window_uuid, token: win.token } };
+  return {
+    email,
+    cookie,
+    conversation: conv.id,
+    window: { uuid: win.window.window_uuid, token: win.token },
+  };
 }
 
 async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<UserResult> {
   const result: UserResult = {
     email: u.email,
     cookie: u.cookie,
-    counters: Array.from({ length: COUNTERS }, (_, c) => ({ key: `counter/${c}`, acked: new Set<string>(), ambiguous: new Set<string>() })),
+    counters: Array.from({ length: COUNTERS }, (_, c) => ({
+      key: `counter/${c}`,
+      acked: new Set<string>(),
+      ambiguous: new Set<string>(),
+    })),
     writes: { acked: new Map(), ambiguous: 0 },
     casRetries: 0,
     events: { acked: [], received: [], gaps: [] },
@@ -160,7 +212,9 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
       const counter = result.counters[Math.floor(Math.random() * COUNTERS)]!;
       const opId = `${w}.${++opSeq}`;
       for (;;) {
-        const got = await timed(o.rec, "kv get", o.target, "GET", `${KV}&key=${counter.key}`, { cookie: u.cookie });
+        const got = await timed(o.rec, "kv get", o.target, "GET", `${KV}&key=${counter.key}`, {
+          cookie: u.cookie,
+        });
         if (got instanceof NoReply || got.status !== 200) {
           if (!live()) break;
           await sleep(100);
@@ -170,7 +224,11 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
         const value = cur.value;
         const put = await timed(o.rec, "kv cas set", o.target, "PUT", KV, {
           cookie: u.cookie,
-          body: { key: counter.key, value: { n: value.n + 1, ops: [...value.ops, opId] }, if_match: cur.etag },
+          body: {
+            key: counter.key,
+            value: { n: value.n + 1, ops: [...value.ops, opId] },
+            if_match: cur.etag,
+          },
         });
         if (!(put instanceof NoReply) && put.status === 200) {
           counter.acked.add(opId);
@@ -192,7 +250,10 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
     let i = 0;
     while (live()) {
       const key = `write/${++i}`;
-      const put = await timed(o.rec, "kv set", o.target, "PUT", KV, { cookie: u.cookie, body: { key, value: { i, who: u.email } } });
+      const put = await timed(o.rec, "kv set", o.target, "PUT", KV, {
+        cookie: u.cookie,
+        body: { key, value: { i, who: u.email } },
+      });
       if (!(put instanceof NoReply) && put.status === 200) result.writes.acked.set(key, i);
       else result.writes.ambiguous++;
       await think();
@@ -203,10 +264,23 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
     let seq = 0;
     while (live()) {
       const title = `t${++seq}`;
-      const r = await timed(o.rec, "window rpc", o.target, "POST", "/api/v1/anna-apps/runtime/rpc", {
-        headers: { "x-anna-app-token": u.window.token },
-        body: { id: String(seq), window_uuid: u.window.uuid, ns: "window", method: "set_title", args: { title } },
-      });
+      const r = await timed(
+        o.rec,
+        "window rpc",
+        o.target,
+        "POST",
+        "/api/v1/anna-apps/runtime/rpc",
+        {
+          headers: { "x-anna-app-token": u.window.token },
+          body: {
+            id: String(seq),
+            window_uuid: u.window.uuid,
+            ns: "window",
+            method: "set_title",
+            args: { title },
+          },
+        },
+      );
       if (!(r instanceof NoReply) && r.status === 200 && (r.body as { ok?: boolean }).ok === true) {
         result.events.acked.push({ title, at: Date.now() });
       }
@@ -222,21 +296,38 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
       const ctl = new AbortController();
       const stop = setTimeout(() => ctl.abort(), Math.max(0, streamUntil - Date.now()));
       try {
-        const res = await fetch(`${o.target.url}/api/v1/anna-apps/runtime/events/stream?app_id=${o.appId}`, {
-          headers: { cookie: u.cookie, accept: "text/event-stream" },
-          signal: AbortSignal.any([ctl.signal, AbortSignal.timeout(streamUntil - Date.now() + REQUEST_TIMEOUT_MS)]),
-        });
+        const res = await fetch(
+          `${o.target.url}/api/v1/anna-apps/runtime/events/stream?app_id=${o.appId}`,
+          {
+            headers: { cookie: u.cookie, accept: "text/event-stream" },
+            signal: AbortSignal.any([
+              ctl.signal,
+              AbortSignal.timeout(streamUntil - Date.now() + REQUEST_TIMEOUT_MS),
+            ]),
+          },
+        );
         if (res.status !== 200 || !res.body) {
-          o.rec.add("event stream open", res.headers.get("x-anna-node") ?? o.target.name, 0, `http ${res.status}`);
+          // 429: the node holds as many app event streams as it allows (SSE_STREAMS_PER_ROUTE_MAX,
+          // per node, all users together); a clean refusal, counted apart, retried after a second.
+          const capped = res.status === 429;
+          o.rec.add(
+            "event stream open",
+            res.headers.get("x-anna-node") ?? o.target.name,
+            0,
+            capped ? STREAM_CAP : `http ${res.status}`,
+          );
           await res.body?.cancel();
-          await sleep(200);
+          await sleep(capped ? 1_000 : 200);
           continue;
         }
         if (brokeAt !== undefined) result.events.gaps.push({ from: brokeAt, to: Date.now() });
         brokeAt = undefined;
         for await (const f of sseFrames(res.body)) {
-          const e = f.data ? (JSON.parse(f.data) as { kind?: string; payload?: { title?: string } }) : {};
-          if (e.kind === "title_changed" && e.payload?.title) result.events.received.push(e.payload.title);
+          const e = f.data
+            ? (JSON.parse(f.data) as { kind?: string; payload?: { title?: string } })
+            : {};
+          if (e.kind === "title_changed" && e.payload?.title)
+            result.events.received.push(e.payload.title);
         }
       } catch {
         // broken (a node died) or our own stop: reconnect below while there is time
@@ -246,14 +337,22 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
       if (brokeAt === undefined) brokeAt = Date.now();
       if (Date.now() < streamUntil) await sleep(100);
     }
+    if (brokeAt !== undefined) result.events.gaps.push({ from: brokeAt, to: Infinity });
   };
 
   const chat = async () => {
     while (live()) {
-      const r = await timed(o.rec, "chat turn start", o.target, "POST", `/api/v1/chat/conversations/${u.conversation}/turns`, {
-        cookie: u.cookie,
-        body: { text: "What is on my list today?" },
-      });
+      const r = await timed(
+        o.rec,
+        "chat turn start",
+        o.target,
+        "POST",
+        `/api/v1/chat/conversations/${u.conversation}/turns`,
+        {
+          cookie: u.cookie,
+          body: { text: "What is on my list today?" },
+        },
+      );
       if (r instanceof NoReply || r.status !== 202) {
         await sleep(500);
         continue;
@@ -264,7 +363,13 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
     }
   };
 
-  await Promise.all([...Array.from({ length: CAS_WORKERS }, (_, w) => casWorker(w)), writer(), titles(), stream(), chat()]);
+  await Promise.all([
+    ...Array.from({ length: CAS_WORKERS }, (_, w) => casWorker(w)),
+    writer(),
+    titles(),
+    stream(),
+    chat(),
+  ]);
   return result;
 }
 
@@ -272,7 +377,13 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
  * Reads a turn's frames to `turn.finished`, dropping the first connection after its first frame
  * on purpose and resuming with Last-Event-ID, and resuming the same way when a stream breaks.
  */
-async function followTurn(o: LoadOptions, cookie: string, turnId: string, eventsUrl: string, out: TurnCheck): Promise<void> {
+async function followTurn(
+  o: LoadOptions,
+  cookie: string,
+  turnId: string,
+  eventsUrl: string,
+  out: TurnCheck,
+): Promise<void> {
   const seqs: number[] = [];
   const until = Date.now() + TURN_DEADLINE_MS;
   let dropOnPurpose = true;
@@ -283,8 +394,16 @@ async function followTurn(o: LoadOptions, cookie: string, turnId: string, events
     if (seqs.length) out.resumes++;
     const start = performance.now();
     try {
-      const res = await fetch(`${o.target.url}${eventsUrl}`, { headers, signal: AbortSignal.timeout(until - Date.now()) });
-      o.rec.add("chat events", res.headers.get("x-anna-node") ?? o.target.name, performance.now() - start, res.status === 200 ? "ok" : `http ${res.status}`);
+      const res = await fetch(`${o.target.url}${eventsUrl}`, {
+        headers,
+        signal: AbortSignal.timeout(until - Date.now()),
+      });
+      o.rec.add(
+        "chat events",
+        res.headers.get("x-anna-node") ?? o.target.name,
+        performance.now() - start,
+        res.status === 200 ? "ok" : `http ${res.status}`,
+      );
       if (res.status !== 200 || !res.body) {
         await res.body?.cancel();
         await sleep(200);

@@ -66,7 +66,8 @@ export function spawnProc(
             waiters.delete(check);
             clearTimeout(timer);
             if (m) resolve(m);
-            else reject(new Error(`${name} exited before ${pattern}; output:\n${out.slice(-4000)}`));
+            else
+              reject(new Error(`${name} exited before ${pattern}; output:\n${out.slice(-4000)}`));
           }
         };
         waiters.add(check);

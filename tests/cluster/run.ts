@@ -60,7 +60,14 @@ async function faults(c: Cluster, rec: Recorder): Promise<void> {
 function summary(title: string, rec: Recorder): string {
   const head = ["", "requests", "ok/s", "p50 ms", "p99 ms", "failed"];
   const fmt = (rows: ReturnType<typeof latencyRows>) =>
-    rows.map((r) => [r.label, r.requests, r.perSecond.toFixed(1), r.p50.toFixed(1), r.p99.toFixed(1), r.failed]);
+    rows.map((r) => [
+      r.label,
+      r.requests,
+      r.perSecond.toFixed(1),
+      r.p50.toFixed(1),
+      r.p99.toFixed(1),
+      r.failed,
+    ]);
   const all = latencyRows(rec, () => "all");
   return [
     `\n${title} (${((rec.endedAt - rec.startedAt) / 1000).toFixed(1)} s)`,
@@ -73,14 +80,22 @@ function summary(title: string, rec: Recorder): string {
 
 let failed = false;
 try {
-  log(`test:cluster: ${NODES} nodes, ${USERS} users for ${SECONDS} s, on ${cpus().length} cores (load ${loadavg()[0]!.toFixed(2)})`);
+  log(
+    `test:cluster: ${NODES} nodes, ${USERS} users for ${SECONDS} s, on ${cpus().length} cores (load ${loadavg()[0]!.toFixed(2)})`,
+  );
   const fake = await startFakeProvider({ recordRequests: false });
   onTeardown(() => fake.close());
   const cluster = await startCluster({ bins, nodes: NODES, llmBaseUrl: fake.baseUrl });
-  log(`  HAProxy at ${cluster.lbUrl} over ${cluster.nodes.map((n) => `${n.name} :${n.port}`).join(", ")}`);
+  log(
+    `  HAProxy at ${cluster.lbUrl} over ${cluster.nodes.map((n) => `${n.name} :${n.port}`).join(", ")}`,
+  );
 
   const checks: { phase: string; check: Check }[] = [];
-  const phase = async (name: string, target: { name: string; url: string }, withFaults: boolean) => {
+  const phase = async (
+    name: string,
+    target: { name: string; url: string },
+    withFaults: boolean,
+  ) => {
     const rec = new Recorder();
     log(`\n${name}: running`);
     const users: UserResult[] = await runLoad({
@@ -102,17 +117,25 @@ try {
   };
 
   await phase(`cluster of ${NODES} via HAProxy`, { name: "lb", url: cluster.lbUrl }, true);
-  await phase("one node direct", { name: cluster.nodes[0]!.name, url: cluster.nodes[0]!.url }, false);
+  await phase(
+    "one node direct",
+    { name: cluster.nodes[0]!.name, url: cluster.nodes[0]!.url },
+    false,
+  );
 
   log("\nchecks");
   for (const { phase, check } of checks) {
     log(`  ${check.ok ? "ok    " : "FAILED"}  ${phase}: ${check.name}\n          ${check.detail}`);
   }
   failed = checks.some((c) => !c.check.ok);
-  log(`\ntest:cluster ${failed ? "FAILED" : "passed"}: ${checks.filter((c) => c.check.ok).length}/${checks.length} checks`);
+  log(
+    `\ntest:cluster ${failed ? "FAILED" : "passed"}: ${checks.filter((c) => c.check.ok).length}/${checks.length} checks`,
+  );
 } catch (err) {
   failed = true;
-  process.stderr.write(`test:cluster failed to run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `test:cluster failed to run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
 } finally {
   await teardown();
 }

@@ -19,7 +19,11 @@ import { onTeardown, type Proc, spawnProc, stopProc } from "./procs.js";
 
 const NEXUS_BIN = fileURLToPath(new URL("../../packages/nexus/bin/anna-nexus.js", import.meta.url));
 export const FOCUS_FLOW = fileURLToPath(new URL("../../examples/apps/focus-flow", import.meta.url));
-const NATS_CANDIDATES = [process.env.ANNA_NATS_SERVER, "/usr/bin/nats-server", "/usr/sbin/nats-server"];
+const NATS_CANDIDATES = [
+  process.env.ANNA_NATS_SERVER,
+  "/usr/bin/nats-server",
+  "/usr/sbin/nats-server",
+];
 const HAPROXY_CANDIDATES = [process.env.ANNA_HAPROXY, "/usr/sbin/haproxy", "/usr/bin/haproxy"];
 const START_MS = 30_000;
 /** s3rver's fixed development credentials. */
@@ -30,8 +34,7 @@ const firstExisting = (c: (string | undefined)[]) =>
 
 /** Why the test cannot run here (one line), or the binaries it runs. */
 export function findBinaries():
-  | { missing: string }
-  | { pgDir: string; nats: string; haproxy: string } {
+  { missing: string } | { pgDir: string; nats: string; haproxy: string } {
   const pg = findPostgresBin();
   if ("missing" in pg) return { missing: pg.missing };
   const nats = firstExisting(NATS_CANDIDATES);

@@ -55,7 +55,10 @@ export function latencyRows(r: Recorder, key: (s: Sample) => string): LatencyRow
   return [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([label, list]) => {
-      const ok = list.filter((s) => s.outcome === "ok").map((s) => s.ms).sort((a, b) => a - b);
+      const ok = list
+        .filter((s) => s.outcome === "ok")
+        .map((s) => s.ms)
+        .sort((a, b) => a - b);
       return {
         label,
         requests: list.length,
