@@ -51,6 +51,7 @@ export interface LoadOptions {
   seconds: number;
   thinkMs: number;
   appId: string;
+  appVersion: string;
   databaseUrl: string;
   /** Prefix of the users' emails: one run's users are not another's. */
   run: string;
@@ -150,7 +151,7 @@ async function setUpUser(
   const me = (await must(o.target, "GET", "/api/v1/me", { cookie }, 200)).body as { id: number };
   await installApp(
     db,
-    { userId: me.id, appId: Number(o.appId), version: "0.1.0" },
+    { userId: me.id, appId: Number(o.appId), version: o.appVersion },
     Date.now(),
   ).catch(async () => {
     throw new Error(`installing focus-flow (app ${o.appId}) for ${email} failed`);

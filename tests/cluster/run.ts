@@ -104,6 +104,7 @@ try {
       seconds: SECONDS,
       thinkMs: THINK_MS,
       appId: cluster.appId,
+      appVersion: cluster.appVersion,
       databaseUrl: cluster.databaseUrl,
       run: name.replace(/\W+/g, "-"),
       rec,

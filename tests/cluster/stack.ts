@@ -69,8 +69,9 @@ export interface Cluster {
   lbUrl: string;
   nodes: NexusNode[];
   databaseUrl: string;
-  /** focus-flow's id in the app catalogue. */
+  /** focus-flow's id in the app catalogue, and the version `admin load-app` loaded. */
   appId: string;
+  appVersion: string;
   restartNats(): Promise<void>;
   /** The generated haproxy.cfg, for the log and the docs. */
   haproxyCfg: string;
@@ -137,8 +138,9 @@ export async function startCluster(opts: {
   await cli(["migrate"]);
   const loaded = JSON.parse(
     (await cli(["admin", "load-app", FOCUS_FLOW, "--json"])).trim().split("\n").pop()!,
-  ) as { app_id?: number | string; appId?: number | string };
-  const appId = String(loaded.app_id ?? loaded.appId);
+  ) as { app_id: string; version: string };
+  const appId = loaded.app_id;
+  const appVersion = loaded.version;
 
   const nodes: NexusNode[] = [];
   for (let i = 1; i <= opts.nodes; i++) {
@@ -181,6 +183,7 @@ export async function startCluster(opts: {
     nodes,
     databaseUrl,
     appId,
+    appVersion,
     haproxyCfg,
     cli,
     async restartNats() {
