@@ -5,7 +5,12 @@
 //      ExecutaHost → the same plugin.
 //   2. `type: "mcp"`: ExecutaHost → the bridge → the MCP echo server, against an MCP SDK client
 //      → the same server.
-// Sequential calls (one in flight), so the figure is latency, not throughput.
+// Sequential calls (one in flight), so the figure is latency, not throughput. Each side warms up
+// first (`--warmup`, 2 000 calls as bench:host's invoke latency does): the bench process's own
+// code (the MCP client, ExecutaHost) stays warm from round to round while the processes it spawns
+// (CLI, bridge, plugin, server) start cold every time, so a short warm-up measured how soon V8
+// optimised the bridge's second SDK endpoint rather than its round trip (bench/README.md).
+//   npm run bench:mcp-bridge -- [--rounds 3] [--calls 300] [--warmup 2000] [--json | --out <file>]
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -17,7 +22,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { buildDevRouter } from "../../packages/cli/dist/executa-dev/services.js";
 import { processIo } from "../../packages/cli/dist/cli/io.js";
 import { formatNumber, formatSummary, renderTable } from "../host/format.js";
+import { jsonOutputPath, writeJsonFile } from "../host/json-file.js";
 import { summarize, type Summary } from "../host/stats.js";
+import { describeAgainst, type ReportRow } from "../report/row.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
@@ -27,19 +34,30 @@ const MCP_SERVER = join(REPO, "bench/host/plugins/mcp-server.mjs");
 const RATIO_TARGET = 1.2;
 const DEFAULT_ROUNDS = 3;
 const DEFAULT_CALLS = 300;
-const WARMUP_CALLS = 30;
+const DEFAULT_WARMUP = 2_000;
+const DEFAULT_JSON_PATH = join(REPO, "bench/results/mcp-bridge.json");
 
 const { values } = parseArgs({
-  options: { rounds: { type: "string" }, calls: { type: "string" } },
+  options: {
+    rounds: { type: "string" },
+    calls: { type: "string" },
+    warmup: { type: "string" },
+    json: { type: "boolean" },
+    out: { type: "string" },
+  },
 });
 const rounds = Number(values.rounds ?? DEFAULT_ROUNDS);
 const calls = Number(values.calls ?? DEFAULT_CALLS);
+const warmup = Number(values.warmup ?? DEFAULT_WARMUP);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds must be an integer ≥ 1");
 if (!Number.isInteger(calls) || calls < 1) throw new Error("--calls must be an integer ≥ 1");
+if (!Number.isInteger(warmup) || warmup < 0) throw new Error("--warmup must be an integer ≥ 0");
+/** `--json` writes bench/results/mcp-bridge.json (not committed), `--out` elsewhere. */
+const jsonPath = jsonOutputPath(values, DEFAULT_JSON_PATH);
 
 /** Median µs of `calls` sequential calls after a warm-up. */
 async function timeCalls(call: (i: number) => Promise<void>): Promise<number> {
-  for (let i = 0; i < WARMUP_CALLS; i++) await call(i);
+  for (let i = 0; i < warmup; i++) await call(i);
   const samples: number[] = [];
   for (let i = 0; i < calls; i++) {
     const started = process.hrtime.bigint();
@@ -108,6 +126,8 @@ async function viaMcpClient(command: string[]): Promise<number> {
 const sdkPluginJson = { tool_id: "bench-sdk", type: "node", command: ["node", SDK_PLUGIN] };
 
 interface Pair {
+  /** Stable id for the report and the smoke check. */
+  figure: string;
   name: string;
   baselineName: string;
   bridge: () => Promise<number>;
@@ -116,6 +136,7 @@ interface Pair {
 
 const PAIRS: Pair[] = [
   {
+    figure: "executa_mcp_echo_us",
     name: "executa mcp (MCP client → CLI → plugin)",
     baselineName: "ExecutaHost (executa dev services) → plugin",
     bridge: async () => {
@@ -129,6 +150,7 @@ const PAIRS: Pair[] = [
     baseline: () => viaExecutaHost(sdkPluginJson),
   },
   {
+    figure: "type_mcp_echo_us",
     name: 'type: "mcp" (ExecutaHost → bridge → server)',
     baselineName: "MCP client → server",
     bridge: () =>
@@ -153,10 +175,12 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-const rows = PAIRS.map((pair, index) => {
+const summaries = PAIRS.map((_, index) => {
   const result = results[index] ?? { bridge: [], baseline: [] };
-  const bridge: Summary = summarize(result.bridge);
-  const baseline: Summary = summarize(result.baseline);
+  return { bridge: summarize(result.bridge), baseline: summarize(result.baseline) };
+});
+const rows = PAIRS.map((pair, index) => {
+  const { bridge, baseline } = summaries[index] as { bridge: Summary; baseline: Summary };
   const ratio = bridge.median / baseline.median;
   return [
     pair.name,
@@ -168,7 +192,7 @@ const rows = PAIRS.map((pair, index) => {
   ];
 });
 console.log(
-  `MCP bridge round trip, µs per echo call (median of ${calls} sequential calls; median (min–max) of ${rounds} rounds)`,
+  `MCP bridge round trip, µs per echo call (median of ${calls} sequential calls after ${warmup} warm-up; median (min–max) of ${rounds} rounds)`,
 );
 console.log(
   `${cpus().length} CPUs, load ${loadavg()
@@ -176,3 +200,33 @@ console.log(
     .join(" ")}`,
 );
 console.log(renderTable(["bridge", "µs", "baseline", "µs", "ratio", `≤ ${RATIO_TARGET}×`], rows));
+
+if (jsonPath !== undefined) {
+  const report: ReportRow[] = PAIRS.map((pair, index) => {
+    const { bridge, baseline } = summaries[index] as { bridge: Summary; baseline: Summary };
+    const against = { name: pair.baselineName, value: baseline.median };
+    return {
+      figure: pair.figure,
+      label: pair.name,
+      unit: "µs",
+      ours: bridge.median,
+      baseline: against,
+      better: "lower",
+      comparison: describeAgainst(bridge.median, against, "µs", "ratio"),
+      target: `≤ ${RATIO_TARGET}× ${pair.baselineName}`,
+      verdict: bridge.median / baseline.median <= RATIO_TARGET ? "PASS" : "MISS",
+      note: "a bridge is one more process hop than its baseline: see bench/README.md, MCP bridges",
+    };
+  });
+  writeJsonFile(jsonPath, {
+    date: new Date().toISOString(),
+    rounds,
+    calls,
+    warmup,
+    cpus: cpus().length,
+    loadavg: loadavg(),
+    pairs: Object.fromEntries(PAIRS.map((pair, index) => [pair.figure, summaries[index]])),
+    suite: "mcp-bridge",
+    report,
+  });
+}

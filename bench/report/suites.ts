@@ -77,6 +77,12 @@ export const SUITES: readonly Suite[] = [
     smoke: ["--rounds", "1", "--round-ms", "100"],
   },
   {
+    name: "mcp-bridge",
+    script: "bench:mcp-bridge",
+    command: tsx("bench/mcp-bridge/run.ts", "--out"),
+    smoke: ["--rounds", "1", "--calls", "100", "--warmup", "300"],
+  },
+  {
     name: "agent",
     script: "bench:agent",
     command: tsx("bench/agent/run.ts", "--json"),

@@ -3,7 +3,19 @@
 // a local dev key (dev-token-issuer.ts) and check them the same way, so a plugin that forwards a
 // token sees the same shape everywhere. Tokens are secrets: never log them, never put one in an
 // error message.
-import { SignJWT, calculateJwkThumbprint, errors as joseErrors, importJWK, jwtVerify } from "jose";
+//
+// Minting signs with node:crypto's one-shot Ed25519 `sign`, on the calling thread: one token per
+// granted family is minted on every invoke, and WebCrypto's (jose's) signing runs each one as a
+// threadpool job whose hand-back costs the invoke a thread wake-up and an event-loop turn. Ed25519
+// is deterministic, so the bytes are the ones jose's SignJWT produces (test/tokens/token-issuer.test.ts checks that);
+// verification stays with jose.
+import {
+  createPrivateKey,
+  sign as ed25519Sign,
+  type JsonWebKeyInput,
+  type KeyObject as NodeKeyObject,
+} from "node:crypto";
+import { calculateJwkThumbprint, errors as joseErrors, importJWK, jwtVerify } from "jose";
 import type { CryptoKey, JWK, JWTPayload, KeyObject } from "jose";
 
 /** Lifetime of every per-invoke token (L1225, L1881, L2367, L3195). */
@@ -107,7 +119,10 @@ export class JwtTokenIssuer implements TokenIssuer {
   readonly #now: () => number;
   readonly #privateJwk: JWK;
   #keys?: Promise<{
-    privateKey: CryptoKey | KeyObject;
+    /** For node:crypto's synchronous `sign`. */
+    signingKey: NodeKeyObject;
+    /** The `{"alg":"EdDSA","kid":…,"typ":"JWT"}` header, base64url, the same for every token. */
+    header: string;
     publicKey: CryptoKey | KeyObject;
     publicJwk: JWK;
     kid: string;
@@ -128,13 +143,14 @@ export class JwtTokenIssuer implements TokenIssuer {
       const { d: _d, ...pub } = this.#privateJwk;
       const publicBase: JWK = { kty: pub.kty, crv: pub.crv, x: pub.x };
       const kid = this.#privateJwk.kid ?? (await calculateJwkThumbprint(publicBase));
-      const privateKey = await importJWK({ ...this.#privateJwk, kid: undefined }, "EdDSA");
+      const signingKey = importSigningKey(this.#privateJwk);
       const publicKey = await importJWK(publicBase, "EdDSA");
-      if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array) {
+      if (publicKey instanceof Uint8Array) {
         throw new TokenError("TOKEN_MALFORMED", "the signing key is not an asymmetric key");
       }
       const publicJwk: JWK = { ...publicBase, kid, alg: "EdDSA", use: "sig" };
-      return { privateKey, publicKey, publicJwk, kid };
+      const header = base64url(JSON.stringify({ alg: "EdDSA", kid, typ: "JWT" }));
+      return { signingKey, header, publicKey, publicJwk, kid };
     })();
     return this.#keys;
   }
@@ -144,25 +160,30 @@ export class JwtTokenIssuer implements TokenIssuer {
   }
 
   async mint(claims: MintClaims): Promise<string> {
-    const { privateKey, kid } = await this.#loadKeys();
+    const { signingKey, header } = await this.#loadKeys();
     const iat = Math.floor(this.#now() / 1000);
-    const extra: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(claims.extra ?? {})) {
-      if (!RESERVED_CLAIMS.has(key)) extra[key] = value;
+    const exp = iat + (claims.ttlSeconds ?? TOKEN_TTL_S);
+    if (!Number.isFinite(exp)) {
+      throw new TypeError(
+        `ttlSeconds must be a finite number of seconds, got ${claims.ttlSeconds}`,
+      );
     }
-    return new SignJWT({
-      ...extra,
-      user_id: claims.userId,
-      executa_tool_id: claims.toolId,
-      tool_invoke_id: claims.invokeId,
-    })
-      .setProtectedHeader({ alg: "EdDSA", kid, typ: "JWT" })
-      .setIssuer(this.issuer)
-      .setSubject(claims.userId)
-      .setAudience(claims.audience)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + (claims.ttlSeconds ?? TOKEN_TTL_S))
-      .sign(privateKey);
+    // Claim order as SignJWT writes it: the payload given, then iss, sub, aud, iat, exp.
+    const payload: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(claims.extra ?? {})) {
+      if (!RESERVED_CLAIMS.has(key)) payload[key] = value;
+    }
+    payload.user_id = claims.userId;
+    payload.executa_tool_id = claims.toolId;
+    payload.tool_invoke_id = claims.invokeId;
+    payload.iss = this.issuer;
+    payload.sub = claims.userId;
+    payload.aud = claims.audience;
+    payload.iat = iat;
+    payload.exp = exp;
+    const signingInput = `${header}.${base64url(JSON.stringify(payload))}`;
+    const signature = ed25519Sign(null, Buffer.from(signingInput), signingKey);
+    return `${signingInput}.${signature.toString("base64url")}`;
   }
 
   async verify(
@@ -204,6 +225,24 @@ export class JwtTokenIssuer implements TokenIssuer {
   async jwks(): Promise<{ keys: JWK[] }> {
     const { publicJwk } = await this.#loadKeys();
     return { keys: [{ ...publicJwk }] };
+  }
+}
+
+function base64url(text: string): string {
+  return Buffer.from(text, "utf8").toString("base64url");
+}
+
+/** The Ed25519 private JWK as a node:crypto key; a malformed one is a TOKEN_MALFORMED. */
+function importSigningKey(jwk: JWK): NodeKeyObject {
+  try {
+    const { kty, crv, x, d } = jwk;
+    return createPrivateKey({ key: { kty, crv, x, d } as JsonWebKeyInput["key"], format: "jwk" });
+  } catch (error) {
+    throw new TokenError(
+      "TOKEN_MALFORMED",
+      "the signing key is not a valid Ed25519 private JWK (kty OKP, crv Ed25519, x and d set)",
+      { cause: error },
+    );
   }
 }
 

@@ -1,7 +1,15 @@
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import {
+  SignJWT,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+} from "jose";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { writeFile } from "node:fs/promises";
 import { createDevTokenIssuer } from "../../src/tokens/dev-token-issuer.js";
@@ -49,6 +57,31 @@ describe("JwtTokenIssuer", () => {
     });
     expect(verified.expiresAtS - verified.issuedAtS).toBe(TOKEN_TTL_S);
     expect(verified.issuedAtS).toBe(now / 1000);
+  });
+
+  it("mints the exact bytes jose's SignJWT does (Ed25519 is deterministic)", async () => {
+    const now = 1_800_000_000_000;
+    const { privateKey } = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
+    const privateJwk = await exportJWK(privateKey);
+    const issuer = new JwtTokenIssuer({ privateJwk, now: () => now });
+    const extra = { allowed_scopes: ["tool", "user"], max_calls: 200, unset: undefined };
+    const token = await issuer.mint({ ...binding, audience: TOKEN_AUDIENCES.storage, extra });
+    const iat = now / 1000;
+    const expected = await new SignJWT({
+      allowed_scopes: ["tool", "user"],
+      max_calls: 200,
+      user_id: binding.userId,
+      executa_tool_id: binding.toolId,
+      tool_invoke_id: binding.invokeId,
+    })
+      .setProtectedHeader({ alg: "EdDSA", kid: await issuer.kid(), typ: "JWT" })
+      .setIssuer(issuer.issuer)
+      .setSubject(binding.userId)
+      .setAudience(TOKEN_AUDIENCES.storage)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + TOKEN_TTL_S)
+      .sign(await importJWK(privateJwk, "EdDSA"));
+    expect(token).toBe(expected);
   });
 
   it("publishes a JWKS that verifies its tokens independently", async () => {
