@@ -308,8 +308,8 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
           },
         );
         if (res.status !== 200 || !res.body) {
-          // 429: the node holds as many app event streams as it allows (SSE_STREAMS_PER_ROUTE_MAX,
-          // per node, all users together); a clean refusal, counted apart, retried after a second.
+          // 429: the node holds as many app event streams as it allows (per user and in total,
+          // RUNTIME_STREAMS_*_MAX); a clean refusal, counted apart, retried after a second.
           const capped = res.status === 429;
           o.rec.add(
             "event stream open",

@@ -114,7 +114,8 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
     // HEAD runs this handler too: answer the headers without holding a stream open for nobody.
     if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: SSE_HEADERS });
     const { userId, appId } = await caller(c);
-    const client = streams.open(RUNTIME_EVENTS_ROUTE, nodeTransportOf(c.env));
+    // Counted per user: one person's tabs must not use up the streams of everyone on a server.
+    const client = streams.open(RUNTIME_EVENTS_ROUTE, nodeTransportOf(c.env), userId);
     const unsubscribe = events.subscribe({ userId, appId }, (event) => {
       client.write(`event: data_model/AnnaAppEvent\ndata: ${JSON.stringify(event)}\n\n`);
     });

@@ -72,6 +72,8 @@ export class SseClient implements SseSink {
 
   constructor(
     readonly route: string,
+    /** Whose stream it is, when the per-route cap is counted per owner. */
+    readonly owner: string | undefined,
     private readonly bufferMaxBytes: number,
     private readonly onDrop: (client: SseClient, unsentBytes: number) => void,
     private readonly transport: SseTransport | undefined,
@@ -151,18 +153,22 @@ export class SseStreams {
 
   /**
    * Opens a stream of `route`, or throws 429 `too_many_streams` (before any header is sent, so
-   * the refusal is an ordinary JSON error). The stream leaves the count when it closes.
+   * the refusal is an ordinary JSON error). The stream leaves the count when it closes. With
+   * `owner` (a user id on a server of many) the per-route cap is that owner's: one person's tabs
+   * never use up everyone's streams; the total still bounds the process.
    */
-  open(route: string, transport?: SseTransport): SseClient {
-    const onRoute = [...this.clients].filter((c) => c.route === route).length;
+  open(route: string, transport?: SseTransport, owner?: string): SseClient {
+    const onRoute = [...this.clients].filter((c) => c.route === route && c.owner === owner).length;
     if (onRoute >= this.limits.perRouteMax || this.clients.size >= this.limits.totalMax) {
+      const whose = owner === undefined ? "" : " of yours";
       throw new HttpError(
         "too_many_streams",
-        `${route} has ${onRoute} open streams (at most ${this.limits.perRouteMax}; ${this.clients.size} of ${this.limits.totalMax} in total); close a dashboard tab or a script's stream first`,
+        `${route} has ${onRoute} open streams${whose} (at most ${this.limits.perRouteMax}; ${this.clients.size} of ${this.limits.totalMax} in total); close a dashboard tab or a script's stream first`,
       );
     }
     const client = new SseClient(
       route,
+      owner,
       this.limits.clientBufferMaxBytes,
       (dropped, unsent) =>
         this.logger.warn("dropped an event stream whose client stopped reading", {

@@ -527,6 +527,26 @@ describe("GET events/stream", () => {
     expect((await app.request(RUNTIME_EVENTS_ROUTE)).status).toBe(429);
   });
 
+  it("counts the per-route cap per user: one person's tabs leave room for the others", async () => {
+    const streams = new SseStreams(
+      { debug() {}, info() {}, warn() {}, error() {} },
+      { perRouteMax: 2, totalMax: 10 },
+    );
+    const { app } = await runtime({
+      streams,
+      caller: (c) => ({ userId: c.req.header("x-test-user") ?? "nobody" }),
+    });
+    const as = (user: string) =>
+      app.request(RUNTIME_EVENTS_ROUTE, { headers: { "x-test-user": user } });
+    expect([(await as("alice")).status, (await as("alice")).status]).toEqual([200, 200]);
+    const refused = await as("alice");
+    expect(refused.status).toBe(429);
+    await refused.body?.cancel();
+    // Bob's streams are his own.
+    expect([(await as("bob")).status, (await as("bob")).status]).toEqual([200, 200]);
+    expect(streams.size).toBe(4);
+  });
+
   it("drops a client that stops reading once its unsent bytes pass the limit, and logs it", async () => {
     const warnings: Record<string, unknown>[] = [];
     const streams = new SseStreams(

@@ -36,6 +36,10 @@ import { sqlWindowStore } from "./sql-window-store.js";
 import { keyringWindowTokens } from "./window-token-service.js";
 import { bundleWindowUrl } from "./window-url.js";
 
+/** Open app event streams per user (a few tabs, a phone, a script) and on this node in total. */
+export const RUNTIME_STREAMS_PER_USER_MAX = 16;
+export const RUNTIME_STREAMS_MAX = 4096;
+
 export interface NexusRuntimeOptions {
   db: Kysely<Database>;
   keyring: SigningKeyring;
@@ -132,7 +136,10 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
     clock: () => clock.now(),
     logger: dispatcherLogger,
   });
-  const streams = new SseStreams(dispatcherLogger);
+  const streams = new SseStreams(dispatcherLogger, {
+    perRouteMax: RUNTIME_STREAMS_PER_USER_MAX,
+    totalMax: RUNTIME_STREAMS_MAX,
+  });
   return {
     dispatcher,
     catalog,
