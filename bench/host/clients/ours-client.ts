@@ -1,9 +1,9 @@
 // Ours: an ExecutaHost pool running the SDK plugin, with a ReverseRpcRouter whose storage
 // service answers at once, so the reverse figure is the protocol path, not a store.
-import { chmodSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
-import { dirname, join } from "node:path";
-import { Sandbox } from "@anna-ai/agent";
+import { join } from "node:path";
+import { DEFAULT_RUN_AS, Sandbox, unreachableBy } from "@anna-ai/agent";
 import {
   ExecutaHost,
   type LaunchSpec,
@@ -82,21 +82,6 @@ class OursClient implements BenchClient {
   }
 }
 
-/**
- * Whether a uid that owns none of them can reach `dir` (o+x on every folder up to /): the
- * sandbox runs as nobody under root, and a checkout under a 0700 parent is out of its reach.
- */
-function reachableByOthers(dir: string): boolean {
-  for (let at = dir; ; at = dirname(at)) {
-    try {
-      if ((statSync(at).mode & 0o001) === 0) return false;
-    } catch {
-      return false;
-    }
-    if (dirname(at) === at) return true;
-  }
-}
-
 async function launchOnHost(
   env: ChildEnv,
   file: string,
@@ -129,7 +114,10 @@ export async function launchOursSandboxed(env: ChildEnv): Promise<BenchClient> {
     mode: "bwrap",
     root,
     readOnlyPaths: [REPO_DIR],
-    ...(reachableByOthers(REPO_DIR) ? {} : { runAs: { uid: me.uid, gid: me.gid } }),
+    // The sandbox's own reachability rule (nobody under root; the caller's uid otherwise).
+    ...(process.getuid?.() === 0 && unreachableBy(REPO_DIR, DEFAULT_RUN_AS) !== undefined
+      ? { runAs: { uid: me.uid, gid: me.gid } }
+      : {}),
   });
   const probe = sandbox.probe();
   if (!probe.usable) throw new Error(`the bwrap sandbox cannot run here: ${probe.reason}`);

@@ -284,6 +284,7 @@ export {
   SANDBOX_WORKSPACE,
 } from "./executor/sandbox.js";
 export type { SandboxedCommand } from "./executor/sandbox.js";
+export { unreachableBy } from "./executor/sandbox-dirs.js";
 export { probeBwrap } from "./executor/bwrap-probe.js";
 export type { BwrapProbe } from "./executor/bwrap-probe.js";
 export {

@@ -16,6 +16,7 @@ import { NexusError } from "../core/errors.js";
 import type { AppDeps, Ctx, Env, Principal } from "../http/context.js";
 import { RUNTIME_COOKIE, RUNTIME_COOKIE_PATH } from "../http/guards.js";
 import { setDashboardHeaders } from "../http/page-headers.js";
+import { bearerOf } from "../http/token-auth.js";
 import type { NexusRuntime } from "../runtime/nexus-runtime.js";
 import { notBuilt, readIfFile } from "./dashboard.js";
 
@@ -50,18 +51,21 @@ export function mountMobileShell(app: Hono<Env>, deps: AppDeps, runtime: NexusRu
     const html =
       distDir === undefined ? undefined : await readIfFile(path.join(distDir, MOBILE_SHELL_FILE));
     if (html === undefined) return notBuilt(c, distDir, MOBILE_SHELL_FILE);
-    if (principal.via === "pat" && /^bearer\s/i.test(c.req.header("authorization") ?? "")) {
-      rememberToken(c, deps, principal);
-    }
+    // Only a token that came in the header is remembered; one that came in the cookie is there.
+    const bearer = bearerOf(c);
+    if (principal.via === "pat" && bearer !== undefined) rememberToken(c, deps, principal, bearer);
     setDashboardHeaders(c, "no-store");
     c.header("Content-Type", "text/html; charset=utf-8");
     return c.body(new Uint8Array(html));
   });
 }
 
-function rememberToken(c: Ctx, deps: AppDeps, principal: Extract<Principal, { via: "pat" }>) {
-  const token = /^bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-  if (token === undefined) return;
+function rememberToken(
+  c: Ctx,
+  deps: AppDeps,
+  principal: Extract<Principal, { via: "pat" }>,
+  token: string,
+) {
   const leftS = Math.floor((principal.token.expiresAt - deps.clock.now()) / 1000);
   setCookie(c, RUNTIME_COOKIE, token, {
     httpOnly: true,
