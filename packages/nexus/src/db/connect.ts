@@ -5,6 +5,7 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
+import { LiteralLimitPlugin } from "./literal-limit-plugin.js";
 import type { Database } from "./schema.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -76,6 +77,7 @@ export function openSqlite(file: string): DatabaseHandle {
   conn.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(conn) }),
+    plugins: [new LiteralLimitPlugin()],
   });
   SQLITE_CONNECTIONS.set(db, conn);
   return {
