@@ -55,3 +55,20 @@ describe("LIMIT on SQLite", () => {
     expect((await page(3, 4)).map((r) => r.n)).toEqual([5]);
   });
 });
+
+describe("LIMIT on SQLite in a subquery", () => {
+  // Kysely runs the plugin on a subquery builder too when it becomes part of the outer query.
+  it("writes a subquery's integer LIMIT as literal text as well", () => {
+    const { db } = memory();
+    const compiled = db
+      .selectFrom("users")
+      .select("id")
+      .where("id", "in", db.selectFrom("sessions").select("user_id").limit(3))
+      .limit(2)
+      .compile();
+    expect(compiled.sql).toBe(
+      'select "id" from "users" where "id" in (select "user_id" from "sessions" limit 3) limit 2',
+    );
+    expect(compiled.parameters).toEqual([]);
+  });
+});

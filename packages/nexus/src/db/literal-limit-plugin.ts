@@ -7,32 +7,29 @@
 import {
   type KyselyPlugin,
   LimitNode,
-  OperationNodeTransformer,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
   type QueryResult,
   type RootOperationNode,
+  SelectQueryNode,
   type UnknownRow,
   ValueNode,
 } from "kysely";
 
-class LiteralLimitTransformer extends OperationNodeTransformer {
-  protected override transformLimit(node: LimitNode): LimitNode {
-    const limit = node.limit;
+export class LiteralLimitPlugin implements KyselyPlugin {
+  /**
+   * Only the root SELECT's LIMIT: every query passes through here when it is compiled, and
+   * looking at the root costs nothing where a walk of the whole tree (OperationNodeTransformer)
+   * would rebuild every node of every query. Subqueries are covered all the same: Kysely runs
+   * the plugin on a subquery builder when it becomes part of the outer query.
+   */
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    if (!SelectQueryNode.is(node) || node.limit === undefined) return node;
+    const limit = node.limit.limit;
     // Only a plain safe integer becomes literal text: anything else (a placeholder string of
     // precompiled.ts, an expression) stays exactly as Kysely built it.
-    if (ValueNode.is(limit) && !limit.immediate && Number.isSafeInteger(limit.value)) {
-      return LimitNode.create(ValueNode.createImmediate(limit.value));
-    }
-    return super.transformLimit(node);
-  }
-}
-
-export class LiteralLimitPlugin implements KyselyPlugin {
-  readonly #transformer = new LiteralLimitTransformer();
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.#transformer.transformNode(args.node);
+    if (!ValueNode.is(limit) || limit.immediate || !Number.isSafeInteger(limit.value)) return node;
+    return { ...node, limit: LimitNode.create(ValueNode.createImmediate(limit.value)) };
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
