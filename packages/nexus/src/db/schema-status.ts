@@ -29,17 +29,23 @@ export async function schemaStatus(db: Kysely<any>): Promise<SchemaStatus> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see schemaStatus.
 async function appliedNames(db: Kysely<any>): Promise<string[]> {
-  try {
+  const select = async () => {
     const { rows } = await sql<{
       name: string;
     }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db);
     return rows.map((r) => r.name);
-  } catch (err) {
+  };
+  try {
+    return await select();
+  } catch {
     // A database no Nexus has migrated yet has no migration table: everything is pending.
     // Any other failure (connection, permissions) is the caller's to report.
     const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
     if (!tables.some((t) => t.name === MIGRATION_TABLE)) return [];
-    throw err;
+    // The table is there now: another migrate run (another node's) created it between the
+    // select and the look, as two `anna-nexus migrate` at once do. Ask once more; a failure
+    // now is a real one, and its own error says why.
+    return select();
   }
 }
 
