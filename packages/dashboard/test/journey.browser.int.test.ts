@@ -272,8 +272,13 @@ describe.skipIf(skip)(`the dashboard's whole journey${reason}`, () => {
     await page.getByRole("link", { name: "My apps" }).click();
     await page.getByRole("button", { name: "Open Focus Flow" }).click();
     await focusFrame(page).waitFor({ timeout: WAIT_MS });
+    // The window's frame is there before its iframe navigates to the bundle (it starts as
+    // about:blank): wait for the bundle's document, not just the window.
+    const bundleFrame = () => page.frames().find((f) => f.url().includes(`/anna-apps/${SLUG}/`));
+    await expect.poll(() => bundleFrame() !== undefined, { timeout: WAIT_MS }).toBe(true);
     // From inside the bundle: the dashboard's API with the person's cookie, on its origin.
-    const frame = page.frames().find((f) => f.url().includes(`/anna-apps/${SLUG}/`));
+    const frame = bundleFrame();
+    await frame!.waitForLoadState("load", { timeout: WAIT_MS });
     expect(
       frame,
       page
