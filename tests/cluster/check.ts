@@ -123,6 +123,10 @@ export function checkClients(rec: Recorder, users: UserResult[]): Check[] {
     }),
     { completed: 0, failed: [] as string[], hung: [] as string[], bad: [] as string[], resumes: 0 },
   );
+  // A node that stops fails its own turns; it must not fail those another node runs (D-nexus-167).
+  const killed = new Set(rec.faults.flatMap((w) => (w.node ? [w.node] : [])));
+  const stopped = users.flatMap((u) => u.turns.stopped);
+  const stoppedElsewhere = stopped.filter((s) => !killed.has(s.node));
   return [
     {
       name: "no request hung",
@@ -143,6 +147,11 @@ export function checkClients(rec: Recorder, users: UserResult[]): Check[] {
       name: "chat streams resume exactly",
       ok: t.bad.length === 0,
       detail: `${t.resumes} resumes with Last-Event-ID, ${t.bad.length} turns with a missing or repeated frame${examples(t.bad)}`,
+    },
+    {
+      name: "a node's stop fails only its own chat turns",
+      ok: stoppedElsewhere.length === 0,
+      detail: `${stopped.length} turns ended "the server stopped", ${stoppedElsewhere.length} of them started on a node that did not stop${examples(stoppedElsewhere.map((s) => `${s.turnId} on ${s.node}`))}`,
     },
     {
       name: "no chat turn hung",

@@ -43,6 +43,8 @@ export interface TurnCheck {
   resumes: number;
   /** Turns whose frames had a gap or a repeat, with what was seen. */
   badFrames: string[];
+  /** Turns that ended "the server stopped", with the node that started them. */
+  stopped: { node: string; turnId: string }[];
 }
 
 export interface LoadOptions {
@@ -202,7 +204,7 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
     writes: { acked: new Map(), ambiguous: 0 },
     casRetries: 0,
     events: { acked: [], received: [], gaps: [] },
-    turns: { completed: 0, failed: [], hung: [], resumes: 0, badFrames: [] },
+    turns: { completed: 0, failed: [], hung: [], resumes: 0, badFrames: [], stopped: [] },
   };
   const live = () => Date.now() < deadline;
   const think = () => sleep(o.thinkMs * (0.5 + Math.random()));
@@ -359,7 +361,7 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
         continue;
       }
       const { turn_id, events_url } = r.body as { turn_id: string; events_url: string };
-      await followTurn(o, u.cookie, turn_id, events_url, result.turns);
+      await followTurn(o, u.cookie, turn_id, events_url, result.turns, r.node);
       await sleep(o.thinkMs * 10);
     }
   };
@@ -384,11 +386,12 @@ async function followTurn(
   turnId: string,
   eventsUrl: string,
   out: TurnCheck,
+  startedOn: string,
 ): Promise<void> {
   const seqs: number[] = [];
   const until = Date.now() + TURN_DEADLINE_MS;
   let dropOnPurpose = true;
-  let finished: { status?: string; error?: { message?: string } } | undefined;
+  let finished: { status?: string; error?: { code?: string; message?: string } } | undefined;
   while (finished === undefined && Date.now() < until) {
     const headers: Record<string, string> = { cookie, accept: "text/event-stream" };
     if (seqs.length) headers["last-event-id"] = String(seqs[seqs.length - 1]);
@@ -429,4 +432,5 @@ async function followTurn(
   if (finished === undefined) out.hung.push(turnId);
   else if (finished.status === "completed") out.completed++;
   else out.failed.push(`${finished.status}: ${finished.error?.message ?? "(no message)"}`);
+  if (finished?.error?.code === "server_stopped") out.stopped.push({ node: startedOn, turnId });
 }

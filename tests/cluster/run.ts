@@ -46,7 +46,12 @@ async function faults(c: Cluster, rec: Recorder): Promise<void> {
   log(`  fault: ${victim.name} SIGKILLed`);
   await sleep(1_000);
   await victim.start();
-  rec.faults.push({ what: `${victim.name} SIGKILL + restart`, from, to: Date.now() });
+  rec.faults.push({
+    what: `${victim.name} SIGKILL + restart`,
+    from,
+    to: Date.now(),
+    node: victim.name,
+  });
   log(`  fault: ${victim.name} back after ${Date.now() - from} ms`);
   await sleep(Math.max(0, rec.startedAt + SECONDS * 650 - Date.now()));
   const natsFrom = Date.now();

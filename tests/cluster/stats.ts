@@ -13,6 +13,8 @@ export interface Window {
   what: string;
   from: number;
   to: number;
+  /** The node the fault stopped, if it stopped one. */
+  node?: string;
 }
 
 export class Recorder {

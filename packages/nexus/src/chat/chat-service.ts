@@ -43,6 +43,15 @@ export const CHAT_MAX_RUNNING_TURNS_PER_USER = 4;
 export const CHAT_MAX_FRAMES_PER_TURN = 20_000;
 /** How long a cancel waits for the turn to record its end before answering. */
 const CANCEL_WAIT_MS = 10_000;
+/** How often a cancel asked of another node looks whether the turn has ended. */
+const CANCEL_POLL_MS = 100;
+/**
+ * How often a node says it still runs its turns, picks up cancels asked on other nodes, and
+ * ends the turns of nodes that stopped saying so (D-nexus-167).
+ */
+export const CHAT_HEARTBEAT_MS = 2_000;
+/** A running turn whose heartbeat is older than this belongs to a node that is gone. */
+export const CHAT_TURN_STALE_MS = 15_000;
 
 const SERVER_STOPPED = {
   code: "server_stopped",
@@ -101,6 +110,14 @@ export interface ChatServiceOptions {
   maxFramesPerTurn?: number;
   /** Files attached to conversations; without it a turn that names attachments is refused. */
   attachments?: ChatAttachments;
+  /**
+   * This node's id, recorded on the turns it runs: unique among the nodes sharing the database
+   * and the same across restarts (ANNA_NODE_ID, default host:port). Default: one per process.
+   */
+  node?: string;
+  /** The heartbeat period (default CHAT_HEARTBEAT_MS) and the age past which a turn is abandoned. */
+  heartbeatMs?: number;
+  staleAfterMs?: number;
 }
 
 interface RunningTurn {
@@ -112,12 +129,17 @@ interface RunningTurn {
 export class ChatService {
   readonly store: ChatStore;
   readonly log: TurnEventLog;
+  /** The id this node records on the turns it runs. */
+  readonly node: string;
   private readonly running = new Map<string, RunningTurn>();
   private stopping = false;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private beating: Promise<unknown> | undefined;
 
   constructor(private readonly options: ChatServiceOptions) {
     this.store = new ChatStore(options.db, () => options.clock.now());
     this.log = new TurnEventLog(this.store, options.pollMs ? { pollMs: options.pollMs } : {});
+    this.node = options.node ?? `process-${randomUUID()}`;
   }
 
   async createConversation(user: User, title: string | null): Promise<ConversationRow> {
@@ -189,6 +211,7 @@ export class ChatService {
       turnId,
       text,
       attachments,
+      runner: this.node,
       now: this.options.clock.now(),
     });
     if (started === "busy") {
@@ -232,8 +255,13 @@ export class ChatService {
     if (local) {
       local.controller.abort(new Error("cancelled by the user"));
       await Promise.race([local.done, new Promise((r) => setTimeout(r, CANCEL_WAIT_MS).unref())]);
+    } else if (this.runsElsewhere(turn)) {
+      // Its node stops it on its next heartbeat, recording what the turn had done.
+      if (await this.store.requestCancel(turnId, this.options.clock.now())) {
+        await this.untilEnded(user, turnId);
+      }
     } else {
-      // Left running by a server that stopped (or running on another one): end it here.
+      // Left running by a node that is gone: end it here.
       await this.endElsewhere(turn, "cancelled", undefined);
     }
     return this.turn(user, turnId);
@@ -246,26 +274,95 @@ export class ChatService {
   }
 
   /**
-   * Marks the turns a previous run of the server left `running` as failed, each with its
-   * `turn.finished` frame so their streams end. Call once at start, before serving.
+   * Marks as failed the turns this node's previous run left `running`, and those of nodes that
+   * are gone (see `abandonedTurns`), each with its `turn.finished` frame so their streams end.
+   * Call once at start, before serving; the turns other live nodes run are left alone.
    */
   async recoverInterrupted(): Promise<number> {
-    let count = 0;
-    for (;;) {
-      const left = (await this.store.runningTurns(100)).filter((t) => !this.running.has(t.id));
-      if (left.length === 0) return count;
-      for (const turn of left) {
-        if (await this.endElsewhere(turn, "failed", SERVER_STOPPED)) count += 1;
-      }
+    return this.endAbandoned(this.node);
+  }
+
+  /**
+   * Starts the heartbeat (every `heartbeatMs`): it keeps this node's turns fresh, stops the ones
+   * cancelled on other nodes, and ends the turns of nodes that stopped beating. `close` stops it.
+   */
+  startHeartbeat(): void {
+    if (this.heartbeatTimer) return;
+    this.heartbeatTimer = setInterval(() => {
+      this.beating ??= this.heartbeat()
+        .catch((err: unknown) =>
+          this.options.logger.log("warn", "chat heartbeat failed; retrying on the next one", {
+            error: String(err),
+          }),
+        )
+        .finally(() => (this.beating = undefined));
+    }, this.options.heartbeatMs ?? CHAT_HEARTBEAT_MS);
+    this.heartbeatTimer.unref();
+  }
+
+  /** One heartbeat (the timer's work; tests call it directly). Returns the turns it ended. */
+  async heartbeat(): Promise<number> {
+    const cancelled = await this.store.heartbeat(this.node, this.options.clock.now());
+    for (const id of cancelled) {
+      this.running.get(id)?.controller.abort(new Error("cancelled by the user"));
     }
+    return this.endAbandoned();
   }
 
   /** Stops every running turn (they end `failed`, saying the server stopped) and waits. */
   async close(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = undefined;
     const all = [...this.running.values()];
     for (const t of all) t.controller.abort(new Error("the server is stopping"));
     await Promise.all(all.map((t) => t.done));
+    await this.beating;
+  }
+
+  private async endAbandoned(mine?: string): Promise<number> {
+    const staleBefore =
+      this.options.clock.now() - (this.options.staleAfterMs ?? CHAT_TURN_STALE_MS);
+    let count = 0;
+    const tried = new Set<string>();
+    for (;;) {
+      const left = (await this.store.abandonedTurns(staleBefore, 100, mine)).filter(
+        (t) => !this.running.has(t.id) && !tried.has(t.id),
+      );
+      if (left.length === 0) return count;
+      for (const turn of left) {
+        tried.add(turn.id);
+        try {
+          if (await this.endElsewhere(turn, "failed", SERVER_STOPPED)) count += 1;
+        } catch (err) {
+          // One turn that cannot be ended (its node came back and wrote the frame we would
+          // write) must not stop the others, or the server's start.
+          this.options.logger.log("warn", "could not end an abandoned chat turn", {
+            turn_id: turn.id,
+            runner: turn.runner,
+            error: String(err),
+          });
+        }
+      }
+    }
+  }
+
+  /** Whether another live node runs the turn (its heartbeat is recent). */
+  private runsElsewhere(turn: TurnRow): boolean {
+    if (turn.runner === null || turn.runner === this.node || turn.heartbeat_at === null) {
+      return false;
+    }
+    const stale = this.options.staleAfterMs ?? CHAT_TURN_STALE_MS;
+    return Number(turn.heartbeat_at) >= this.options.clock.now() - stale;
+  }
+
+  /** Waits until the turn is no longer running, or CANCEL_WAIT_MS. */
+  private async untilEnded(user: User, turnId: string): Promise<void> {
+    const until = Date.now() + CANCEL_WAIT_MS;
+    while (Date.now() < until) {
+      if ((await this.turn(user, turnId)).status !== "running") return;
+      await new Promise((r) => setTimeout(r, CANCEL_POLL_MS));
+    }
   }
 
   /** Resolves when no turn is running (tests). */

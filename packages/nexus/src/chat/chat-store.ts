@@ -175,6 +175,8 @@ export class ChatStore implements TurnFrameStore {
     text: string;
     /** Checked by ChatAttachments.forTurn; marked sent with this turn, shown on its message. */
     attachments?: readonly AttachmentRow[];
+    /** The id of the node that runs it (ChatService's `node`). */
+    runner?: string;
     now: number;
   }): Promise<"started" | "busy"> {
     const { conversation, turnId, text, now } = input;
@@ -192,6 +194,8 @@ export class ChatStore implements TurnFrameStore {
             error_message: null,
             started_at: now,
             finished_at: null,
+            runner: input.runner ?? null,
+            heartbeat_at: now,
           })
           .execute();
         const seq = (await lastMessageSeq(tx, conversation.id)) + 1;
@@ -302,15 +306,53 @@ export class ChatStore implements TurnFrameStore {
     });
   }
 
-  /** Turns left `running` (by a server that stopped), oldest first. */
-  async runningTurns(limit: number): Promise<TurnRow[]> {
+  /**
+   * Running turns whose node is gone, oldest first: no runner recorded (rows from before 0018),
+   * no heartbeat since `staleBefore`, or, when `mine` is given, run by this node's id (a node
+   * that just started runs none yet, so those are its previous life's).
+   */
+  async abandonedTurns(staleBefore: number, limit: number, mine?: string): Promise<TurnRow[]> {
     return this.db
       .selectFrom("chat_turns")
       .selectAll()
       .where("status", "=", "running")
+      .where((eb) =>
+        eb.or([
+          eb("runner", "is", null),
+          eb("heartbeat_at", "is", null),
+          eb("heartbeat_at", "<", staleBefore),
+          ...(mine === undefined ? [] : [eb("runner", "=", mine)]),
+        ]),
+      )
       .orderBy("started_at")
       .limit(limit)
       .execute();
+  }
+
+  /**
+   * Says that `runner` still runs its turns; returns the ones a cancel was asked for elsewhere.
+   * Turns ended meanwhile are not touched (the status guard).
+   */
+  async heartbeat(runner: string, now: number): Promise<string[]> {
+    const rows = await this.db
+      .updateTable("chat_turns")
+      .set({ heartbeat_at: now })
+      .where("runner", "=", runner)
+      .where("status", "=", "running")
+      .returning(["id", "cancel_requested_at"])
+      .execute();
+    return rows.filter((r) => r.cancel_requested_at !== null).map((r) => r.id);
+  }
+
+  /** Asks the turn's runner to cancel it; false when the turn is no longer running. */
+  async requestCancel(turnId: string, now: number): Promise<boolean> {
+    const updated = await this.db
+      .updateTable("chat_turns")
+      .set({ cancel_requested_at: now })
+      .where("id", "=", turnId)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
   }
 
   // TurnFrameStore: the frames of the event log.

@@ -59,6 +59,7 @@ import {
 import type { ExecutaRuntime } from "../executas/executa-runtime.js";
 import { BINARY_FLAGS, binaryConfig } from "./binary-flags.js";
 import { developerTermsFromEnv } from "./developer-terms-env.js";
+import { nodeIdFrom } from "./node-id.js";
 import { EVENT_BUS_FLAGS, eventBusFrom } from "./event-bus-flags.js";
 import { llmFromEnv, llmSummary } from "./llm-env.js";
 import { openKeyring } from "./keyring-flags.js";
@@ -166,6 +167,10 @@ bubblewrap, one private home per user and tool under <data>/sandbox. The start l
   ANNA_SANDBOX=bwrap|none            the plugin sandbox (default bwrap; refused where it cannot run)
   ANNA_SANDBOX_ALLOW_UNSANDBOXED=1   with ANNA_SANDBOX=none: run Hub plugins unsandboxed anyway
   ANNA_SANDBOX_NETWORK=0             give each sandbox only its own loopback (default: network on)
+
+Nodes sharing one database (a cluster) each have an id that stays the same across restarts:
+  ANNA_NODE_ID=<id>                  default: the one in <data>/node-id, made at the first start;
+                                     a restarted node fails the chat turns it left running
 
 Connected accounts (plugins' OAuth credentials) come from the providers you configure, none by
 default; register <origin>/api/v1/platform-credentials/oauth/<id>/callback at the provider:
@@ -300,8 +305,12 @@ async function serveUntilStopped(
   });
   const stores = sqlStores(handle.db);
   let tokens: Awaited<ReturnType<typeof openKeyring>>;
+  let nodeId: string;
   try {
     tokens = await openKeyring(stores, io, dataDir);
+    // Recorded on the chat turns this node runs: a restarted node ends its own at once, the
+    // others' only when their heartbeat stops (D-nexus-167).
+    nodeId = nodeIdFrom(io.env, dataDir);
   } catch (err) {
     await handle.close();
     throw err;
@@ -487,6 +496,7 @@ async function serveUntilStopped(
     gateway,
     clock: systemClock,
     logger,
+    node: nodeId,
     assemble: turnAssembler({
       db: handle.db,
       executas,
@@ -496,8 +506,10 @@ async function serveUntilStopped(
     }),
   });
   const interrupted = await chat.service.recoverInterrupted();
+  chat.service.startHeartbeat();
   // The chat model is in "llm gateway ready" above.
   logger.log("info", "chat ready", {
+    node: nodeId,
     interrupted_turns_failed: interrupted,
     platform_tools: platformTools.map((t) => t.name),
     web_search: search ? "on" : "off",

@@ -18,6 +18,7 @@ import * as m0014 from "./migrations/0014-executa-credentials.js";
 import * as m0015 from "./migrations/0015-chat-attachments.js";
 import * as m0016 from "./migrations/0016-server-settings.js";
 import * as m0017 from "./migrations/0017-connected-accounts.js";
+import * as m0018 from "./migrations/0018-chat-turn-runner.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
@@ -37,6 +38,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0015-chat-attachments": m0015,
   "0016-server-settings": m0016,
   "0017-connected-accounts": m0017,
+  "0018-chat-turn-runner": m0018,
 };
 
 /** Kysely's bookkeeping tables, named for Nexus so they never clash with an app's. */

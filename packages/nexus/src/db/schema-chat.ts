@@ -27,6 +27,12 @@ export interface ChatTurnsTable {
   step_count: Generated<number>;
   started_at: number;
   finished_at: number | null;
+  /** Migration 0018: the id of the node running it (null on older rows). */
+  runner: string | null;
+  /** Migration 0018: when the runner last said it still runs the turn. */
+  heartbeat_at: number | null;
+  /** Migration 0018: a cancel asked on another node than the runner. */
+  cancel_requested_at: number | null;
 }
 
 export interface ChatMessagesTable {

@@ -3,8 +3,7 @@
 // not let anyone mint tokens. The KEK comes from ANNA_TOKEN_KEK (every node of a scaled-out
 // deployment sets the same one) or, by default, a file in the data folder created on first use.
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readOrCreateDataFile } from "../core/data-file.js";
 
 export const KEK_ENV = "ANNA_TOKEN_KEK";
 export const KEK_FILE = "token-signing.kek";
@@ -71,23 +70,8 @@ export function kekFromBytes(key: Buffer, source: string): KeyEncryptionKey {
 export function loadKek(env: NodeJS.ProcessEnv, dataDir: string): KeyEncryptionKey {
   const fromEnv = env[KEK_ENV]?.trim();
   if (fromEnv) return kekFromBytes(Buffer.from(fromEnv, "base64"), KEK_ENV);
-  const file = join(dataDir, KEK_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    mkdirSync(dataDir, { recursive: true });
-    try {
-      // `wx`: a second process starting at the same moment keeps the first one's key.
-      writeFileSync(file, randomBytes(KEK_BYTES).toString("base64") + "\n", {
-        mode: 0o600,
-        flag: "wx",
-      });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
-    text = readFileSync(file, "utf8");
-  }
-  return kekFromBytes(Buffer.from(text.trim(), "base64"), file);
+  const { text, file } = readOrCreateDataFile(dataDir, KEK_FILE, () =>
+    randomBytes(KEK_BYTES).toString("base64"),
+  );
+  return kekFromBytes(Buffer.from(text, "base64"), file);
 }
