@@ -85,10 +85,14 @@ export class DevSession {
     return this.host.health(DEV_USER_ID, this.toolId);
   }
 
-  invoke(tool: string, args: Record<string, unknown>): Promise<InvokeOutcome> {
+  /** `signal` cancels it: the host stops waiting and sends the plugin `executa/cancel`. */
+  invoke(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<InvokeOutcome> {
     const credentials = this.credentialsFor(this.process.manifest);
     this.options.redactor.add(Object.values(credentials));
-    return this.host.invoke(DEV_USER_ID, this.toolId, tool, args, { credentials });
+    return this.host.invoke(DEV_USER_ID, this.toolId, tool, args, {
+      credentials,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   restart(): Promise<void> {

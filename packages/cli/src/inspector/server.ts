@@ -30,6 +30,9 @@ import { mountStorageRoutes } from "./storage-routes.js";
 import { saveTestCase } from "./test-cases.js";
 
 export const INSPECTOR_HOST = "127.0.0.1";
+/** Invokes waiting for their answer at once, each cancellable by the id the page gave it. */
+const RUNNING_MAX = 32;
+const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** One developer, a few tabs: the bound is on memory, not on people. */
 const SSE_LIMITS = { clientBufferMaxBytes: 16 * 1024 * 1024, perRouteMax: 8, totalMax: 8 };
 
@@ -203,11 +206,25 @@ export async function startInspectorServer(
   app.post("/api/invoke", async (c) => {
     const body = await readJsonBody(c.req.raw);
     const { tool, args } = invokeRequest(body);
-    return json(await invoke(tool, args));
+    return json(await invoke(tool, args, runIdOf(body)));
+  });
+  app.post("/api/invoke/cancel", async (c) => {
+    const run = runIdOf(await readJsonBody(c.req.raw));
+    const controller = run === undefined ? undefined : running.get(run);
+    if (controller === undefined) {
+      throw new HttpError(
+        "not_found",
+        run === undefined
+          ? 'POST /api/invoke/cancel takes {"run": "<the id the invoke was sent with>"}'
+          : `no invoke ${JSON.stringify(run)} is running (it has answered, or was never sent)`,
+      );
+    }
+    controller.abort(new Error("cancelled from the inspector"));
+    return json({ cancelled: run });
   });
   app.post("/api/history/:id/rerun", async (c) => {
     const entry = historyEntry(c.req.param("id"));
-    return json(await invoke(entry.tool, entry.arguments));
+    return json(await invoke(entry.tool, entry.arguments, runIdOf(await readJsonBody(c.req.raw))));
   });
   app.post("/api/history/:id/save", async (c) => {
     const entry = historyEntry(c.req.param("id"));
@@ -222,16 +239,37 @@ export async function startInspectorServer(
     json,
   });
 
-  async function invoke(tool: string, args: Record<string, unknown>) {
+  const running = new Map<string, AbortController>();
+
+  /** Invokes `tool`; with a `run` id, `POST /api/invoke/cancel` can stop it meanwhile. */
+  async function invoke(tool: string, args: Record<string, unknown>, run?: string) {
+    const controller = new AbortController();
+    if (run !== undefined) {
+      if (running.has(run)) {
+        throw new HttpError(
+          "invalid_arg",
+          `an invoke with run id ${JSON.stringify(run)} is running; send a fresh id`,
+        );
+      }
+      if (running.size >= RUNNING_MAX) {
+        throw new HttpError(
+          "rate_limited",
+          `${RUNNING_MAX} invokes are waiting for their answer; cancel one or wait for it`,
+        );
+      }
+      running.set(run, controller);
+    }
     let outcome;
     try {
-      outcome = await session.invoke(tool, args);
+      outcome = await session.invoke(tool, args, controller.signal);
     } catch (error) {
       // The plugin did not start or stopped for good: no answer to show, only why.
       throw new HttpError(
         "executa_unavailable",
         redactor.text(`${tool} was not invoked: ${startFailure(session, error)}`),
       );
+    } finally {
+      if (run !== undefined) running.delete(run);
     }
     return { entry: log.addInvoke(tool, args, outcome) };
   }
@@ -280,6 +318,19 @@ function withHeaders(response: Response): Response {
 
 function json(value: unknown): Response {
   return withHeaders(jsonResponse(200, value));
+}
+
+/** The optional `run` id of an invoke (or of a cancel): letters, digits, `-`, `_`. */
+function runIdOf(body: unknown): string | undefined {
+  const run = (body as { run?: unknown } | null)?.run;
+  if (run === undefined) return undefined;
+  if (typeof run !== "string" || !RUN_ID.test(run)) {
+    throw new HttpError(
+      "invalid_arg",
+      `"run" must be 1 to 64 letters, digits, '-' or '_' (e.g. a random UUID), got ${JSON.stringify(run)?.slice(0, 80)}`,
+    );
+  }
+  return run;
 }
 
 function invokeRequest(body: unknown): { tool: string; args: Record<string, unknown> } {

@@ -1,5 +1,5 @@
 // The inspector in Chromium against the ts-notes plugin: open the printed URL (the token becomes
-// the cookie), fill a tool's generated form, invoke, and see the answer, its duration, the invoke
+// the cookie), fill a tool's generated form, invoke (and cancel one), and see the answer, its duration, the invoke
 // and the plugin's storage call in the frame trace, the history's Re-run, and the storage panel
 // (the plugin's rows, one edited there and read back by the plugin). A screenshot is
 // kept under test-artifacts/.
@@ -14,6 +14,7 @@ import { startInspector } from "./helpers.js";
 const chromium = needs("chromium");
 const NOTES_MAIN = path.join(example("ts-notes"), "dist/main.js");
 const FORMS = fileURLToPath(new URL("fixtures/forms.mjs", import.meta.url));
+const WAITS = fileURLToPath(new URL("fixtures/waits.mjs", import.meta.url));
 
 describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`, () => {
   const browser = useBrowser();
@@ -126,6 +127,27 @@ describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`,
       filters: { tag: "x" },
     });
     await expect.poll(() => page.textContent("#stderr")).toContain('echo_args got {"mode":"slow"');
+    expect(errors).toEqual([]);
+  });
+
+  it("cancels a running invoke with the Cancel button", async () => {
+    const ui = await startInspector(["--spec", `tool_id=waits,type=node,command="node ${WAITS}"`]);
+    const { page, errors } = await openTestPage(browser());
+    await page.goto(ui.url);
+    await expect.poll(() => page.textContent("#form-title")).toBe("wait");
+    expect(await page.isVisible("#cancel-invoke")).toBe(false);
+    await page.click("#invoke");
+    await expect.poll(() => page.isVisible("#cancel-invoke")).toBe(true);
+    expect(await page.textContent("#result")).toBe("waiting for the plugin");
+    await expect.poll(() => page.textContent("#stderr")).toContain("wait started");
+    await page.click("#cancel-invoke");
+    await expect.poll(() => page.textContent("#result-status")).toBe("wait: error -32000");
+    expect(await page.textContent("#result")).toContain("was cancelled");
+    expect(await page.isVisible("#cancel-invoke")).toBe(false);
+    expect(await page.isDisabled("#invoke")).toBe(false);
+    await expect
+      .poll(() => page.textContent("#stderr"))
+      .toContain("wait cancelled: cancelled from the inspector");
     expect(errors).toEqual([]);
   });
 });

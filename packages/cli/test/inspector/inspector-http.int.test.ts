@@ -5,11 +5,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { request } from "node:http";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { example, runCli, tempDir } from "../executa-dev/helpers.js";
 import { readEvents, startInspector, type RunningInspector } from "./helpers.js";
 
 const NOTES_MAIN = path.join(example("ts-notes"), "dist/main.js");
+const WAITS = fileURLToPath(new URL("fixtures/waits.mjs", import.meta.url));
 
 /** ts-notes launched in `dir`, so saved test cases land in a temp folder, not in the repo. */
 function notesIn(dir: string): string[] {
@@ -363,5 +365,47 @@ describe("executa dev --ui: usage", () => {
     ]);
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain(`--ui-port ${ui.port} is in use`);
+  });
+
+  it("cancels a running invoke by its run id: it answers 'was cancelled' and the plugin is told", async () => {
+    const ui = await startInspector(["--spec", `tool_id=waits,type=node,command="node ${WAITS}"`]);
+    const state = async () =>
+      (await (await fetch(`${ui.base}/api/state`, { headers: auth(ui) })).json()) as {
+        stderr: string[];
+      };
+    const waiting = post(ui, "/api/invoke", { tool: "wait", arguments: {}, run: "run-1" });
+    await expect.poll(async () => (await state()).stderr).toContain("wait started");
+    // The same run id twice is refused while the first runs; an unknown one has nothing to stop.
+    const twice = await post(ui, "/api/invoke", { tool: "wait", arguments: {}, run: "run-1" });
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { error: { message: string } }).error.message).toContain(
+      "send a fresh id",
+    );
+    const unknown = await post(ui, "/api/invoke/cancel", { run: "run-2" });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe(
+      'no invoke "run-2" is running (it has answered, or was never sent)',
+    );
+    const badId = await post(ui, "/api/invoke/cancel", { run: "a b" });
+    expect(badId.status).toBe(400);
+    await badId.body?.cancel();
+
+    const cancelled = await post(ui, "/api/invoke/cancel", { run: "run-1" });
+    expect(await cancelled.json()).toEqual({ cancelled: "run-1" });
+    const answer = (await (await waiting).json()) as {
+      entry: { tool: string; outcome: { ok: boolean; error: { code: number; message: string } } };
+    };
+    expect(answer.entry.tool).toBe("wait");
+    expect(answer.entry.outcome).toMatchObject({
+      ok: false,
+      error: { code: -32000, message: 'plugin "waits" tool wait was cancelled' },
+    });
+    await expect
+      .poll(async () => (await state()).stderr)
+      .toContain("wait cancelled: cancelled from the inspector");
+    // Once it answered, its id is free and cancelling it again finds nothing.
+    const late = await post(ui, "/api/invoke/cancel", { run: "run-1" });
+    expect(late.status).toBe(404);
+    await late.body?.cancel();
   });
 });

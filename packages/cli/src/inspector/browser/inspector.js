@@ -268,17 +268,27 @@ $("invoke-raw").addEventListener("click", () => {
   void runInvoke("/api/invoke", { tool: selected, arguments: args });
 });
 
-async function runInvoke(path, body) {
+async function runInvoke(path, body = {}) {
   const button = $("invoke");
+  const cancel = $("cancel-invoke");
+  const run = crypto.randomUUID();
   button.disabled = true;
+  cancel.hidden = false;
+  cancel.disabled = false;
+  cancel.onclick = () => {
+    cancel.disabled = true;
+    // The invoke's own answer (error ABORTED) is what the result box then shows.
+    api("/api/invoke/cancel", { run }).catch((error) => showResult({ failure: error.message }));
+  };
   showResult({ pending: true });
   try {
-    const { entry } = await api(path, body);
+    const { entry } = await api(path, { ...body, run });
     showResult(entry);
   } catch (error) {
     showResult({ failure: error.message });
   } finally {
     button.disabled = false;
+    cancel.hidden = true;
   }
 }
 
