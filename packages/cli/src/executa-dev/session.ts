@@ -86,7 +86,11 @@ export class DevSession {
   }
 
   /** `signal` cancels it: the host stops waiting and sends the plugin `executa/cancel`. */
-  invoke(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<InvokeOutcome> {
+  invoke(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<InvokeOutcome> {
     const credentials = this.credentialsFor(this.process.manifest);
     this.options.redactor.add(Object.values(credentials));
     return this.host.invoke(DEV_USER_ID, this.toolId, tool, args, {
