@@ -24,6 +24,7 @@ import { parseGrantFlags } from "./grant-flags.js";
 import { openRealStorage, type RealStorage } from "../real-storage/open-real-storage.js";
 import { type StorageMode } from "./service-flags.js";
 import { modesNotice, resolveCopilotModes, type FamilyMode } from "./copilot-modes.js";
+import { serviceSwitch, type ServiceSwitch } from "./service-switch.js";
 
 const COMMAND = "executa dev";
 
@@ -57,7 +58,9 @@ export interface DevRouter {
    * storage panel; undefined with `--storage off`.
    */
   storage: StorageService | undefined;
-  /** Stops the loopback blob server if it was started. */
+  /** Changes a family's mode while the run goes on (the inspector's services panel). */
+  switch: ServiceSwitch;
+  /** Stops the loopback blob server if it was started, and the switched families' services. */
   close(): Promise<void>;
 }
 
@@ -210,6 +213,14 @@ export async function buildDevRouter(
     tokens: backgroundDevTokenIssuer(),
     onProgress: (event) => progress?.(event),
   });
+  const switcher = serviceSwitch({
+    services,
+    summary,
+    grants: grants.policy,
+    cwd: io.cwd,
+    samplingUnsupportedFormat: flags["sampling-unsupported-format"] === true,
+    ...(target.wrapSampling ? { wrapSampling: target.wrapSampling } : {}),
+  });
   const notGranted = GRANT_FAMILIES.filter((f) => !grants.granted.has(f));
   return {
     factory: router,
@@ -228,7 +239,11 @@ export async function buildDevRouter(
     onProgress: (listener) => (progress = listener),
     // With --storage off the service only refuses: the inspector says so instead of showing it.
     storage: storage.mode === "off" ? undefined : services.storage,
-    close: offline.close,
+    switch: switcher,
+    close: async () => {
+      await switcher.close();
+      await offline.close();
+    },
   };
 }
 

@@ -18,7 +18,7 @@ import { InspectorListenError, startInspectorServer } from "./server.js";
 export interface InspectorRunOptions {
   session: DevSession;
   launch: LaunchSpec;
-  router: Pick<DevRouter, "summary" | "hints" | "notGranted" | "storage">;
+  router: Pick<DevRouter, "summary" | "hints" | "notGranted" | "storage" | "switch">;
   redactor: TextRedactor;
   port: number;
   /** `--open`: the page in $BROWSER or the platform's opener. */

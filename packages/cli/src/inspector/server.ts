@@ -28,6 +28,11 @@ import { InspectorLog, type TextRedactor } from "./inspector-log.js";
 import { inspectorAsset, inspectorHtml } from "./page.js";
 import { mountStorageRoutes } from "./storage-routes.js";
 import { saveTestCase } from "./test-cases.js";
+import {
+  SWITCHABLE_FAMILIES,
+  SERVICE_SWITCH_ERROR,
+  type ServiceChoice,
+} from "../executa-dev/service-switch.js";
 
 export const INSPECTOR_HOST = "127.0.0.1";
 /** Invokes waiting for their answer at once, each cancellable by the id the page gave it. */
@@ -49,7 +54,7 @@ export interface InspectorServerOptions {
   /** The session's redactor: what the trace, stderr and results hide. */
   redactor: TextRedactor;
   launch: LaunchSpec;
-  router: Pick<DevRouter, "summary" | "hints" | "notGranted" | "storage">;
+  router: Pick<DevRouter, "summary" | "hints" | "notGranted" | "storage" | "switch">;
   /** 0 picks a free port. */
   port: number;
   logger?: Logger;
@@ -106,6 +111,7 @@ export async function startInspectorServer(
     dir: launch.dir,
     command: launch.command,
     services: options.router.summary,
+    switchable: SWITCHABLE_FAMILIES,
     storage: options.router.storage !== undefined,
     not_granted: options.router.notGranted,
     hints: options.router.hints,
@@ -222,6 +228,21 @@ export async function startInspectorServer(
     controller.abort(new Error("cancelled from the inspector"));
     return json({ cancelled: run });
   });
+  app.post("/api/services", async (c) => {
+    const { family, choice } = serviceRequest(await readJsonBody(c.req.raw));
+    try {
+      await options.router.switch.set(family, choice);
+    } catch (error) {
+      // By name: the inspector is bundled apart from executa dev (D-cli-xdev-32), so the class
+      // the switch threw is not this module's copy.
+      if (error instanceof Error && error.name === SERVICE_SWITCH_ERROR) {
+        throw new HttpError("invalid_arg", redactor.text(error.message));
+      }
+      throw error;
+    }
+    send("services", { services: options.router.summary });
+    return json({ services: options.router.summary });
+  });
   app.post("/api/history/:id/rerun", async (c) => {
     const entry = historyEntry(c.req.param("id"));
     return json(await invoke(entry.tool, entry.arguments, runIdOf(await readJsonBody(c.req.raw))));
@@ -318,6 +339,28 @@ function withHeaders(response: Response): Response {
 
 function json(value: unknown): Response {
   return withHeaders(jsonResponse(200, value));
+}
+
+const SERVICE_BODY =
+  'POST /api/services takes {"family": "sampling", "mode": "mock", "fixture": "<file.jsonl>"}, or "mode": "off" or "initial"';
+
+function serviceRequest(body: unknown): { family: string; choice: ServiceChoice } {
+  const b = body as { family?: unknown; mode?: unknown; fixture?: unknown } | null;
+  if (b === null || typeof b !== "object" || typeof b.family !== "string") {
+    throw new HttpError("invalid_arg", `${SERVICE_BODY}; "family" is missing`);
+  }
+  if (b.mode === "off" || b.mode === "initial")
+    return { family: b.family, choice: { mode: b.mode } };
+  if (b.mode === "mock") {
+    if (typeof b.fixture !== "string" || b.fixture.trim() === "") {
+      throw new HttpError("invalid_arg", `${SERVICE_BODY}; "mode": "mock" needs "fixture"`);
+    }
+    return { family: b.family, choice: { mode: "mock", fixture: b.fixture.trim() } };
+  }
+  throw new HttpError(
+    "invalid_arg",
+    `${SERVICE_BODY}; "mode" ${JSON.stringify(b.mode)} is not one of them`,
+  );
 }
 
 /** The optional `run` id of an invoke (or of a cancel): letters, digits, `-`, `_`. */

@@ -150,4 +150,42 @@ describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`,
       .toContain("wait cancelled: cancelled from the inspector");
     expect(errors).toEqual([]);
   });
+
+  it("switches sampling to a mock-answer file from the services form", async () => {
+    const ui = await startInspector([
+      "--spec",
+      `tool_id=notes,type=node,command="node ${NOTES_MAIN}",dir=${tempDir()}`,
+    ]);
+    const fixture = path.join(example("ts-notes"), "fixtures/sampling.jsonl");
+    const { page, errors } = await openTestPage(browser());
+    await page.goto(ui.url);
+    await expect.poll(() => page.textContent("#state")).toBe("ready");
+    expect(await page.textContent("#services")).toContain("sampling=off");
+    expect(await page.locator("#service-family option").allTextContents()).toEqual([
+      "sampling",
+      "agent",
+      "image",
+      "upload",
+      "embeddings",
+    ]);
+    // A file that is not there is refused, and nothing changes.
+    await page.fill("#service-fixture", "/nonexistent/sampling.jsonl");
+    await page.click("#service-apply");
+    await expect.poll(() => page.textContent("#service-result")).toMatch(/stays as it was/);
+    await page.fill("#service-fixture", fixture);
+    await page.click("#service-apply");
+    await expect
+      .poll(() => page.textContent("#service-result"))
+      .toBe(`sampling: mock (${fixture}, switched)`);
+    expect(await page.textContent("#services")).toContain("sampling=mock");
+
+    await page.click('#tools button[data-tool="add_note"]');
+    await page.fill("#arg-text", "buy milk");
+    await page.click("#invoke");
+    await expect.poll(() => page.textContent("#result-status")).toBe("add_note: ok");
+    await page.click('#tools button[data-tool="summarize_notes"]');
+    await page.click("#invoke");
+    await expect.poll(() => page.textContent("#result")).toContain("milk is on the list");
+    expect(errors).toEqual([]);
+  });
 });

@@ -408,4 +408,54 @@ describe("executa dev --ui: usage", () => {
     expect(late.status).toBe(404);
     await late.body?.cancel();
   });
+
+  it("switches sampling to a mock-answer file, off and back while the plugin runs", async () => {
+    const ui = await startInspector(notesIn(tempDir()));
+    const fixture = path.join(example("ts-notes"), "fixtures/sampling.jsonl");
+    const invoke = async (tool: string, args: Record<string, unknown>) =>
+      (
+        (await (await post(ui, "/api/invoke", { tool, arguments: args })).json()) as {
+          entry: { outcome: { ok: boolean; data?: { summary?: string }; error?: unknown } };
+        }
+      ).entry.outcome;
+    const switchTo = (body: unknown) => post(ui, "/api/services", body);
+    expect((await invoke("add_note", { text: "buy milk" })).ok).toBe(true);
+    // As started (no --mock-sampling): sampling is off and the plugin's call is refused.
+    const refused = await invoke("summarize_notes", {});
+    expect(JSON.stringify(refused)).toContain("sampling");
+    expect(refused.data?.summary).toBeUndefined();
+
+    const mocked = await switchTo({ family: "sampling", mode: "mock", fixture });
+    expect(mocked.status).toBe(200);
+    expect(((await mocked.json()) as { services: Record<string, string> }).services.sampling).toBe(
+      `mock (${fixture}, switched)`,
+    );
+    expect((await invoke("summarize_notes", {})).data?.summary).toBe(
+      "You have some shopping to do: milk is on the list.",
+    );
+    const state = (await (await fetch(`${ui.base}/api/state`, { headers: auth(ui) })).json()) as {
+      services: Record<string, string>;
+      switchable: string[];
+    };
+    expect(state.services.sampling).toContain("switched");
+    expect(state.switchable).toEqual(["sampling", "agent", "image", "upload", "embeddings"]);
+
+    expect((await switchTo({ family: "sampling", mode: "initial" })).status).toBe(200);
+    expect((await invoke("summarize_notes", {})).data?.summary).toBeUndefined();
+
+    // Bad requests say what is wrong, and leave the service as it was.
+    const missing = await switchTo({ family: "sampling", mode: "mock", fixture: "nope.jsonl" });
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(
+      /^sampling stays as it was: .*nope\.jsonl/,
+    );
+    const storage = await switchTo({ family: "storage", mode: "off" });
+    expect(((await storage.json()) as { error: { message: string } }).error.message).toContain(
+      "storage has its own panel",
+    );
+    const noMode = await switchTo({ family: "sampling", mode: "real" });
+    expect(((await noMode.json()) as { error: { message: string } }).error.message).toContain(
+      '"mode" "real" is not one of them',
+    );
+  });
 });

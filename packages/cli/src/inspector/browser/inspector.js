@@ -506,12 +506,23 @@ function followStorageFrames(f) {
 
 // ---- the stream ---------------------------------------------------------------------------------
 
+let snapshot;
+
+function renderServices() {
+  const services = Object.entries(snapshot.services).map(([k, v]) => `${k}=${v}`);
+  if (snapshot.not_granted.length) services.push(`not granted: ${snapshot.not_granted.join(", ")}`);
+  $("services").textContent = `${snapshot.command.join(" ")} — ${services.join("  ")}`;
+}
+
 function renderSnapshot(s) {
+  snapshot = s;
   $("tool-id").textContent = s.tool_id;
   document.title = `${s.tool_id} — inspector`;
-  const services = Object.entries(s.services).map(([k, v]) => `${k}=${v}`);
-  if (s.not_granted.length) services.push(`not granted: ${s.not_granted.join(", ")}`);
-  $("services").textContent = `${s.command.join(" ")} — ${services.join("  ")}`;
+  renderServices();
+  const family = $("service-family");
+  if (family.options.length === 0) {
+    family.replaceChildren(...s.switchable.map((f) => el("option", { value: f, textContent: f })));
+  }
   renderProcess(s.process);
   renderTools(s.tools, s.start_error);
   $("trace").replaceChildren();
@@ -539,6 +550,34 @@ on(events, "stderr", addStderr);
 on(events, "process", renderProcess);
 on(events, "tools", (t) => renderTools(t.tools, t.start_error));
 on(events, "history", addHistory);
+on(events, "services", (s) => {
+  if (snapshot === undefined) return;
+  snapshot.services = s.services;
+  renderServices();
+});
+
+$("service-mode").addEventListener("change", () => {
+  $("service-fixture").hidden = $("service-mode").value !== "mock";
+});
+$("service-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const family = $("service-family").value;
+  const mode = $("service-mode").value;
+  const body = {
+    family,
+    mode,
+    ...(mode === "mock" ? { fixture: $("service-fixture").value } : {}),
+  };
+  const result = $("service-result");
+  try {
+    const { services } = await api("/api/services", body);
+    result.className = "";
+    result.textContent = `${family}: ${services[family]}`;
+  } catch (error) {
+    result.className = "error";
+    result.textContent = error.message;
+  }
+});
 events.addEventListener("error", () => {
   $("state").textContent = "disconnected";
   $("state").className = "badge stopped";

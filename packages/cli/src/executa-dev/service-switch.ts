@@ -1,0 +1,122 @@
+// Switching a service family's mode while `executa dev` runs (the inspector's services panel,
+// D-cli-xdev-36): a mock-answer file, off, or back to what the flags chose. The router reads its
+// services object on every call, so replacing one family's entry there takes effect on the
+// plugin's next reverse call, behind the same gates and budgets; calls in flight finish on the
+// service they started on.
+import path from "node:path";
+import {
+  MockFixture,
+  MockFixtureError,
+  createOfflineHostServices,
+  type GrantPolicy,
+  type HostServices,
+  type SamplingService,
+} from "@anna-ai/executa-host";
+import type { BannerFamily } from "./services.js";
+
+/** The families whose offline service answers from a mock-answer file. */
+export const SWITCHABLE_FAMILIES = ["sampling", "agent", "image", "upload", "embeddings"] as const;
+export type SwitchableFamily = (typeof SWITCHABLE_FAMILIES)[number];
+
+export type ServiceChoice =
+  | { mode: "mock"; fixture: string }
+  | { mode: "off" }
+  /** What the run's flags chose. */
+  | { mode: "initial" };
+
+export const SERVICE_SWITCH_ERROR = "ServiceSwitchError";
+
+/** A switch refused (unknown family, a fixture that does not load): the family is unchanged. */
+export class ServiceSwitchError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = SERVICE_SWITCH_ERROR;
+  }
+}
+
+export interface ServiceSwitch {
+  /** Serves `family` as chosen; resolves with its new banner label. */
+  set(family: string, choice: ServiceChoice): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function serviceSwitch(options: {
+  /** The router's own services object, changed in place. */
+  services: Partial<HostServices>;
+  /** The banner labels, changed in place (the inspector shows them). */
+  summary: Record<BannerFamily, string>;
+  grants: GrantPolicy;
+  /** Where a relative fixture path starts. */
+  cwd: string;
+  /** `--sampling-unsupported-format`: a mock sampling file keeps refusing `json_schema`. */
+  samplingUnsupportedFormat: boolean;
+  wrapSampling?: (chosen: SamplingService | undefined) => SamplingService;
+}): ServiceSwitch {
+  const { services, summary } = options;
+  const initial = { ...services };
+  const initialSummary = { ...summary };
+  // The assemblies built for switched families, closed when replaced or at the end.
+  const built = new Map<SwitchableFamily, () => Promise<void>>();
+
+  async function replace(family: SwitchableFamily, service: unknown, close?: () => Promise<void>) {
+    const previous = built.get(family);
+    built.delete(family);
+    if (close) built.set(family, close);
+    let next = service as HostServices[SwitchableFamily] | undefined;
+    if (family === "sampling" && options.wrapSampling && next !== initial.sampling) {
+      next = options.wrapSampling(next as SamplingService | undefined);
+    }
+    Object.assign(services, { [family]: next });
+    await previous?.();
+  }
+
+  return {
+    async set(name, choice) {
+      const family = SWITCHABLE_FAMILIES.find((f) => f === name);
+      if (family === undefined) {
+        throw new ServiceSwitchError(
+          `${JSON.stringify(name)} cannot be switched here; pick one of ${SWITCHABLE_FAMILIES.join(", ")} (storage has its own panel)`,
+        );
+      }
+      if (choice.mode === "initial") {
+        await replace(family, initial[family]);
+        summary[family] = initialSummary[family];
+        return summary[family];
+      }
+      let fixture: MockFixture | undefined;
+      if (choice.mode === "mock") {
+        try {
+          fixture = await MockFixture.load(path.resolve(options.cwd, choice.fixture));
+        } catch (error) {
+          const reason =
+            error instanceof MockFixtureError || error instanceof Error
+              ? error.message
+              : String(error);
+          throw new ServiceSwitchError(`${family} stays as it was: ${reason}`, { cause: error });
+        }
+      }
+      const mode = fixture ? { mode: "mock" as const, fixture } : { mode: "off" as const };
+      const assembly = createOfflineHostServices({
+        grants: options.grants,
+        storage: { mode: "off", reason: "unused" },
+        web: false,
+        ...(family === "sampling"
+          ? {
+              sampling: fixture
+                ? { ...mode, unsupportedFormat: options.samplingUnsupportedFormat }
+                : mode,
+            }
+          : { [family]: mode }),
+      });
+      await replace(family, assembly.services[family], assembly.close);
+      summary[family] =
+        choice.mode === "mock" ? `mock (${choice.fixture}, switched)` : "off (switched)";
+      return summary[family];
+    },
+    async close() {
+      const all = [...built.values()];
+      built.clear();
+      await Promise.all(all.map((close) => close()));
+    },
+  };
+}
