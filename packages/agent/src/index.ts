@@ -261,6 +261,7 @@ export type {
   ExecutaPoolOptions,
   PoolExecuta,
   PoolInvokeOptions,
+  InvokePlacement,
 } from "./executor/executa-pool.js";
 export {
   executaTools,

@@ -63,6 +63,23 @@ export interface PoolInvokeOptions {
   /** Overrides the tool's declared timeout. */
   timeoutMs?: number;
   app?: { appId: string; appScopeGranted: boolean };
+  /** Run it in this pool, past the placement (the owner serving another node's request). */
+  here?: boolean;
+}
+
+/**
+ * Where an invoke runs when several servers share the users (H11 across nodes): the placement
+ * answers the outcome of running it on the node that holds the (user, tool) process, or
+ * undefined to run it in this pool.
+ */
+export interface InvokePlacement {
+  route(
+    userId: string,
+    executa: PoolExecuta,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    options: PoolInvokeOptions,
+  ): Promise<InvokeOutcome | undefined>;
 }
 
 export class PoolFullError extends Error {
@@ -99,6 +116,7 @@ export class ExecutaPool {
   private readonly maxProcesses: number;
   private readonly idleMs: number;
   private closed = false;
+  private placement: InvokePlacement | undefined;
 
   constructor(options: ExecutaPoolOptions) {
     this.options = options;
@@ -148,6 +166,11 @@ export class ExecutaPool {
     return this.maxProcesses;
   }
 
+  /** Sends invokes through `placement` from now on (set once, before serving). */
+  place(placement: InvokePlacement): void {
+    this.placement = placement;
+  }
+
   /** The pid the host holds for (user, tool): bubblewrap's under the sandbox. */
   pidOf(userId: string, toolId: string): number | undefined {
     return this.host.get(userId, toolId)?.pid;
@@ -160,6 +183,10 @@ export class ExecutaPool {
     args: Record<string, unknown> | undefined,
     options: PoolInvokeOptions = {},
   ): Promise<InvokeOutcome> {
+    if (this.placement !== undefined && options.here !== true) {
+      const elsewhere = await this.placement.route(userId, executa, tool, args, options);
+      if (elsewhere !== undefined) return elsewhere;
+    }
     const entry = await this.acquire(userId, executa);
     try {
       const credentials = await this.options.credentials?.(userId, executa.spec.toolId);

@@ -87,6 +87,10 @@ export interface EventBusStats {
 
 export interface EventBusHandle {
   bus: EventBus;
+  /** The NATS connection, for the other cross-node traffic (invokes sent to a plugin's owner). */
+  connection: NatsConnection;
+  /** The subject prefix the events use; other traffic goes under it too. */
+  subjectPrefix: string;
   state(): EventBusState;
   /** The servers, without credentials. */
   description: string;
@@ -341,6 +345,8 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
 
   return {
     bus,
+    connection: nc,
+    subjectPrefix: prefix,
     description: target.description,
     state: () => (closed || nc.isClosed() ? "closed" : connected ? "ok" : "reconnecting"),
     stats: () => ({

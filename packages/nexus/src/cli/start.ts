@@ -47,6 +47,7 @@ import { chatPlatformTools } from "../chat/chat-platform-tools.js";
 import { turnAssembler } from "../chat/turn-assembly.js";
 import { openCopilot } from "../copilot/copilot-services.js";
 import { openExecutaRuntime } from "../executas/open-executa-runtime.js";
+import { executaPlacement, type ExecutaPlacement } from "../executas/executa-placement.js";
 import { serverWebService } from "../executas/server-web.js";
 import { sqlCredentialVault } from "../credentials/credential-vault.js";
 import { brokeredInvokeCredentials } from "../credentials/invoke-credentials.js";
@@ -458,6 +459,24 @@ async function serveUntilStopped(
     event_bus: eventBus?.description ?? "in process",
     ...(eventBusConfig === undefined ? {} : { subject_prefix: eventBusConfig.subjectPrefix }),
   });
+  // With a bus, one plugin process per (user, tool) in the cluster: the owner node runs it and
+  // the others send it their invokes (D-nexus-168). Alone, every invoke runs here.
+  let placement: ExecutaPlacement | undefined;
+  if (eventBus !== undefined) {
+    placement = executaPlacement({
+      db: handle.db,
+      nats: eventBus.connection,
+      subjectPrefix: eventBus.subjectPrefix,
+      node: nodeId,
+      pool: executas.pool,
+      prepare: (toolId, versionId, signal) => executas.prepare(toolId, versionId, signal),
+      clock: systemClock,
+      logger,
+      connected: () => eventBus?.state() === "ok",
+    });
+    await placement.start();
+    executas.pool.place(placement);
+  }
   // App windows served by this server: their `storage.*` is the same APS storage, their `llm.*`
   // and `agent.*` the same gateway and agent sessions (plugins get `copilot.agent`).
   const runtime = createNexusRuntime({
@@ -581,6 +600,7 @@ async function serveUntilStopped(
       s.once("error", reject);
     });
   } catch (err) {
+    await placement?.close();
     await executas.close();
     await eventBus?.close();
     await handle.close();
@@ -620,6 +640,7 @@ async function serveUntilStopped(
       });
     } catch (err) {
       server.close();
+      await placement?.close();
       await executas.close();
       await eventBus?.close();
       await handle.close();
@@ -691,6 +712,7 @@ async function serveUntilStopped(
   await metricsServer?.close();
   // Plugins stop before the database: a last reverse call still finds its storage, and before
   // the bus, which drains the events they published last.
+  await placement?.close();
   await executas.close();
   await eventBus?.close();
   await handle.close();

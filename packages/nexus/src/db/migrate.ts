@@ -19,6 +19,7 @@ import * as m0015 from "./migrations/0015-chat-attachments.js";
 import * as m0016 from "./migrations/0016-server-settings.js";
 import * as m0017 from "./migrations/0017-connected-accounts.js";
 import * as m0018 from "./migrations/0018-chat-turn-runner.js";
+import * as m0019 from "./migrations/0019-executa-owners.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
@@ -39,6 +40,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0016-server-settings": m0016,
   "0017-connected-accounts": m0017,
   "0018-chat-turn-runner": m0018,
+  "0019-executa-owners": m0019,
 };
 
 /** Kysely's bookkeeping tables, named for Nexus so they never clash with an app's. */

@@ -67,7 +67,18 @@ export interface OAuthFlowsTable {
   expires_at: number;
 }
 
+/** Migration 0019: the node that runs a user's plugin process for a tool (one in the cluster). */
+export interface ExecutaOwnersTable {
+  user_id: string;
+  tool_id: string;
+  /** The owner's node id (ANNA_NODE_ID or `<data>/node-id`). */
+  node: string;
+  /** Refreshed by the owner every few seconds; an old one means the node is gone. */
+  heartbeat_at: number;
+}
+
 export interface ExecutaRuntimeTables {
+  executa_owners: ExecutaOwnersTable;
   executa_manifests: ExecutaManifestsTable;
   executa_credentials: ExecutaCredentialsTable;
   connected_accounts: ConnectedAccountsTable;

@@ -1,0 +1,347 @@
+// One plugin process per (user, tool_id) across the nodes of a cluster (H11, D-nexus-168). The
+// first node to invoke a (user, tool) becomes its owner (a row in `executa_owners`), keeps it
+// with a heartbeat, and runs its process; another node's invoke for it is sent to the owner over
+// NATS (request/reply, cancellation as a message) and answered with the owner's outcome. When the
+// owner does not answer because it is gone (no responder on its subject, or its heartbeat is
+// old), the asking node takes the row over and starts a clean process itself. Without a bus
+// (one node) there is no placement: every invoke runs in the local pool.
+import { randomUUID } from "node:crypto";
+import type { ExecutaPool, InvokePlacement, PoolExecuta, PoolInvokeOptions } from "@anna-ai/agent";
+import type { InvokeOutcome } from "@anna-ai/executa-host";
+import { RpcError } from "@anna-ai/jsonrpc";
+import type { NatsConnection, Subscription } from "@nats-io/transport-node";
+import type { Kysely } from "kysely";
+import type { Clock } from "../core/clock.js";
+import type { Logger } from "../core/logger.js";
+import type { Database } from "../db/schema.js";
+import type { ResolvedExecuta } from "./executa-runtime.js";
+
+/** How often an owner says it still holds its (user, tool) processes. */
+export const EXECUTA_OWNER_HEARTBEAT_MS = 2_000;
+/** An owner whose heartbeat is older than this is gone; the next invoke takes its rows over. */
+export const EXECUTA_OWNER_STALE_MS = 15_000;
+/** What a forwarded invoke waits for beyond the tool's own time limit (the hop, a cold start). */
+const FORWARD_SLACK_MS = 30_000;
+/** The time limit of a tool that declares none (the host's default). */
+const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+/** Invokes another node may have this one run at once; past it they answer "busy". */
+const SERVED_MAX = 256;
+
+export interface ExecutaPlacementOptions {
+  db: Kysely<Database>;
+  nats: NatsConnection;
+  /** The event bus's subject prefix; invokes go to `<prefix>.invoke.n<node>`. */
+  subjectPrefix: string;
+  /** This node's id (ANNA_NODE_ID or `<data>/node-id`). */
+  node: string;
+  pool: ExecutaPool;
+  /** Resolves a forwarded invoke's executa on this node (its own install folder). */
+  prepare(toolId: string, executaVersionId: number, signal?: AbortSignal): Promise<ResolvedExecuta>;
+  clock: Clock;
+  logger: Logger;
+  /**
+   * Whether the bus is connected now. While it reconnects an invoke owned elsewhere fails at
+   * once with a message that says so, instead of waiting out its time limit. Default: always.
+   */
+  connected?: () => boolean;
+  heartbeatMs?: number;
+  staleAfterMs?: number;
+}
+
+export interface ExecutaPlacement extends InvokePlacement {
+  /** Serves other nodes' invokes and starts the heartbeat. */
+  start(): Promise<void>;
+  /** One heartbeat (the timer's work; tests call it). */
+  heartbeat(): Promise<void>;
+  /** Stops serving, gives this node's rows up so the others take over at once, stops the timer. */
+  close(): Promise<void>;
+  /** The (user, tool) pairs this node owns now (tests, metrics). */
+  readonly owned: ReadonlySet<string>;
+}
+
+interface InvokeRequest {
+  id: string;
+  user_id: string;
+  tool_id: string;
+  executa_version_id: number;
+  tool: string;
+  args: Record<string, unknown> | undefined;
+  timeout_ms?: number;
+  app?: { appId: string; appScopeGranted: boolean };
+}
+
+type InvokeReply =
+  | { outcome: WireOutcome }
+  /** The asked node does not own the pair (it restarted, or lost it): ask the table again. */
+  | { not_owner: true }
+  | { error: string };
+
+type WireOutcome =
+  | Exclude<InvokeOutcome, { kind: "rpc_error" }>
+  | {
+      ok: false;
+      kind: "rpc_error";
+      error: { code: number; message: string; data?: unknown };
+      durationMs: number;
+    };
+
+const keyOf = (userId: string, toolId: string) => JSON.stringify([userId, toolId]);
+
+/** The node's own subject token: base64url, so any id is one subject-safe token. */
+function nodeSubject(prefix: string, node: string): string {
+  return `${prefix}.invoke.n${Buffer.from(node, "utf8").toString("base64url")}`;
+}
+
+export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlacement {
+  const { db, nats, node, pool, logger } = options;
+  const heartbeatMs = options.heartbeatMs ?? EXECUTA_OWNER_HEARTBEAT_MS;
+  const staleAfterMs = options.staleAfterMs ?? EXECUTA_OWNER_STALE_MS;
+  const now = () => options.clock.now();
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const owned = new Set<string>();
+  /** Invokes this node runs for other nodes, by request id: a cancel message aborts one. */
+  const served = new Map<string, AbortController>();
+  let subscriptions: Subscription[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let beating: Promise<unknown> | undefined;
+  let closed = false;
+
+  /** This node if it owns (or now takes) the pair; else the owner's id. */
+  async function claim(userId: string, toolId: string): Promise<string> {
+    const at = now();
+    const won = await db
+      .insertInto("executa_owners")
+      .values({ user_id: userId, tool_id: toolId, node, heartbeat_at: at })
+      .onConflict((oc) =>
+        oc
+          .columns(["user_id", "tool_id"])
+          .doUpdateSet({ node, heartbeat_at: at })
+          .where((eb) =>
+            eb.or([
+              eb("executa_owners.node", "=", node),
+              eb("executa_owners.heartbeat_at", "<", at - staleAfterMs),
+            ]),
+          ),
+      )
+      .returning("node")
+      .executeTakeFirst();
+    if (won !== undefined) {
+      owned.add(keyOf(userId, toolId));
+      return node;
+    }
+    const row = await db
+      .selectFrom("executa_owners")
+      .select("node")
+      .where("user_id", "=", userId)
+      .where("tool_id", "=", toolId)
+      .executeTakeFirst();
+    // Given up between the two statements: claim again.
+    return row?.node ?? claim(userId, toolId);
+  }
+
+  /** Takes the pair from `from`, which did not answer; false when someone else already did. */
+  async function takeOver(userId: string, toolId: string, from: string): Promise<boolean> {
+    const updated = await db
+      .updateTable("executa_owners")
+      .set({ node, heartbeat_at: now() })
+      .where("user_id", "=", userId)
+      .where("tool_id", "=", toolId)
+      .where("node", "=", from)
+      .executeTakeFirst();
+    const took = Number(updated.numUpdatedRows) > 0;
+    if (took) {
+      owned.add(keyOf(userId, toolId));
+      logger.log("warn", "took over a plugin process from a node that did not answer", {
+        user_id: userId,
+        tool_id: toolId,
+        from,
+      });
+    }
+    return took;
+  }
+
+  function timeoutOf(executa: PoolExecuta, tool: string, given: number | undefined): number {
+    if (given !== undefined) return given;
+    const declared = executa.manifest?.tools.find((t) => t.name === tool)?.timeout;
+    return typeof declared === "number" && declared > 0 ? declared * 1000 : DEFAULT_TOOL_TIMEOUT_MS;
+  }
+
+  async function forward(
+    owner: string,
+    userId: string,
+    executa: ResolvedExecuta,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    opts: PoolInvokeOptions,
+  ): Promise<InvokeReply | "no_responder"> {
+    const request: InvokeRequest = {
+      id: randomUUID(),
+      user_id: userId,
+      tool_id: executa.spec.toolId,
+      executa_version_id: executa.executaVersionId,
+      tool,
+      args,
+      ...(opts.timeoutMs === undefined ? {} : { timeout_ms: opts.timeoutMs }),
+      ...(opts.app === undefined ? {} : { app: opts.app }),
+    };
+    const subject = nodeSubject(options.subjectPrefix, owner);
+    const onAbort = () => nats.publish(`${subject}.cancel`, encoder.encode(request.id));
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const msg = await nats.request(subject, encoder.encode(JSON.stringify(request)), {
+        timeout: timeoutOf(executa, tool, opts.timeoutMs) + FORWARD_SLACK_MS,
+      });
+      return JSON.parse(decoder.decode(msg.data)) as InvokeReply;
+    } catch (err) {
+      if ((err as { isNoResponders?: () => boolean }).isNoResponders?.() === true) {
+        return "no_responder";
+      }
+      return { error: `the node that runs this plugin (${owner}) did not answer: ${String(err)}` };
+    } finally {
+      opts.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  async function serve(data: Uint8Array): Promise<InvokeReply> {
+    const request = JSON.parse(decoder.decode(data)) as InvokeRequest;
+    if ((await claim(request.user_id, request.tool_id)) !== node) return { not_owner: true };
+    if (served.size >= SERVED_MAX) {
+      return { error: `node ${node} is running ${SERVED_MAX} invokes for other nodes; try again` };
+    }
+    const controller = new AbortController();
+    served.set(request.id, controller);
+    try {
+      const executa = await options.prepare(
+        request.tool_id,
+        request.executa_version_id,
+        controller.signal,
+      );
+      const outcome = await pool.invoke(request.user_id, executa, request.tool, request.args, {
+        here: true,
+        signal: controller.signal,
+        ...(request.timeout_ms === undefined ? {} : { timeoutMs: request.timeout_ms }),
+        ...(request.app === undefined ? {} : { app: request.app }),
+      });
+      return { outcome: toWire(outcome) };
+    } catch (err) {
+      return { error: `node ${node} could not run ${request.tool_id}: ${(err as Error).message}` };
+    } finally {
+      served.delete(request.id);
+    }
+  }
+
+  function replyTo(respond: (data: Uint8Array) => boolean, reply: InvokeReply): void {
+    let bytes = encoder.encode(JSON.stringify(reply));
+    if (bytes.length > nats.info!.max_payload) {
+      bytes = encoder.encode(
+        JSON.stringify({
+          error: `the tool's answer is ${bytes.length} bytes, more than the event bus carries between nodes (${nats.info!.max_payload}); have the tool answer less (file transport)`,
+        }),
+      );
+    }
+    respond(bytes);
+  }
+
+  const placement: ExecutaPlacement = {
+    owned,
+    async route(userId, executa, tool, args, opts) {
+      const toolId = executa.spec.toolId;
+      if (owned.has(keyOf(userId, toolId))) return undefined;
+      const resolved = executa as ResolvedExecuta;
+      // Not one this server installed (a test's folder executa): nothing to forward by.
+      if (typeof resolved.executaVersionId !== "number") return undefined;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const owner = await claim(userId, toolId);
+        if (owner === node) return undefined;
+        if (options.connected?.() === false) {
+          return unavailable(
+            `this plugin runs on node ${owner}, and the event bus that reaches it is reconnecting; try again in a moment`,
+          );
+        }
+        const reply = await forward(owner, userId, resolved, tool, args, opts);
+        if (reply === "no_responder") {
+          if (await takeOver(userId, toolId, owner)) return undefined;
+          continue;
+        }
+        if ("not_owner" in reply) continue;
+        if ("error" in reply) return unavailable(reply.error);
+        return fromWire(reply.outcome);
+      }
+      return unavailable(`the owner of ${toolId} for this user kept changing; try again`);
+    },
+    async start() {
+      const subject = nodeSubject(options.subjectPrefix, node);
+      subscriptions = [
+        nats.subscribe(subject, {
+          callback: (err, msg) => {
+            if (err !== null) return;
+            void serve(msg.data)
+              .catch((e: unknown) => ({ error: String(e) }) as InvokeReply)
+              .then((reply) => replyTo((d) => msg.respond(d), reply));
+          },
+        }),
+        nats.subscribe(`${subject}.cancel`, {
+          callback: (err, msg) => {
+            if (err !== null) return;
+            served.get(decoder.decode(msg.data))?.abort(new Error("cancelled by the caller"));
+          },
+        }),
+      ];
+      await nats.flush();
+      timer = setInterval(() => {
+        beating ??= placement
+          .heartbeat()
+          .catch((e: unknown) =>
+            logger.log("warn", "plugin owner heartbeat failed; retrying on the next one", {
+              error: String(e),
+            }),
+          )
+          .finally(() => (beating = undefined));
+      }, heartbeatMs);
+      timer.unref();
+    },
+    async heartbeat() {
+      const rows = await db
+        .updateTable("executa_owners")
+        .set({ heartbeat_at: now() })
+        .where("node", "=", node)
+        .returning(["user_id", "tool_id"])
+        .execute();
+      // A pair another node took over (this one stopped beating for a while) is no longer ours.
+      const still = new Set(rows.map((r) => keyOf(r.user_id, r.tool_id)));
+      for (const key of owned) if (!still.has(key)) owned.delete(key);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(timer);
+      for (const sub of subscriptions) sub.unsubscribe();
+      for (const c of served.values()) c.abort(new Error("the server is stopping"));
+      await beating;
+      await db.deleteFrom("executa_owners").where("node", "=", node).execute();
+      owned.clear();
+    },
+  };
+  return placement;
+}
+
+function toWire(outcome: InvokeOutcome): WireOutcome {
+  if (outcome.ok || outcome.kind !== "rpc_error") return outcome;
+  return { ...outcome, error: outcome.error.toJSON() };
+}
+
+function fromWire(outcome: WireOutcome): InvokeOutcome {
+  if (outcome.ok || outcome.kind !== "rpc_error") return outcome;
+  return { ...outcome, error: RpcError.fromObject(outcome.error) };
+}
+
+/** The outcome of an invoke no node could run: an RPC error the turn or window shows. */
+function unavailable(message: string): InvokeOutcome {
+  return {
+    ok: false,
+    kind: "rpc_error",
+    error: new RpcError(-32000, message, { errorCode: "EXECUTA_UNAVAILABLE" }),
+    durationMs: 0,
+  };
+}
