@@ -127,6 +127,12 @@ export function checkClients(rec: Recorder, users: UserResult[]): Check[] {
   const killed = new Set(rec.faults.flatMap((w) => (w.node ? [w.node] : [])));
   const stopped = users.flatMap((u) => u.turns.stopped);
   const stoppedElsewhere = stopped.filter((s) => !killed.has(s.node));
+  // One process per (user, tool) in the cluster (D-nexus-168): a session started on the plugin is
+  // found by the next call wherever HAProxy sends it, except when its process died with a node.
+  const sessionsDone = users.reduce((n, u) => n + u.sessions.completed, 0);
+  const lost = users.flatMap((u) => u.sessions.lost);
+  const lostOutside = lost.filter((l) => !rec.inFault(l.at, FAULT_GRACE_MS));
+  const usersWithSessions = users.filter((u) => u.sessions.completed > 0).length;
   return [
     {
       name: "no request hung",
@@ -152,6 +158,11 @@ export function checkClients(rec: Recorder, users: UserResult[]): Check[] {
       name: "a node's stop fails only its own chat turns",
       ok: stoppedElsewhere.length === 0,
       detail: `${stopped.length} turns ended "the server stopped", ${stoppedElsewhere.length} of them started on a node that did not stop${examples(stoppedElsewhere.map((s) => `${s.turnId} on ${s.node}`))}`,
+    },
+    {
+      name: "a user's plugin process keeps its state on every node",
+      ok: lostOutside.length === 0 && usersWithSessions === users.length,
+      detail: `${sessionsDone} focus sessions started and completed through the plugin by ${usersWithSessions} of ${users.length} users; ${lost.length} not found by their complete_session, ${lostOutside.length} outside a fault window${examples(lostOutside.map((l) => l.why))}`,
     },
     {
       name: "no chat turn hung",

@@ -3,17 +3,21 @@
 //   read; a 412 re-reads and retries). A counter's value is `{n, ops}`, `ops` the id of every
 //   increment that landed, so a lost update is an acknowledged id missing from it;
 // - a writer of unique keys, each acknowledged one read back at the end;
+// - focus sessions on the focus-flow plugin (start, then complete) through the window's
+//   tools.invoke: the plugin keeps the running session in its process's memory;
 // - an app window (focus-flow) whose title it sets over rpc while it holds the app's event
 //   stream, reconnecting when the stream breaks; every acknowledged title should arrive once;
 // - chat turns against the fake provider, reading each turn's SSE stream and resuming it with
 //   Last-Event-ID (on whatever node HAProxy picks) after a deliberate drop or a broken stream.
-import { installApp, openDatabase } from "@anna-ai/nexus";
+import { appStore, openDatabase, systemClock } from "@anna-ai/nexus";
 import { NoReply, type Reply, send, sseFrames, type Target, REQUEST_TIMEOUT_MS } from "./http.js";
 import type { Recorder } from "./stats.js";
 
 const COUNTERS = 2;
 const CAS_WORKERS = 2;
 const TITLE_EVERY_MS = 300;
+/** The pause between one user's focus sessions (start, then complete, on the plugin). */
+const SESSION_EVERY_MS = 250;
 const TURN_DEADLINE_MS = 30_000;
 const KV = "/api/v1/storage/kv?scope=user";
 const WINDOWS = "/api/v1/anna-apps/runtime/windows";
@@ -28,6 +32,17 @@ export interface UserResult {
   casRetries: number;
   events: EventCheck;
   turns: TurnCheck;
+  sessions: SessionCheck;
+}
+
+/**
+ * Focus sessions on the focus-session plugin, which keeps the running one in its process's
+ * memory: a `complete_session` that finds no session means another process answered it.
+ */
+export interface SessionCheck {
+  completed: number;
+  /** complete_session answers that did not find the session started just before. */
+  lost: { at: number; why: string }[];
 }
 
 export interface EventCheck {
@@ -54,6 +69,8 @@ export interface LoadOptions {
   thinkMs: number;
   appId: string;
   appVersion: string;
+  /** The focus-session plugin's tool id (the window invokes it). */
+  focusSessionToolId: string;
   databaseUrl: string;
   /** Prefix of the users' emails: one run's users are not another's. */
   run: string;
@@ -137,7 +154,7 @@ interface SetUpUser {
 
 async function setUpUser(
   o: LoadOptions,
-  db: Parameters<typeof installApp>[0],
+  db: Parameters<typeof appStore>[0]["db"],
   i: number,
 ): Promise<SetUpUser> {
   const email = `${o.run}-${i}@example.com`;
@@ -151,13 +168,12 @@ async function setUpUser(
   const cookie = /anna_session=[^;]+/.exec(signup.headers.get("set-cookie") ?? "")?.[0] ?? "";
   if (!cookie) throw new Error(`signup of ${email} set no anna_session cookie`);
   const me = (await must(o.target, "GET", "/api/v1/me", { cookie }, 200)).body as { id: number };
-  await installApp(
-    db,
-    { userId: me.id, appId: Number(o.appId), version: o.appVersion },
-    Date.now(),
-  ).catch(async () => {
-    throw new Error(`installing focus-flow (app ${o.appId}) for ${email} failed`);
-  });
+  // The store's install, with the app's required plugin (the window's tools.invoke needs it).
+  await appStore({ db, clock: systemClock })
+    .installs.install(me.id, "focus-flow")
+    .catch((err: unknown) => {
+      throw new Error(`installing focus-flow for ${email} failed: ${String(err)}`);
+    });
   const conv = (
     await must(o.target, "POST", "/api/v1/chat/conversations", { cookie, body: {} }, 201)
   ).body as { id: string };
@@ -205,6 +221,7 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
     casRetries: 0,
     events: { acked: [], received: [], gaps: [] },
     turns: { completed: 0, failed: [], hung: [], resumes: 0, badFrames: [], stopped: [] },
+    sessions: { completed: 0, lost: [] },
   };
   const live = () => Date.now() < deadline;
   const think = () => sleep(o.thinkMs * (0.5 + Math.random()));
@@ -291,6 +308,49 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
     }
   };
 
+  const sessions = async () => {
+    let seq = 0;
+    const invoke = (method: string, args: Record<string, unknown>) =>
+      timed(o.rec, `plugin ${method}`, o.target, "POST", "/api/v1/anna-apps/runtime/rpc", {
+        headers: { "x-anna-app-token": u.window.token },
+        body: {
+          id: `s${++seq}`,
+          window_uuid: u.window.uuid,
+          ns: "tools",
+          method: "invoke",
+          args: { tool_id: o.focusSessionToolId, method, args },
+        },
+      });
+    type Answer = {
+      ok?: boolean;
+      result?: { session?: { id?: string } | null };
+      error?: { message?: string };
+    };
+    const answer = (r: Reply | NoReply) =>
+      r instanceof NoReply || r.status !== 200 ? undefined : (r.body as Answer);
+    while (live()) {
+      const started = answer(await invoke("start_session", { task: `s${seq}`, minutes: 5 }));
+      const id = started?.ok === true ? started.result?.session?.id : undefined;
+      if (id === undefined) {
+        // A session left running by a complete whose answer was lost: finish it first.
+        const current = answer(await invoke("current_session", {}));
+        const left = current?.ok === true ? current.result?.session?.id : undefined;
+        if (left !== undefined) await invoke("complete_session", { session_id: left });
+        await sleep(SESSION_EVERY_MS);
+        continue;
+      }
+      const done = answer(await invoke("complete_session", { session_id: id }));
+      if (done?.ok === true) result.sessions.completed++;
+      else if (done !== undefined) {
+        result.sessions.lost.push({
+          at: Date.now(),
+          why: done.error?.message ?? JSON.stringify(done),
+        });
+      }
+      await sleep(SESSION_EVERY_MS);
+    }
+  };
+
   // The stream stays open past the deadline long enough for the last titles to arrive.
   const streamUntil = deadline + 1_500;
   const stream = async () => {
@@ -372,6 +432,7 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
     titles(),
     stream(),
     chat(),
+    sessions(),
   ]);
   return result;
 }

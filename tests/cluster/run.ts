@@ -110,6 +110,7 @@ try {
       thinkMs: THINK_MS,
       appId: cluster.appId,
       appVersion: cluster.appVersion,
+      focusSessionToolId: cluster.focusSessionToolId,
       databaseUrl: cluster.databaseUrl,
       run: name.replace(/\W+/g, "-"),
       rec,

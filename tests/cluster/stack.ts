@@ -4,7 +4,7 @@
 // in front of them (round robin, no stickiness, /readyz health checks). Everything registers
 // with procs.ts, so teardown() stops it.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,9 @@ import {
   freePort,
   startPostgres,
 } from "../../packages/nexus/test/helpers/postgres.js";
+import { openDatabase, sqlStores } from "@anna-ai/nexus";
+import { examplesPublisherToken } from "../../packages/nexus/src/cli/platform-accounts.js";
+import { publishExampleApps } from "../../packages/cli/src/publish/example-apps.js";
 import { haproxyConfig } from "./haproxy-config.js";
 import { onTeardown, type Proc, spawnProc, stopProc } from "./procs.js";
 
@@ -69,9 +72,10 @@ export interface Cluster {
   lbUrl: string;
   nodes: NexusNode[];
   databaseUrl: string;
-  /** focus-flow's id in the app catalogue, and the version `admin load-app` loaded. */
+  /** focus-flow's id in the app catalogue, the version published, and its plugin's tool id. */
   appId: string;
   appVersion: string;
+  focusSessionToolId: string;
   restartNats(): Promise<void>;
   /** The generated haproxy.cfg, for the log and the docs. */
   haproxyCfg: string;
@@ -125,8 +129,9 @@ export async function startCluster(opts: {
     ANNA_LLM_BASE_URL: opts.llmBaseUrl,
     ANNA_LLM_MODEL: "cluster-model",
     ANNA_LLM_API_KEY: "sk-cluster-0123456789",
-    // No plugin runs in this test; bubblewrap is not what it measures.
+    // The focus-session plugin runs unsandboxed: bubblewrap is not what this test measures.
     ANNA_SANDBOX: "none",
+    ANNA_SANDBOX_ALLOW_UNSANDBOXED: "1",
     ANNA_LOG_FORMAT: "json",
   };
   const cli = async (args: string[]) => {
@@ -136,11 +141,6 @@ export async function startCluster(opts: {
     return p.output();
   };
   await cli(["migrate"]);
-  const loaded = JSON.parse(
-    (await cli(["admin", "load-app", FOCUS_FLOW, "--json"])).trim().split("\n").pop()!,
-  ) as { app_id: string; version: string };
-  const appId = loaded.app_id;
-  const appVersion = loaded.version;
 
   const nodes: NexusNode[] = [];
   for (let i = 1; i <= opts.nodes; i++) {
@@ -168,6 +168,7 @@ export async function startCluster(opts: {
   }
   // One at a time: the first start creates the signing keys the others then read.
   for (const n of nodes) await n.start();
+  const focusFlow = await publishFocusFlow(databaseUrl, nodes[0]!.url, dir);
 
   const haproxyCfg = haproxyConfig({
     bind: `127.0.0.1:${lbPort}`,
@@ -182,8 +183,7 @@ export async function startCluster(opts: {
     lbUrl,
     nodes,
     databaseUrl,
-    appId,
-    appVersion,
+    ...focusFlow,
     haproxyCfg,
     cli,
     async restartNats() {
@@ -211,4 +211,41 @@ async function waitReady(url: string, ms: number, proc?: Proc): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url}/readyz did not answer 200 within ${ms} ms (last: ${last})`);
+}
+
+/**
+ * Publishes focus-flow with its plugin's binary through the CLI's real publish path (as `npm
+ * start` does), so the users' windows run the focus-session plugin: its running session lives in
+ * the process's memory, which is what shows whether one process serves a user across nodes.
+ */
+async function publishFocusFlow(
+  databaseUrl: string,
+  nodeUrl: string,
+  dir: string,
+): Promise<{ appId: string; appVersion: string; focusSessionToolId: string }> {
+  const appsDir = join(dir, "apps");
+  mkdirSync(appsDir);
+  cpSync(FOCUS_FLOW, join(appsDir, "focus-flow"), { recursive: true });
+  const db = openDatabase({ url: databaseUrl, dataDir: "" });
+  try {
+    const token = await examplesPublisherToken(sqlStores(db.db), Date.now());
+    try {
+      await publishExampleApps({ host: nodeUrl, pat: token.pat, appsDir });
+    } finally {
+      await token.revoke(Date.now());
+    }
+    const app = await db.db
+      .selectFrom("apps")
+      .innerJoin("app_versions", "app_versions.id", "apps.latest_version_id")
+      .select(["apps.id", "app_versions.version", "app_versions.manifest"])
+      .where("apps.slug", "=", "focus-flow")
+      .executeTakeFirstOrThrow();
+    // Stored with its `bundled:` handle resolved to the minted tool id.
+    const manifest = JSON.parse(app.manifest) as { required_executas?: { tool_id: string }[] };
+    const toolId = manifest.required_executas?.[0]?.tool_id;
+    if (toolId === undefined) throw new Error("focus-flow was published without its plugin");
+    return { appId: String(app.id), appVersion: app.version, focusSessionToolId: toolId };
+  } finally {
+    await db.close();
+  }
 }

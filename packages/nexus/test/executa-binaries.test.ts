@@ -232,6 +232,26 @@ describe.each(DIALECTS)("executa binaries on $name", (d) => {
     },
   );
 
+  it.skipIf(d.skip)(
+    "pins binary URLs on the public origin when one is set, whichever node the upload reached",
+    async () => {
+      // A cluster node reached directly (127.0.0.1) still writes the URL every node installs from.
+      const s = await binaryServer(await d.open(), {}, "https://nexus.example.com");
+      const { pat, toolId } = await s.tool("acme");
+      const t = await token(s, pat, toolId);
+      const plan = (await init(s, t, toolId, { executa_version: "1.0.0", assets: assets() }))
+        .body as Parameters<typeof sendAll>[3];
+      await sendAll(s, t, toolId, plan, { "linux-x86_64": LINUX, "darwin-arm64": MAC });
+      const done = await finalize(s, t, toolId, plan.upload_id);
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      expect(
+        (done.body as { assets: Record<string, { url: string }> }).assets["linux-x86_64"]!.url,
+      ).toBe(
+        `https://nexus.example.com/api/v1/executas/binaries/${toolId}/1.0.0/linux-x86_64/grep-linux.tar.gz`,
+      );
+    },
+  );
+
   it.skipIf(d.skip)("refuses tampered uploads and commits nothing", async () => {
     const s = await binaryServer(await d.open());
     const { pat, id, toolId } = await s.tool();

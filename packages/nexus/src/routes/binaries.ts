@@ -166,8 +166,14 @@ export function binaryRoutes(deps: AppDeps): Hono<Env> {
   app.post("/executas/:tool_id/binaries/:upload_id/finalize", async (c) => {
     const who = await caller(c);
     await readJson(c, z.object({}).loose());
+    // The URL is stored and installed from by every node: with a public origin configured it
+    // carries that one, not the address of the node this upload reached (which the other nodes
+    // of a cluster neither recognise as theirs nor may fetch).
+    const origin = deps.config.publicOrigin
+      ? new URL(deps.config.publicOrigin).origin
+      : c.get("ownOrigin");
     return c.json(
-      await binaries(deps).finalize(who, toolIdOf(c), c.req.param("upload_id"), c.get("ownOrigin")),
+      await binaries(deps).finalize(who, toolIdOf(c), c.req.param("upload_id"), origin),
     );
   });
 

@@ -53,11 +53,16 @@ let people = 0;
 export async function binaryServer(
   db: DatabaseHandle,
   binaries: Partial<NexusConfig["binaries"]> = {},
+  /** The server's public origin (`--public-origin`); requests still reach it on 127.0.0.1. */
+  publicOrigin?: string,
 ): Promise<BinaryServer> {
   const clock = manualClock();
   const blobRoot = mkdtempSync(join(tmpdir(), "anna-nexus-binaries-"));
   onTestFinished(() => rmSync(blobRoot, { recursive: true, force: true }));
-  const config = resolveConfig({ binaries: { partBytes: 4, maxArtifactBytes: 64, ...binaries } });
+  const config = resolveConfig({
+    binaries: { partBytes: 4, maxArtifactBytes: 64, ...binaries },
+    ...(publicOrigin === undefined ? {} : { publicOrigin }),
+  });
   const blobs = new FsBlobStore({
     root: blobRoot,
     origin: () => "http://127.0.0.1",
@@ -66,7 +71,7 @@ export async function binaryServer(
   await blobs.init();
   const h = harness(
     db,
-    { binaries: config.binaries },
+    { binaries: config.binaries, ...(publicOrigin === undefined ? {} : { publicOrigin }) },
     {
       clock,
       binaries: executaBinaries({
