@@ -166,7 +166,7 @@ export function binaryRoutes(deps: AppDeps): Hono<Env> {
   app.post("/executas/:tool_id/binaries/:upload_id/finalize", async (c) => {
     const who = await caller(c);
     await readJson(c, z.object({}).loose());
-    // The URL is stored and installed from by every node: with a public origin configured it
+    // The URL is stored and installed from by every node (D-nexus-169): with a public origin it
     // carries that one, not the address of the node this upload reached (which the other nodes
     // of a cluster neither recognise as theirs nor may fetch).
     const origin = deps.config.publicOrigin
