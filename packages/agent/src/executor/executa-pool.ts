@@ -171,6 +171,11 @@ export class ExecutaPool {
     this.placement = placement;
   }
 
+  /** Whether the pool holds a process for (user, tool), warm or starting. */
+  holds(userId: string, toolId: string): boolean {
+    return this.entries.has(keyOf(userId, toolId));
+  }
+
   /** The pid the host holds for (user, tool): bubblewrap's under the sandbox. */
   pidOf(userId: string, toolId: string): number | undefined {
     return this.host.get(userId, toolId)?.pid;

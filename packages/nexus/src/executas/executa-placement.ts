@@ -3,7 +3,8 @@
 // with a heartbeat, and runs its process; another node's invoke for it is sent to the owner over
 // NATS (request/reply, cancellation as a message) and answered with the owner's outcome. When the
 // owner does not answer because it is gone (no responder on its subject, or its heartbeat is
-// old), the asking node takes the row over and starts a clean process itself. Without a bus
+// old), the asking node takes the row over and starts a clean process itself. An owner gives a
+// pair up once its pool let the process go (idle), and all of them when it stops. Without a bus
 // (one node) there is no placement: every invoke runs in the local pool.
 import { randomUUID } from "node:crypto";
 import type { ExecutaPool, InvokePlacement, PoolExecuta, PoolInvokeOptions } from "@anna-ai/agent";
@@ -100,6 +101,8 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const owned = new Set<string>();
+  /** When this node last claimed each pair it owns: one without a process is kept that long. */
+  const claimedAt = new Map<string, number>();
   /** Invokes this node runs for other nodes, by request id: a cancel message aborts one. */
   const served = new Map<string, AbortController>();
   let subscriptions: Subscription[] = [];
@@ -128,6 +131,7 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       .executeTakeFirst();
     if (won !== undefined) {
       owned.add(keyOf(userId, toolId));
+      claimedAt.set(keyOf(userId, toolId), at);
       return node;
     }
     const row = await db
@@ -152,6 +156,7 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
     const took = Number(updated.numUpdatedRows) > 0;
     if (took) {
       owned.add(keyOf(userId, toolId));
+      claimedAt.set(keyOf(userId, toolId), now());
       logger.log("warn", "took over a plugin process from a node that did not answer", {
         user_id: userId,
         tool_id: toolId,
@@ -205,7 +210,12 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
 
   async function serve(data: Uint8Array): Promise<InvokeReply> {
     const request = JSON.parse(decoder.decode(data)) as InvokeRequest;
-    if ((await claim(request.user_id, request.tool_id)) !== node) return { not_owner: true };
+    if (
+      !owned.has(keyOf(request.user_id, request.tool_id)) &&
+      (await claim(request.user_id, request.tool_id)) !== node
+    ) {
+      return { not_owner: true };
+    }
     if (served.size >= SERVED_MAX) {
       return { error: `node ${node} is running ${SERVED_MAX} invokes for other nodes; try again` };
     }
@@ -271,6 +281,8 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       return unavailable(`the owner of ${toolId} for this user kept changing; try again`);
     },
     async start() {
+      // Rows under this id are a previous life's: this process holds none of their processes.
+      await db.deleteFrom("executa_owners").where("node", "=", node).execute();
       const subject = nodeSubject(options.subjectPrefix, node);
       subscriptions = [
         nats.subscribe(subject, {
@@ -302,6 +314,21 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       timer.unref();
     },
     async heartbeat() {
+      // A pair whose process the pool let go (idle) is given up, so the rows stay as many as
+      // the processes; a fresh claim waits for its process to start first.
+      const at = now();
+      for (const key of [...owned]) {
+        const [userId, toolId] = JSON.parse(key) as [string, string];
+        if (pool.holds(userId, toolId) || at - (claimedAt.get(key) ?? 0) <= staleAfterMs) continue;
+        owned.delete(key);
+        claimedAt.delete(key);
+        await db
+          .deleteFrom("executa_owners")
+          .where("user_id", "=", userId)
+          .where("tool_id", "=", toolId)
+          .where("node", "=", node)
+          .execute();
+      }
       const rows = await db
         .updateTable("executa_owners")
         .set({ heartbeat_at: now() })
@@ -310,7 +337,12 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
         .execute();
       // A pair another node took over (this one stopped beating for a while) is no longer ours.
       const still = new Set(rows.map((r) => keyOf(r.user_id, r.tool_id)));
-      for (const key of owned) if (!still.has(key)) owned.delete(key);
+      for (const key of owned) {
+        if (!still.has(key)) {
+          owned.delete(key);
+          claimedAt.delete(key);
+        }
+      }
     },
     async close() {
       if (closed) return;
@@ -321,6 +353,7 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       await beating;
       await db.deleteFrom("executa_owners").where("node", "=", node).execute();
       owned.clear();
+      claimedAt.clear();
     },
   };
   return placement;

@@ -2,7 +2,8 @@
 // with a real nats-server: two "nodes" (a pool, a placement and a NATS connection each) share one
 // database. The first node to invoke owns the pair and the other's invokes run in the owner's
 // process; a cancel crosses over; a node that is gone (no responder) loses the pair to the next
-// invoke, which starts a clean process; a node that stops gives its pairs up.
+// invoke, which starts a clean process; a node that stops, or whose pool let the process go,
+// gives its pairs up.
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -41,13 +42,21 @@ describe.skipIf(NATS_MISSING !== undefined)(
   `plugin processes across nodes${NATS_MISSING ? ` (${NATS_MISSING})` : ""}`,
   () => {
     describe.each(DIALECTS)("on $name", (d) => {
-      async function node(name: string, handle: DatabaseHandle, nats: NatsServer): Promise<Node> {
+      async function node(
+        name: string,
+        handle: DatabaseHandle,
+        nats: NatsServer,
+        opts: { idleMs?: number; clock?: { now(): number } } = {},
+      ): Promise<Node> {
         const root = mkdtempSync(path.join(tmpdir(), `anna-placement-${name}-`));
         chmodSync(root, 0o711);
         onTestFinished(() => rmSync(root, { recursive: true, force: true }));
         const runtime = folderExecutaRuntime({
           folders: new Map([[TOOL_ID, FIXTURE]]),
-          pool: { sandbox: { mode: "none", root } },
+          pool: {
+            sandbox: { mode: "none", root },
+            ...(opts.idleMs === undefined ? {} : { idleMs: opts.idleMs }),
+          },
         });
         const nc = await connect({ servers: nats.url, noEcho: true });
         const placement = executaPlacement({
@@ -57,7 +66,7 @@ describe.skipIf(NATS_MISSING !== undefined)(
           node: name,
           pool: runtime.pool,
           prepare: (toolId, versionId, signal) => runtime.prepare(toolId, versionId, signal),
-          clock: systemClock,
+          clock: opts.clock ?? systemClock,
           logger: { log: () => {} },
         });
         await placement.start();
@@ -138,6 +147,29 @@ describe.skipIf(NATS_MISSING !== undefined)(
           expect(after.served).toBe(1);
           expect(pidOf(n2, "u1")).toBeDefined();
           expect(n2.placement.owned.has(JSON.stringify(["u1", TOOL_ID]))).toBe(true);
+        },
+      );
+
+      it.skipIf(d.skip)(
+        "gives a pair up once the pool let its process go, so another node may take it",
+        async () => {
+          const nats = await startNats();
+          const [h1, h2] = await d.openShared();
+          let skew = 0;
+          const clock = { now: () => Date.now() + skew };
+          const n1 = await node("n1", h1, nats, { idleMs: 100, clock });
+          const n2 = await node("n2", h2, nats);
+          await whoami(n1, "u1");
+          await expect.poll(() => n1.runtime.pool.holds("u1", TOOL_ID)).toBe(false);
+          // Still within the claim's grace: kept.
+          await n1.placement.heartbeat();
+          expect(n1.placement.owned.size).toBe(1);
+          skew = 60_000;
+          await n1.placement.heartbeat();
+          expect(n1.placement.owned.size).toBe(0);
+          await whoami(n2, "u1");
+          expect(n2.placement.owned.has(JSON.stringify(["u1", TOOL_ID]))).toBe(true);
+          expect(pidOf(n1, "u1")).toBeUndefined();
         },
       );
 
