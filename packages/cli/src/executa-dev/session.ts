@@ -90,12 +90,15 @@ export class DevSession {
     tool: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
+    /** The id to send the plugin (the inspector matches the invoke's reverse calls by it). */
+    invokeId?: string,
   ): Promise<InvokeOutcome> {
     const credentials = this.credentialsFor(this.process.manifest);
     this.options.redactor.add(Object.values(credentials));
     return this.host.invoke(DEV_USER_ID, this.toolId, tool, args, {
       credentials,
       ...(signal ? { signal } : {}),
+      ...(invokeId ? { invokeId } : {}),
     });
   }
 

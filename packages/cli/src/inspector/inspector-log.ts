@@ -60,6 +60,8 @@ export interface HistoryEntry {
   arguments: Record<string, unknown>;
   duration_ms: number;
   outcome: OutcomeView;
+  /** The id the host sent the plugin with it: its reverse calls carry it (Save as mock). */
+  invoke_id?: string;
 }
 
 export interface ProcessView {
@@ -109,7 +111,12 @@ export class InspectorLog {
   }
 
   /** Records one invoke made from the page; returns the entry as the page sees it. */
-  addInvoke(tool: string, args: Record<string, unknown>, outcome: InvokeOutcome): HistoryEntry {
+  addInvoke(
+    tool: string,
+    args: Record<string, unknown>,
+    outcome: InvokeOutcome,
+    invokeId?: string,
+  ): HistoryEntry {
     const entry: HistoryEntry = {
       id: this.nextHistoryId++,
       at: Date.now(),
@@ -117,6 +124,7 @@ export class InspectorLog {
       arguments: args,
       duration_ms: Math.round(outcome.durationMs * 10) / 10,
       outcome: outcomeView(outcome),
+      ...(invokeId === undefined ? {} : { invoke_id: invokeId }),
     };
     this.history.push(entry);
     if (this.history.length > HISTORY_SIZE) this.history.shift();

@@ -3,7 +3,7 @@
 // entry (`/?token=` sets the cookie and drops the token from the URL), the token guard, then for
 // `/api/*` the harness's Origin guard and the JSON-only POST guard. Every answer carries a CSP
 // that allows the page's own files only.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createAdaptorServer, type HttpBindings } from "@hono/node-server";
@@ -28,6 +28,7 @@ import { InspectorLog, type TextRedactor } from "./inspector-log.js";
 import { inspectorAsset, inspectorHtml } from "./page.js";
 import { mountStorageRoutes } from "./storage-routes.js";
 import { saveTestCase } from "./test-cases.js";
+import { saveMock } from "./saved-mocks.js";
 import {
   SWITCHABLE_FAMILIES,
   SERVICE_SWITCH_ERROR,
@@ -253,6 +254,20 @@ export async function startInspectorServer(
     return json({ path: saved.path, case: saved.case });
   });
 
+  app.post("/api/history/:id/save-mock", async (c) => {
+    const entry = historyEntry(c.req.param("id"));
+    try {
+      const saved = await saveMock(launch.dir, entry, log.frames);
+      return json(saved);
+    } catch (error) {
+      // By name, as for the service switch: one error class per bundle.
+      if (error instanceof Error && error.name === "NothingToMock") {
+        throw new HttpError("invalid_arg", error.message);
+      }
+      throw error;
+    }
+  });
+
   mountStorageRoutes(app, {
     storage: options.router.storage,
     toolId: launch.toolId,
@@ -280,9 +295,10 @@ export async function startInspectorServer(
       }
       running.set(run, controller);
     }
+    const invokeId = randomUUID();
     let outcome;
     try {
-      outcome = await session.invoke(tool, args, controller.signal);
+      outcome = await session.invoke(tool, args, controller.signal, invokeId);
     } catch (error) {
       // The plugin did not start or stopped for good: no answer to show, only why.
       throw new HttpError(
@@ -292,7 +308,7 @@ export async function startInspectorServer(
     } finally {
       if (run !== undefined) running.delete(run);
     }
-    return { entry: log.addInvoke(tool, args, outcome) };
+    return { entry: log.addInvoke(tool, args, outcome, invokeId) };
   }
 
   function historyEntry(id: string) {

@@ -151,7 +151,7 @@ describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`,
     expect(errors).toEqual([]);
   });
 
-  it("switches sampling to a mock-answer file from the services form", async () => {
+  it("switches sampling to a mock-answer file from the services form, and saves a call as one", async () => {
     const ui = await startInspector([
       "--spec",
       `tool_id=notes,type=node,command="node ${NOTES_MAIN}",dir=${tempDir()}`,
@@ -186,6 +186,11 @@ describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`,
     await page.click('#tools button[data-tool="summarize_notes"]');
     await page.click("#invoke");
     await expect.poll(() => page.textContent("#result")).toContain("milk is on the list");
+    // The summary's host calls (the sampling answer above) as a mock-answer file.
+    await page.locator("#history li", { hasText: "summarize_notes" }).locator(".save-mock").click();
+    await expect
+      .poll(() => page.locator("#history li", { hasText: "summarize_notes" }).textContent())
+      .toMatch(/\d+ host calls saved to .*\.anna\/inspector\/mocks\/summarize_notes-1\.jsonl/);
     expect(errors).toEqual([]);
   });
 });

@@ -458,4 +458,65 @@ describe("executa dev --ui: usage", () => {
       '"mode" "real" is not one of them',
     );
   });
+
+  it("saves an invoke's host calls as a mock-answer file that answers them the same way offline", async () => {
+    const dir = tempDir();
+    const fixture = path.join(example("ts-notes"), "fixtures/sampling.jsonl");
+    const run = async (mock: string) => {
+      const ui = await startInspector([...notesIn(dir), "--mock-sampling", mock]);
+      const invoke = async (tool: string, args: Record<string, unknown>) =>
+        (
+          (await (await post(ui, "/api/invoke", { tool, arguments: args })).json()) as {
+            entry: { id: number; outcome: { ok: boolean; data?: { summary?: string } } };
+          }
+        ).entry;
+      return { ui, invoke };
+    };
+    const first = await run(fixture);
+    const echo = await first.invoke("echo", { text: "hi" });
+    const none = await post(first.ui, `/api/history/${echo.id}/save-mock`, {});
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toContain(
+      "made no calls to the host",
+    );
+    await first.invoke("add_note", { text: "buy milk" });
+    const summary = await first.invoke("summarize_notes", {});
+    expect(summary.outcome.data?.summary).toBe(
+      "You have some shopping to do: milk is on the list.",
+    );
+    const saved = (await (
+      await post(first.ui, `/api/history/${summary.id}/save-mock`, {})
+    ).json()) as {
+      path: string;
+      lines: number;
+      skipped: string[];
+    };
+    expect(saved.path).toBe(path.join(dir, ".anna/inspector/mocks/summarize_notes-1.jsonl"));
+    const lines = readFileSync(saved.path, "utf8")
+      .split("\n")
+      .filter((l) => l !== "" && !l.startsWith("#"))
+      .map(
+        (l) => JSON.parse(l) as { ns: string; method: string; match: unknown; result?: unknown },
+      );
+    expect(lines).toHaveLength(saved.lines);
+    const sampling = lines.find((l) => l.ns === "sampling");
+    expect(sampling).toMatchObject({
+      method: "createMessage",
+      match: {
+        systemPrompt: "You summarise personal notes briefly and kindly.",
+        messages: [{ role: "user", content: { text: expect.stringContaining("1. buy milk") } }],
+      },
+      result: { content: { text: "You have some shopping to do: milk is on the list." } },
+    });
+    expect(Object.keys(sampling?.match as object)).not.toContain("_clientTimeoutS");
+    expect(JSON.stringify(sampling?.match)).not.toContain("invoke_id");
+    await first.ui.stop();
+
+    // A run with only the saved file answers the same request the same way.
+    const replay = await run(saved.path);
+    await replay.invoke("add_note", { text: "buy milk" });
+    expect((await replay.invoke("summarize_notes", {})).outcome.data?.summary).toBe(
+      "You have some shopping to do: milk is on the list.",
+    );
+  });
 });

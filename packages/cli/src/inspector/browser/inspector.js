@@ -354,6 +354,20 @@ function addHistory(entry) {
         }
       },
     }),
+    el("button", {
+      type: "button",
+      textContent: "Save as mock",
+      className: "save-mock",
+      onclick: async () => {
+        try {
+          const answer = await api(`/api/history/${entry.id}/save-mock`);
+          const left = answer.skipped.length ? `; left out: ${answer.skipped.join("; ")}` : "";
+          saved.textContent = ` ${answer.lines} host calls saved to ${answer.path}${left}`;
+        } catch (error) {
+          saved.textContent = ` ${error.message}`;
+        }
+      },
+    }),
     saved,
   );
   list.prepend(row);
