@@ -1,8 +1,9 @@
-// "Save as mock": the calls one invoke made to the host (sampling, storage, images, web,
-// embeddings, agent), with the answers it got, as a mock-answer file (docs/mocks.md) under
-// `.anna/inspector/mocks/<tool>-<n>.jsonl`. Each line matches its call's own parameters, so a
-// later run with `--mock-sampling <file>` (or the family's flag) answers the same request the
-// same way, offline. The frames are the log's, already redacted: no secret reaches the file.
+// "Save as mock" (D-cli-xdev-37): the calls one invoke made to the host (sampling, storage,
+// images, web, embeddings, agent), with the answers it got, as a mock-answer file
+// (docs/mocks.md) under `.anna/inspector/mocks/<tool>-<n>.jsonl`. Each line matches its call's
+// own parameters, so a later run with `--mock-sampling <file>` (or the family's flag) answers the
+// same request the same way, offline. The frames are the log's, already redacted: no secret
+// reaches the file.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FrameEntry, HistoryEntry } from "./inspector-log.js";
