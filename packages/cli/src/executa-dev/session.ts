@@ -38,11 +38,16 @@ export interface DevSessionListeners {
   stderr?(line: string): void;
 }
 
+/** Where a credential's value comes from: `--credential`, the environment, the inspector. */
+export type CredentialSource = "flag" | "env" | "page" | "unset";
+
 export class DevSession {
   readonly host: ExecutaHost;
   readonly process: PluginProcess;
   private readonly recorder: SessionRecorder | undefined;
   private readonly unsubscribe: Array<() => void> = [];
+  /** Credentials set (a value) or withdrawn (null) from the inspector, over flags and env. */
+  private readonly pageCredentials = new Map<string, string | null>();
   /** Warnings the process raised (e.g. "speaks protocol 1.1"), for the REPL banner. */
   readonly warnings: string[] = [];
 
@@ -119,6 +124,56 @@ export class DevSession {
     }
   }
 
+  /**
+   * Sets a credential for the next invokes (the inspector's credentials panel), over the flags
+   * and the environment; `null` withdraws it, flags and environment included.
+   */
+  setCredential(name: string, value: string | null): void {
+    if (value !== null) this.options.redactor.add([value]);
+    this.pageCredentials.set(name, value);
+  }
+
+  /** Each declared credential (and any other one given) with where its value comes from. */
+  credentialSources(): {
+    name: string;
+    display_name?: string;
+    required: boolean;
+    source: CredentialSource;
+  }[] {
+    const declared = Array.isArray(this.process.manifest?.credentials)
+      ? (this.process.manifest.credentials as {
+          name?: unknown;
+          display_name?: unknown;
+          required?: unknown;
+        }[])
+      : [];
+    const names = new Map<string, { display_name?: string; required: boolean }>();
+    for (const entry of declared) {
+      if (typeof entry.name !== "string") continue;
+      names.set(entry.name, {
+        ...(typeof entry.display_name === "string" ? { display_name: entry.display_name } : {}),
+        required: entry.required === true,
+      });
+    }
+    for (const name of [...Object.keys(this.options.credentials), ...this.pageCredentials.keys()]) {
+      if (!names.has(name)) names.set(name, { required: false });
+    }
+    return [...names].map(([name, info]) => {
+      const page = this.pageCredentials.get(name);
+      const source: CredentialSource =
+        page === null
+          ? "unset"
+          : page !== undefined
+            ? "page"
+            : this.options.credentials[name] !== undefined
+              ? "flag"
+              : this.options.env[name]
+                ? "env"
+                : "unset";
+      return { name, ...info, source };
+    });
+  }
+
   /** --credential values, plus environment variables named by the manifest's credentials (H10). */
   private credentialsFor(manifest: DescribedManifest | undefined): Record<string, string> {
     const merged: Record<string, string> = {};
@@ -129,6 +184,11 @@ export class DevSession {
       const value = this.options.env[name];
       if (value !== undefined && value !== "") merged[name] = value;
     }
-    return { ...merged, ...this.options.credentials };
+    const all: Record<string, string> = { ...merged, ...this.options.credentials };
+    for (const [name, value] of this.pageCredentials) {
+      if (value === null) delete all[name];
+      else all[name] = value;
+    }
+    return all;
   }
 }

@@ -113,6 +113,7 @@ export async function startInspectorServer(
     command: launch.command,
     services: options.router.summary,
     switchable: SWITCHABLE_FAMILIES,
+    credentials: session.credentialSources(),
     storage: options.router.storage !== undefined,
     not_granted: options.router.notGranted,
     hints: options.router.hints,
@@ -228,6 +229,13 @@ export async function startInspectorServer(
     }
     controller.abort(new Error("cancelled from the inspector"));
     return json({ cancelled: run });
+  });
+  app.post("/api/credentials", async (c) => {
+    const { name, value } = credentialRequest(await readJsonBody(c.req.raw));
+    session.setCredential(name, value);
+    const credentials = session.credentialSources();
+    send("credentials", { credentials });
+    return json({ credentials });
   });
   app.post("/api/services", async (c) => {
     const { family, choice } = serviceRequest(await readJsonBody(c.req.raw));
@@ -355,6 +363,31 @@ function withHeaders(response: Response): Response {
 
 function json(value: unknown): Response {
   return withHeaders(jsonResponse(200, value));
+}
+
+const CREDENTIAL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+/** `{"name", "value"}`: a non-empty string sets it for the next invokes, null withdraws it. */
+function credentialRequest(body: unknown): { name: string; value: string | null } {
+  const b = body as { name?: unknown; value?: unknown } | null;
+  if (
+    b === null ||
+    typeof b !== "object" ||
+    typeof b.name !== "string" ||
+    !CREDENTIAL_NAME.test(b.name)
+  ) {
+    throw new HttpError(
+      "invalid_arg",
+      'POST /api/credentials takes {"name": "NOTES_API_KEY", "value": "…"} (or "value": null to withdraw it); "name" must be letters, digits and _',
+    );
+  }
+  if (b.value !== null && (typeof b.value !== "string" || b.value === "")) {
+    throw new HttpError(
+      "invalid_arg",
+      `"value" must be a non-empty string, or null to withdraw ${b.name}`,
+    );
+  }
+  return { name: b.name, value: b.value };
 }
 
 const SERVICE_BODY =

@@ -15,6 +15,7 @@ const chromium = needs("chromium");
 const NOTES_MAIN = path.join(example("ts-notes"), "dist/main.js");
 const FORMS = fileURLToPath(new URL("fixtures/forms.mjs", import.meta.url));
 const WAITS = fileURLToPath(new URL("fixtures/waits.mjs", import.meta.url));
+const CREDS = fileURLToPath(new URL("fixtures/creds.mjs", import.meta.url));
 
 describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`, () => {
   const browser = useBrowser();
@@ -191,6 +192,25 @@ describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`,
     await expect
       .poll(() => page.locator("#history li", { hasText: "summarize_notes" }).textContent())
       .toMatch(/\d+ host calls saved to .*\.anna\/inspector\/mocks\/summarize_notes-1\.jsonl/);
+    expect(errors).toEqual([]);
+  });
+
+  it("sets a declared credential from the credentials panel", async () => {
+    const ui = await startInspector(["--spec", `tool_id=creds,type=node,command="node ${CREDS}"`]);
+    const { page, errors } = await openTestPage(browser());
+    await page.goto(ui.url);
+    const row = page.locator('#credential-rows tr[data-credential="CREDS_TOKEN"]');
+    await expect.poll(() => row.textContent()).toContain("not set");
+    await row.locator("input").fill("tok-from-the-page");
+    await row.locator(".set").click();
+    await expect.poll(() => row.textContent()).toContain("set (page)");
+    await page.click("#invoke");
+    await expect.poll(() => page.textContent("#result")).toContain('"configured": true');
+    expect(await page.content()).not.toContain("tok-from-the-page");
+    await page.locator('#credential-rows tr[data-credential="CREDS_TOKEN"] .clear').click();
+    await expect
+      .poll(() => page.locator('#credential-rows tr[data-credential="CREDS_TOKEN"]').textContent())
+      .toContain("not set");
     expect(errors).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { readEvents, startInspector, type RunningInspector } from "./helpers.js"
 
 const NOTES_MAIN = path.join(example("ts-notes"), "dist/main.js");
 const WAITS = fileURLToPath(new URL("fixtures/waits.mjs", import.meta.url));
+const CREDS = fileURLToPath(new URL("fixtures/creds.mjs", import.meta.url));
 
 /** ts-notes launched in `dir`, so saved test cases land in a temp folder, not in the repo. */
 function notesIn(dir: string): string[] {
@@ -517,6 +518,51 @@ describe("executa dev --ui: usage", () => {
     await replay.invoke("add_note", { text: "buy milk" });
     expect((await replay.invoke("summarize_notes", {})).outcome.data?.summary).toBe(
       "You have some shopping to do: milk is on the list.",
+    );
+  });
+
+  it("sets and withdraws a declared credential for the next invokes, never showing its value", async () => {
+    const ui = await startInspector(["--spec", `tool_id=creds,type=node,command="node ${CREDS}"`]);
+    const secret = "tok-0123456789abcdef";
+    const state = async () =>
+      (await (await fetch(`${ui.base}/api/state`, { headers: auth(ui) })).json()) as {
+        credentials: { name: string; source: string; required: boolean }[];
+      };
+    const check = async () =>
+      (
+        (await (await post(ui, "/api/invoke", { tool: "check", arguments: {} })).json()) as {
+          entry: { outcome: { data: { configured: boolean; length: number } } };
+        }
+      ).entry.outcome.data;
+    expect((await state()).credentials).toEqual([
+      { name: "CREDS_TOKEN", display_name: "Creds token", required: true, source: "unset" },
+    ]);
+    expect(await check()).toEqual({ configured: false, length: 0 });
+
+    const set = await post(ui, "/api/credentials", { name: "CREDS_TOKEN", value: secret });
+    expect(set.status).toBe(200);
+    expect(JSON.stringify(await set.json())).not.toContain(secret);
+    expect((await state()).credentials[0]!.source).toBe("page");
+    expect(await check()).toEqual({ configured: true, length: secret.length });
+    // Nothing the page can read holds the value: not the state, not the frames.
+    const everything = await (await fetch(`${ui.base}/api/state`, { headers: auth(ui) })).text();
+    expect(everything).toContain('"context"');
+    expect(everything).not.toContain(secret);
+
+    expect((await post(ui, "/api/credentials", { name: "CREDS_TOKEN", value: null })).status).toBe(
+      200,
+    );
+    expect((await state()).credentials[0]!.source).toBe("unset");
+    expect(await check()).toEqual({ configured: false, length: 0 });
+
+    const bad = await post(ui, "/api/credentials", { name: "CREDS TOKEN", value: "x" });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain(
+      '"name" must be letters, digits and _',
+    );
+    const empty = await post(ui, "/api/credentials", { name: "CREDS_TOKEN", value: "" });
+    expect(((await empty.json()) as { error: { message: string } }).error.message).toContain(
+      "non-empty string, or null",
     );
   });
 });

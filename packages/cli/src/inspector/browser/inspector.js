@@ -522,6 +522,54 @@ function followStorageFrames(f) {
 
 let snapshot;
 
+function renderCredentials(list) {
+  const rows = list.map((c) => {
+    const input = el("input", {
+      type: "password",
+      autocomplete: "off",
+      placeholder: c.source === "unset" ? "value" : "new value",
+      "aria-label": `value of ${c.name}`,
+    });
+    const set = async (value) => {
+      try {
+        const answer = await api("/api/credentials", { name: c.name, value });
+        renderCredentials(answer.credentials);
+      } catch (error) {
+        status.textContent = error.message;
+      }
+    };
+    const status = el("span", {
+      class: "hint",
+      textContent: c.source === "unset" ? "not set" : `set (${c.source})`,
+    });
+    return el(
+      "tr",
+      { dataset: { credential: c.name } },
+      el("td", {}, el("code", { textContent: c.name }), c.required ? " (required)" : ""),
+      el("td", {}, status),
+      el("td", {}, input),
+      el(
+        "td",
+        {},
+        el("button", {
+          type: "button",
+          textContent: "Set",
+          className: "set",
+          onclick: () => input.value && void set(input.value),
+        }),
+        el("button", {
+          type: "button",
+          textContent: "Clear",
+          className: "clear",
+          onclick: () => void set(null),
+        }),
+      ),
+    );
+  });
+  $("credential-rows").replaceChildren(...rows);
+  $("credentials").hidden = list.length === 0;
+}
+
 function renderServices() {
   const services = Object.entries(snapshot.services).map(([k, v]) => `${k}=${v}`);
   if (snapshot.not_granted.length) services.push(`not granted: ${snapshot.not_granted.join(", ")}`);
@@ -533,6 +581,7 @@ function renderSnapshot(s) {
   $("tool-id").textContent = s.tool_id;
   document.title = `${s.tool_id} — inspector`;
   renderServices();
+  renderCredentials(s.credentials);
   const family = $("service-family");
   if (family.options.length === 0) {
     family.replaceChildren(...s.switchable.map((f) => el("option", { value: f, textContent: f })));
@@ -564,6 +613,14 @@ on(events, "stderr", addStderr);
 on(events, "process", renderProcess);
 on(events, "tools", (t) => renderTools(t.tools, t.start_error));
 on(events, "history", addHistory);
+on(events, "credentials", (c) => renderCredentials(c.credentials));
+on(events, "tools", () => {
+  // The manifest (and so the declared credentials) is known once the plugin described itself.
+  void fetch("/api/state")
+    .then((r) => r.json())
+    .then((s) => renderCredentials(s.credentials))
+    .catch(() => {});
+});
 on(events, "services", (s) => {
   if (snapshot === undefined) return;
   snapshot.services = s.services;
