@@ -8,6 +8,7 @@
 // (one node) there is no placement: every invoke runs in the local pool.
 import { randomUUID } from "node:crypto";
 import type { ExecutaPool, InvokePlacement, PoolExecuta, PoolInvokeOptions } from "@anna-ai/agent";
+import { HOST_ERRORS } from "@anna-ai/app-schema/errors";
 import type { InvokeOutcome } from "@anna-ai/executa-host";
 import { RpcError } from "@anna-ai/jsonrpc";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
@@ -374,7 +375,10 @@ function unavailable(message: string): InvokeOutcome {
   return {
     ok: false,
     kind: "rpc_error",
-    error: new RpcError(-32000, message, { errorCode: "EXECUTA_UNAVAILABLE" }),
+    // Retryable: the owner is restarting, or the bus reconnecting.
+    error: new RpcError(HOST_ERRORS.PLUGIN_NOT_READY.code, message, {
+      errorCode: HOST_ERRORS.PLUGIN_NOT_READY.errorCode,
+    }),
     durationMs: 0,
   };
 }
