@@ -17,7 +17,7 @@ const COUNTERS = 2;
 const CAS_WORKERS = 2;
 const TITLE_EVERY_MS = 300;
 /** The pause between one user's focus sessions (start, then complete, on the plugin). */
-const SESSION_EVERY_MS = 250;
+const SESSION_EVERY_MS = 1_000;
 const TURN_DEADLINE_MS = 30_000;
 const KV = "/api/v1/storage/kv?scope=user";
 const WINDOWS = "/api/v1/anna-apps/runtime/windows";

@@ -84,6 +84,9 @@ function summary(title: string, rec: Recorder): string {
 }
 
 let failed = false;
+let started: Cluster | undefined;
+/** The nodes whose process ended without the test stopping it. */
+const crashedNodes = () => started?.nodes.filter((n) => n.crashed !== undefined) ?? [];
 try {
   log(
     `test:cluster: ${NODES} nodes, ${USERS} users for ${SECONDS} s, on ${cpus().length} cores (load ${loadavg()[0]!.toFixed(2)})`,
@@ -91,6 +94,7 @@ try {
   const fake = await startFakeProvider({ recordRequests: false });
   onTeardown(() => fake.close());
   const cluster = await startCluster({ bins, nodes: NODES, llmBaseUrl: fake.baseUrl });
+  started = cluster;
   log(
     `  HAProxy at ${cluster.lbUrl} over ${cluster.nodes.map((n) => `${n.name} :${n.port}`).join(", ")}`,
   );
@@ -119,6 +123,20 @@ try {
     for (const check of [...(await checkStorage(target, users)), ...checkClients(rec, users)]) {
       checks.push({ phase: name, check });
     }
+    const crashed = crashedNodes();
+    checks.push({
+      phase: name,
+      check: {
+        name: "no node crashed",
+        ok: crashed.length === 0,
+        detail:
+          crashed.length === 0
+            ? `${cluster.nodes.length} nodes up, apart from the kill the test made`
+            : crashed
+                .map((n) => `${n.name} exited ${n.crashed!.code}:\n${n.crashed!.tail}`)
+                .join("\n"),
+      },
+    });
     log(summary(name, rec));
     for (const w of rec.faults) log(`  fault window: ${w.what}, ${w.to - w.from} ms`);
   };
@@ -143,6 +161,11 @@ try {
   process.stderr.write(
     `test:cluster failed to run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
   );
+  for (const n of crashedNodes()) {
+    process.stderr.write(
+      `${n.name} had exited (${n.crashed!.code}); its last output:\n${n.crashed!.tail}\n`,
+    );
+  }
 } finally {
   await teardown();
 }

@@ -61,6 +61,8 @@ export interface NexusNode {
   url: string;
   /** The running process, undefined while it is down. */
   proc: Proc | undefined;
+  /** Set when the node's process ended without the test stopping it: its exit and last output. */
+  crashed: { code: number | null; tail: string } | undefined;
   /** SIGKILL, as a crash would. */
   kill(): Promise<void>;
   /** Starts it again on the same port; resolves once /readyz answers 200. */
@@ -151,6 +153,7 @@ export async function startCluster(opts: {
       port,
       url: `http://127.0.0.1:${port}`,
       proc: undefined,
+      crashed: undefined,
       async kill() {
         const p = node.proc;
         node.proc = undefined;
@@ -159,8 +162,13 @@ export async function startCluster(opts: {
       async start() {
         const args = ["start", "--host", "127.0.0.1", "--port", String(port), "--data", data];
         args.push("--public-origin", lbUrl, "--trust-proxy");
-        node.proc = spawnProc(node.name, process.execPath, [NEXUS_BIN, ...args], env);
-        await node.proc.waitFor(/"msg":"listening"/, START_MS);
+        const p = spawnProc(node.name, process.execPath, [NEXUS_BIN, ...args], env);
+        node.proc = p;
+        // kill() forgets the process first, so only an exit nobody asked for counts.
+        void p.exited.then((code) => {
+          if (node.proc === p) node.crashed = { code, tail: p.output().slice(-4_000) };
+        });
+        await p.waitFor(/"msg":"listening"/, START_MS);
         await waitReady(node.url, START_MS);
       },
     };

@@ -1,17 +1,23 @@
 // One plugin process per (user, tool_id) across the nodes of a cluster (H11, D-nexus-168). The
 // first node to invoke a (user, tool) becomes its owner (a row in `executa_owners`), keeps it
 // with a heartbeat, and runs its process; another node's invoke for it is sent to the owner over
-// NATS (request/reply, cancellation as a message) and answered with the owner's outcome. When the
-// owner does not answer because it is gone (no responder on its subject, or its heartbeat is
-// old), the asking node takes the row over and starts a clean process itself. An owner gives a
-// pair up once its pool let the process go (idle), and all of them when it stops. Without a bus
-// (one node) there is no placement: every invoke runs in the local pool.
+// NATS (an accept, then `working` beats and the outcome on the caller's inbox; a cancel is a
+// message) and answered with the owner's outcome. When the owner does not answer because it is
+// gone (no responder on its subject, or its heartbeat is old), the asking node takes the row
+// over and starts a clean process itself; a call in flight whose owner goes silent ends within
+// seconds. An owner gives a pair up once its pool let the process go (idle), and all of them
+// when it stops. Without a bus (one node) there is no placement: every invoke runs locally.
 import { randomUUID } from "node:crypto";
 import type { ExecutaPool, InvokePlacement, PoolExecuta, PoolInvokeOptions } from "@anna-ai/agent";
 import { HOST_ERRORS } from "@anna-ai/app-schema/errors";
 import type { InvokeOutcome } from "@anna-ai/executa-host";
 import { RpcError } from "@anna-ai/jsonrpc";
-import type { NatsConnection, Subscription } from "@nats-io/transport-node";
+import {
+  createInbox,
+  type Msg,
+  type NatsConnection,
+  type Subscription,
+} from "@nats-io/transport-node";
 import type { Kysely } from "kysely";
 import type { Clock } from "../core/clock.js";
 import type { Logger } from "../core/logger.js";
@@ -24,8 +30,15 @@ export const EXECUTA_OWNER_HEARTBEAT_MS = 2_000;
 export const EXECUTA_OWNER_STALE_MS = 15_000;
 /** What a forwarded invoke waits for beyond the tool's own time limit (the hop, a cold start). */
 const FORWARD_SLACK_MS = 30_000;
+/** How long the owner has to say it took a forwarded invoke (or is not the owner). */
+const ACCEPT_TIMEOUT_MS = 5_000;
+/** While it runs a forwarded invoke the owner says so this often; past the silence, it is gone. */
+const WORKING_EVERY_MS = 1_000;
+const WORKING_SILENCE_MS = 4_000;
 /** The time limit of a tool that declares none (the host's default). */
 const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+/** NATS's default `max_payload`, for the moments the server's own is not known (reconnecting). */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 /** Invokes another node may have this one run at once; past it they answer "busy". */
 const SERVED_MAX = 256;
 
@@ -63,6 +76,8 @@ export interface ExecutaPlacement extends InvokePlacement {
 
 interface InvokeRequest {
   id: string;
+  /** Where the owner sends `working` beats and the outcome; the request's reply is the accept. */
+  reply_to: string;
   user_id: string;
   tool_id: string;
   executa_version_id: number;
@@ -74,6 +89,10 @@ interface InvokeRequest {
 
 type InvokeReply =
   | { outcome: WireOutcome }
+  /** The owner took it: beats and the outcome follow on `reply_to`. */
+  | { accepted: true }
+  /** The owner is still running it. */
+  | { working: true }
   /** The asked node does not own the pair (it restarted, or lost it): ask the table again. */
   | { not_owner: true }
   | { error: string };
@@ -181,8 +200,10 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
     args: Record<string, unknown> | undefined,
     opts: PoolInvokeOptions,
   ): Promise<InvokeReply | "no_responder"> {
+    const inbox = createInbox();
     const request: InvokeRequest = {
       id: randomUUID(),
+      reply_to: inbox,
       user_id: userId,
       tool_id: executa.spec.toolId,
       executa_version_id: executa.executaVersionId,
@@ -192,36 +213,78 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       ...(opts.app === undefined ? {} : { app: opts.app }),
     };
     const subject = nodeSubject(options.subjectPrefix, owner);
-    const onAbort = () => nats.publish(`${subject}.cancel`, encoder.encode(request.id));
+    // Subscribed before the request goes out, so no beat or outcome is missed.
+    const answers = inboxQueue(nats, inbox);
+    const onAbort = () => {
+      try {
+        nats.publish(`${subject}.cancel`, encoder.encode(request.id));
+      } catch (err) {
+        // The bus is closing: the owner's own time limit ends the invoke.
+        logger.log("warn", "could not send a cancel to the plugin's node", {
+          owner,
+          error: String(err),
+        });
+      }
+    };
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const msg = await nats.request(subject, encoder.encode(JSON.stringify(request)), {
-        timeout: timeoutOf(executa, tool, opts.timeoutMs) + FORWARD_SLACK_MS,
-      });
-      return JSON.parse(decoder.decode(msg.data)) as InvokeReply;
-    } catch (err) {
-      if ((err as { isNoResponders?: () => boolean }).isNoResponders?.() === true) {
-        return "no_responder";
+      let accept: InvokeReply;
+      try {
+        const msg = await nats.request(subject, encoder.encode(JSON.stringify(request)), {
+          timeout: ACCEPT_TIMEOUT_MS,
+        });
+        accept = JSON.parse(decoder.decode(msg.data)) as InvokeReply;
+      } catch (err) {
+        if ((err as { isNoResponders?: () => boolean }).isNoResponders?.() === true) {
+          return "no_responder";
+        }
+        return {
+          error: `node ${owner}, which runs this plugin, did not take the call: ${String(err)}`,
+        };
       }
-      return { error: `the node that runs this plugin (${owner}) did not answer: ${String(err)}` };
+      if (!("accepted" in accept)) return accept;
+      const deadline = Date.now() + timeoutOf(executa, tool, opts.timeoutMs) + FORWARD_SLACK_MS;
+      for (;;) {
+        const wait = Math.min(WORKING_SILENCE_MS, deadline - Date.now());
+        const next = await answers.next(wait);
+        if (next === undefined) {
+          return {
+            error:
+              Date.now() >= deadline
+                ? `node ${owner} did not finish the call within its time limit`
+                : `node ${owner}, which was running this call, stopped answering (it may have stopped); send it again`,
+          };
+        }
+        const reply = JSON.parse(decoder.decode(next.data)) as InvokeReply;
+        if (!("working" in reply) && !("accepted" in reply)) return reply;
+      }
     } finally {
+      answers.close();
       opts.signal?.removeEventListener("abort", onAbort);
     }
   }
 
-  async function serve(data: Uint8Array): Promise<InvokeReply> {
-    const request = JSON.parse(decoder.decode(data)) as InvokeRequest;
+  /** Answers another node's request: the accept (or why not), then beats and the outcome. */
+  async function serve(msg: Msg): Promise<void> {
+    const request = JSON.parse(decoder.decode(msg.data)) as InvokeRequest;
+    const respond = (reply: InvokeReply) => replyTo((d) => msg.respond(d), reply);
+    const send = (reply: InvokeReply) =>
+      replyTo((d) => (nats.publish(request.reply_to, d), true), reply);
     if (
       !owned.has(keyOf(request.user_id, request.tool_id)) &&
       (await claim(request.user_id, request.tool_id)) !== node
     ) {
-      return { not_owner: true };
+      return respond({ not_owner: true });
     }
     if (served.size >= SERVED_MAX) {
-      return { error: `node ${node} is running ${SERVED_MAX} invokes for other nodes; try again` };
+      return respond({
+        error: `node ${node} is running ${SERVED_MAX} invokes for other nodes; try again`,
+      });
     }
     const controller = new AbortController();
     served.set(request.id, controller);
+    respond({ accepted: true });
+    const beat = setInterval(() => send({ working: true }), WORKING_EVERY_MS);
     try {
       const executa = await options.prepare(
         request.tool_id,
@@ -234,24 +297,32 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
         ...(request.timeout_ms === undefined ? {} : { timeoutMs: request.timeout_ms }),
         ...(request.app === undefined ? {} : { app: request.app }),
       });
-      return { outcome: toWire(outcome) };
+      send({ outcome: toWire(outcome) });
     } catch (err) {
-      return { error: `node ${node} could not run ${request.tool_id}: ${(err as Error).message}` };
+      send({ error: `node ${node} could not run ${request.tool_id}: ${(err as Error).message}` });
     } finally {
+      clearInterval(beat);
       served.delete(request.id);
     }
   }
 
+  /** Never throws: it runs in a subscription callback, where a throw would stop the server. */
   function replyTo(respond: (data: Uint8Array) => boolean, reply: InvokeReply): void {
-    let bytes = encoder.encode(JSON.stringify(reply));
-    if (bytes.length > nats.info!.max_payload) {
-      bytes = encoder.encode(
-        JSON.stringify({
-          error: `the tool's answer is ${bytes.length} bytes, more than the event bus carries between nodes (${nats.info!.max_payload}); have the tool answer less (file transport)`,
-        }),
-      );
+    try {
+      let bytes = encoder.encode(JSON.stringify(reply));
+      const max = nats.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+      if (bytes.length > max) {
+        bytes = encoder.encode(
+          JSON.stringify({
+            error: `the tool's answer is ${bytes.length} bytes, more than the event bus carries between nodes (${max}); have the tool answer less (file transport)`,
+          }),
+        );
+      }
+      respond(bytes);
+    } catch (err) {
+      // The bus went away meanwhile: the caller's request times out or finds no responder.
+      logger.log("warn", "could not answer another node's invoke", { error: String(err) });
     }
-    respond(bytes);
   }
 
   const placement: ExecutaPlacement = {
@@ -277,7 +348,8 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
         }
         if ("not_owner" in reply) continue;
         if ("error" in reply) return unavailable(reply.error);
-        return fromWire(reply.outcome);
+        if ("outcome" in reply) return fromWire(reply.outcome);
+        return unavailable(`node ${owner} answered the call with nothing this node understands`);
       }
       return unavailable(`the owner of ${toolId} for this user kept changing; try again`);
     },
@@ -289,9 +361,7 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
         nats.subscribe(subject, {
           callback: (err, msg) => {
             if (err !== null) return;
-            void serve(msg.data)
-              .catch((e: unknown) => ({ error: String(e) }) as InvokeReply)
-              .then((reply) => replyTo((d) => msg.respond(d), reply));
+            serve(msg).catch((e: unknown) => replyTo((d) => msg.respond(d), { error: String(e) }));
           },
         }),
         nats.subscribe(`${subject}.cancel`, {
@@ -380,5 +450,32 @@ function unavailable(message: string): InvokeOutcome {
       errorCode: HOST_ERRORS.PLUGIN_NOT_READY.errorCode,
     }),
     durationMs: 0,
+  };
+}
+
+/** An inbox's messages in order; `next(ms)` is the next one, or undefined after `ms` of silence. */
+function inboxQueue(nats: NatsConnection, inbox: string) {
+  const queued: Msg[] = [];
+  let wake: (() => void) | undefined;
+  const sub = nats.subscribe(inbox, {
+    callback: (err, msg) => {
+      if (err === null) queued.push(msg);
+      wake?.();
+    },
+  });
+  return {
+    async next(ms: number): Promise<Msg | undefined> {
+      if (queued.length === 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, Math.max(0, ms));
+        });
+        clearTimeout(timer);
+        wake = undefined;
+      }
+      return queued.shift();
+    },
+    close: () => sub.unsubscribe(),
   };
 }

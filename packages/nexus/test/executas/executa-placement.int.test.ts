@@ -136,6 +136,24 @@ describe.skipIf(NATS_MISSING !== undefined)(
       });
 
       it.skipIf(d.skip)(
+        "ends a call in flight soon after the node running it goes silent, not at its time limit",
+        async () => {
+          const [n1, n2] = await two();
+          await whoami(n1, "u1");
+          const started = Date.now();
+          const waiting = n2.invoke("u1", "wait");
+          await new Promise((r) => setTimeout(r, 1_500));
+          // n1 dies mid-call: its beats stop (the tool's limit is 30 s).
+          await n1.nc.close();
+          const outcome = await waiting;
+          expect(outcome.ok).toBe(false);
+          expect(JSON.stringify(outcome)).toContain("stopped answering");
+          expect(Date.now() - started).toBeLessThan(15_000);
+        },
+        20_000,
+      );
+
+      it.skipIf(d.skip)(
         "takes a pair over from a node that is gone, with a clean process",
         async () => {
           const [n1, n2] = await two();
