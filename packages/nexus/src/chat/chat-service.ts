@@ -112,7 +112,8 @@ export interface ChatServiceOptions {
   attachments?: ChatAttachments;
   /**
    * This node's id, recorded on the turns it runs: unique among the nodes sharing the database
-   * and the same across restarts (ANNA_NODE_ID, default host:port). Default: one per process.
+   * and the same across restarts (anna-nexus start: ANNA_NODE_ID or `<data>/node-id`). Default:
+   * one per process.
    */
   node?: string;
   /** The heartbeat period (default CHAT_HEARTBEAT_MS) and the age past which a turn is abandoned. */
