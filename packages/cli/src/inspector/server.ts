@@ -102,7 +102,8 @@ export async function startInspectorServer(
     } catch (error) {
       startError = redactor.text(startFailure(session, error));
     }
-    send("tools", { tools, start_error: startError });
+    // The declared credentials come with the manifest, so their panel follows the tools.
+    send("tools", { tools, start_error: startError, credentials: session.credentialSources() });
     return startError;
   };
 

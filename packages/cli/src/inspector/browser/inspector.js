@@ -611,16 +611,12 @@ on(events, "frame", (f) => {
 });
 on(events, "stderr", addStderr);
 on(events, "process", renderProcess);
-on(events, "tools", (t) => renderTools(t.tools, t.start_error));
+on(events, "tools", (t) => {
+  renderTools(t.tools, t.start_error);
+  renderCredentials(t.credentials);
+});
 on(events, "history", addHistory);
 on(events, "credentials", (c) => renderCredentials(c.credentials));
-on(events, "tools", () => {
-  // The manifest (and so the declared credentials) is known once the plugin described itself.
-  void fetch("/api/state")
-    .then((r) => r.json())
-    .then((s) => renderCredentials(s.credentials))
-    .catch(() => {});
-});
 on(events, "services", (s) => {
   if (snapshot === undefined) return;
   snapshot.services = s.services;
