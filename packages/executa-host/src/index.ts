@@ -67,6 +67,7 @@ export type {
 export {
   DEFAULT_INVOKE_TIMEOUT_MS,
   buildInvokeParams,
+  invokeTimeoutMs,
   normaliseInvokeResult,
   toInvokeResultWire,
 } from "./process/invoke.js";

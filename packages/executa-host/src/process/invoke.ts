@@ -2,8 +2,21 @@
 // send back (real-world-plugins.md "Base protocol").
 
 import type { RpcError } from "@anna-ai/jsonrpc";
+import type { DescribedManifest } from "./manifest.js";
 
 export const DEFAULT_INVOKE_TIMEOUT_MS = 60_000;
+
+/** An invoke's time limit: the caller's, else the tool's declared `timeout` (s), else `fallbackMs`. */
+export function invokeTimeoutMs(
+  manifest: DescribedManifest | undefined,
+  tool: string,
+  givenMs: number | undefined,
+  fallbackMs: number = DEFAULT_INVOKE_TIMEOUT_MS,
+): number {
+  if (givenMs !== undefined) return givenMs;
+  const declared = manifest?.tools.find((entry) => entry.name === tool)?.timeout;
+  return typeof declared === "number" ? declared * 1000 : fallbackMs;
+}
 
 export interface InvokeParamsInput {
   tool: string;

@@ -16,6 +16,7 @@ import type { PluginEventName, PluginEvents, PluginListener, PluginState } from 
 import {
   buildInvokeParams,
   DEFAULT_INVOKE_TIMEOUT_MS,
+  invokeTimeoutMs,
   normaliseInvokeResult,
   type InvokeOutcome,
   type InvokeParamsInput,
@@ -228,10 +229,12 @@ export class PluginProcess {
         return rpcOutcome(this.asRpcError(error, `tool ${tool}`), performance.now() - started);
       }
     }
-    const declared = instance.manifest?.tools.find((entry) => entry.name === tool)?.timeout;
-    const timeoutMs =
-      options.timeoutMs ??
-      (typeof declared === "number" ? declared * 1000 : this.timeouts.invokeMs);
+    const timeoutMs = invokeTimeoutMs(
+      instance.manifest,
+      tool,
+      options.timeoutMs,
+      this.timeouts.invokeMs,
+    );
     const invokeId = options.invokeId ?? newInvokeId();
     const deadlineMs = Date.now() + timeoutMs;
     const session = this.session;

@@ -8,9 +8,9 @@
 // seconds. An owner gives a pair up once its pool let the process go (idle), and all of them
 // when it stops. Without a bus (one node) there is no placement: every invoke runs locally.
 import { randomUUID } from "node:crypto";
-import type { ExecutaPool, InvokePlacement, PoolExecuta, PoolInvokeOptions } from "@anna-ai/agent";
+import type { ExecutaPool, InvokePlacement, PoolInvokeOptions } from "@anna-ai/agent";
 import { HOST_ERRORS } from "@anna-ai/app-schema/errors";
-import type { InvokeOutcome } from "@anna-ai/executa-host";
+import { type InvokeOutcome, invokeTimeoutMs } from "@anna-ai/executa-host";
 import { RpcError } from "@anna-ai/jsonrpc";
 import {
   createInbox,
@@ -22,6 +22,7 @@ import type { Kysely } from "kysely";
 import type { Clock } from "../core/clock.js";
 import type { Logger } from "../core/logger.js";
 import type { Database } from "../db/schema.js";
+import { nodeInvokeSubject } from "../bus/event-bus-subject.js";
 import type { ResolvedExecuta } from "./executa-runtime.js";
 
 /** How often an owner says it still holds its (user, tool) processes. */
@@ -35,8 +36,6 @@ const ACCEPT_TIMEOUT_MS = 5_000;
 /** While it runs a forwarded invoke the owner says so this often; past the silence, it is gone. */
 const WORKING_EVERY_MS = 1_000;
 const WORKING_SILENCE_MS = 4_000;
-/** The time limit of a tool that declares none (the host's default). */
-const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 /** NATS's default `max_payload`, for the moments the server's own is not known (reconnecting). */
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 /** Invokes another node may have this one run at once; past it they answer "busy". */
@@ -108,11 +107,6 @@ type WireOutcome =
 
 const keyOf = (userId: string, toolId: string) => JSON.stringify([userId, toolId]);
 
-/** The node's own subject token: base64url, so any id is one subject-safe token. */
-function nodeSubject(prefix: string, node: string): string {
-  return `${prefix}.invoke.n${Buffer.from(node, "utf8").toString("base64url")}`;
-}
-
 export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlacement {
   const { db, nats, node, pool, logger } = options;
   const heartbeatMs = options.heartbeatMs ?? EXECUTA_OWNER_HEARTBEAT_MS;
@@ -120,8 +114,7 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
   const now = () => options.clock.now();
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
-  const owned = new Set<string>();
-  /** When this node last claimed each pair it owns: one without a process is kept that long. */
+  /** The pairs this node owns, with when it claimed each: one without a process is kept that long. */
   const claimedAt = new Map<string, number>();
   /** Invokes this node runs for other nodes, by request id: a cancel message aborts one. */
   const served = new Map<string, AbortController>();
@@ -150,7 +143,6 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       .returning("node")
       .executeTakeFirst();
     if (won !== undefined) {
-      owned.add(keyOf(userId, toolId));
       claimedAt.set(keyOf(userId, toolId), at);
       return node;
     }
@@ -175,7 +167,6 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       .executeTakeFirst();
     const took = Number(updated.numUpdatedRows) > 0;
     if (took) {
-      owned.add(keyOf(userId, toolId));
       claimedAt.set(keyOf(userId, toolId), now());
       logger.log("warn", "took over a plugin process from a node that did not answer", {
         user_id: userId,
@@ -184,12 +175,6 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       });
     }
     return took;
-  }
-
-  function timeoutOf(executa: PoolExecuta, tool: string, given: number | undefined): number {
-    if (given !== undefined) return given;
-    const declared = executa.manifest?.tools.find((t) => t.name === tool)?.timeout;
-    return typeof declared === "number" && declared > 0 ? declared * 1000 : DEFAULT_TOOL_TIMEOUT_MS;
   }
 
   async function forward(
@@ -212,7 +197,7 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       ...(opts.timeoutMs === undefined ? {} : { timeout_ms: opts.timeoutMs }),
       ...(opts.app === undefined ? {} : { app: opts.app }),
     };
-    const subject = nodeSubject(options.subjectPrefix, owner);
+    const subject = nodeInvokeSubject(options.subjectPrefix, owner);
     // Subscribed before the request goes out, so no beat or outcome is missed.
     const answers = inboxQueue(nats, inbox);
     const onAbort = () => {
@@ -243,7 +228,9 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
         };
       }
       if (!("accepted" in accept)) return accept;
-      const deadline = Date.now() + timeoutOf(executa, tool, opts.timeoutMs) + FORWARD_SLACK_MS;
+      // The owner's host applies the same limit; past it and the slack, the call is lost.
+      const limit = invokeTimeoutMs(executa.manifest, tool, opts.timeoutMs);
+      const deadline = Date.now() + limit + FORWARD_SLACK_MS;
       for (;;) {
         const wait = Math.min(WORKING_SILENCE_MS, deadline - Date.now());
         const next = await answers.next(wait);
@@ -271,7 +258,7 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
     const send = (reply: InvokeReply) =>
       replyTo((d) => (nats.publish(request.reply_to, d), true), reply);
     if (
-      !owned.has(keyOf(request.user_id, request.tool_id)) &&
+      !claimedAt.has(keyOf(request.user_id, request.tool_id)) &&
       (await claim(request.user_id, request.tool_id)) !== node
     ) {
       return respond({ not_owner: true });
@@ -326,10 +313,12 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
   }
 
   const placement: ExecutaPlacement = {
-    owned,
+    get owned() {
+      return new Set(claimedAt.keys());
+    },
     async route(userId, executa, tool, args, opts) {
       const toolId = executa.spec.toolId;
-      if (owned.has(keyOf(userId, toolId))) return undefined;
+      if (claimedAt.has(keyOf(userId, toolId))) return undefined;
       const resolved = executa as ResolvedExecuta;
       // Not one this server installed (a test's folder executa): nothing to forward by.
       if (typeof resolved.executaVersionId !== "number") return undefined;
@@ -356,7 +345,7 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
     async start() {
       // Rows under this id are a previous life's: this process holds none of their processes.
       await db.deleteFrom("executa_owners").where("node", "=", node).execute();
-      const subject = nodeSubject(options.subjectPrefix, node);
+      const subject = nodeInvokeSubject(options.subjectPrefix, node);
       subscriptions = [
         nats.subscribe(subject, {
           callback: (err, msg) => {
@@ -388,10 +377,9 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       // A pair whose process the pool let go (idle) is given up, so the rows stay as many as
       // the processes; a fresh claim waits for its process to start first.
       const at = now();
-      for (const key of [...owned]) {
+      for (const [key, claimed] of [...claimedAt]) {
         const [userId, toolId] = JSON.parse(key) as [string, string];
-        if (pool.holds(userId, toolId) || at - (claimedAt.get(key) ?? 0) <= staleAfterMs) continue;
-        owned.delete(key);
+        if (pool.holds(userId, toolId) || at - claimed <= staleAfterMs) continue;
         claimedAt.delete(key);
         await db
           .deleteFrom("executa_owners")
@@ -408,12 +396,7 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
         .execute();
       // A pair another node took over (this one stopped beating for a while) is no longer ours.
       const still = new Set(rows.map((r) => keyOf(r.user_id, r.tool_id)));
-      for (const key of owned) {
-        if (!still.has(key)) {
-          owned.delete(key);
-          claimedAt.delete(key);
-        }
-      }
+      for (const key of [...claimedAt.keys()]) if (!still.has(key)) claimedAt.delete(key);
     },
     async close() {
       if (closed) return;
@@ -423,7 +406,6 @@ export function executaPlacement(options: ExecutaPlacementOptions): ExecutaPlace
       for (const c of served.values()) c.abort(new Error("the server is stopping"));
       await beating;
       await db.deleteFrom("executa_owners").where("node", "=", node).execute();
-      owned.clear();
       claimedAt.clear();
     },
   };
