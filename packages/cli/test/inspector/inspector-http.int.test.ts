@@ -408,6 +408,21 @@ describe("executa dev --ui: usage", () => {
     const late = await post(ui, "/api/invoke/cancel", { run: "run-1" });
     expect(late.status).toBe(404);
     await late.body?.cancel();
+
+    // At most 32 invokes wait at once; the next one is refused until one answers.
+    const held = Array.from({ length: 32 }, (_, i) =>
+      post(ui, "/api/invoke", { tool: "wait", arguments: {}, run: `held-${i}` }),
+    );
+    await expect
+      .poll(async () => (await state()).stderr.filter((l) => l === "wait started").length)
+      .toBeGreaterThanOrEqual(33);
+    const over = await post(ui, "/api/invoke", { tool: "wait", arguments: {}, run: "one-more" });
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as { error: { message: string } }).error.message).toBe(
+      "32 invokes are waiting for their answer; cancel one or wait for it",
+    );
+    for (let i = 0; i < 32; i++) await post(ui, "/api/invoke/cancel", { run: `held-${i}` });
+    for (const answer of await Promise.all(held)) expect(answer.status).toBe(200);
   });
 
   it("switches sampling to a mock-answer file, off and back while the plugin runs", async () => {
