@@ -60,6 +60,25 @@ export {
   type EventListener,
   streamEvents,
 } from "./events/event-bus.js";
+export {
+  createMemoryEventLog,
+  EVENT_LOG_PENDING_MAX,
+  EVENT_LOG_PER_USER_MAX,
+  EVENT_LOG_READ_MAX,
+  EVENT_LOG_RETENTION_MS,
+  type EventLog,
+  type EventLogRead,
+  type MemoryEventLog,
+  type LoggedEvent,
+  sequencedEventBus,
+  type SequencedEventBus,
+} from "./events/event-log.js";
+export {
+  EVENT_FEED_QUEUE_MAX,
+  EventFeed,
+  type EventFeedGap,
+  type EventFeedSink,
+} from "./events/event-feed.js";
 export { makeEvent, type EventSubject } from "./events/make-event.js";
 export { createFileRecorder } from "./recording/recording.js";
 export {

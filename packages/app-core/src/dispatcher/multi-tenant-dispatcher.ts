@@ -19,6 +19,7 @@ import { createMemoryChatStore } from "../chat/memory-chat-store.js";
 import { SYSTEM_CLOCK, type Clock } from "../clock.js";
 import { HostApiError } from "../errors/host-api-error.js";
 import { createEventBus, type EventBus } from "../events/event-bus.js";
+import { createMemoryEventLog, sequencedEventBus } from "../events/event-log.js";
 import { hostApiMethodTable } from "../handlers/method-table.js";
 import { createToolJobs } from "../handlers/tool-jobs.js";
 import { windowView } from "../handlers/window-view.js";
@@ -89,7 +90,11 @@ export function createMultiTenantDispatcher(
   const clock = options.clock ?? SYSTEM_CLOCK;
   const logger = options.logger ?? NULL_LOGGER;
   const recorder = options.recorder;
-  const events = options.events ?? createEventBus({ logger });
+  // Numbered in a log of this process by default, so a dropped event stream resumes (a server
+  // of several nodes passes a bus whose log they share).
+  const events =
+    options.events ??
+    sequencedEventBus(createEventBus({ logger }), createMemoryEventLog(), { logger });
   const tokens = options.tokens ?? new WindowTokenIssuer({ clock });
   const windowStore = options.windowStore ?? createMemoryWindowStore();
   const chat = options.chatStore ?? createMemoryChatStore();

@@ -5,6 +5,7 @@
 import type { AnnaAppEvent } from "@anna-ai/app-schema";
 import type { Logger } from "@anna-ai/jsonrpc";
 import { NULL_LOGGER } from "@anna-ai/jsonrpc";
+import type { EventLog } from "./event-log.js";
 import { streamEvents } from "./event-stream.js";
 
 export { EVENT_STREAM_BUFFER_MAX, streamEvents } from "./event-stream.js";
@@ -19,14 +20,26 @@ export interface EventFilter {
   windowUuid?: string;
 }
 
-export type EventListener = (event: AnnaAppEvent) => void;
+/**
+ * `seq` is the event's place in its user's event log (event-log.ts) when the bus is sequenced:
+ * dense per user, so a listener that sees a jump knows what it missed and can read it back.
+ */
+export type EventListener = (event: AnnaAppEvent, seq?: number) => void;
 
 export interface EventBus {
-  publish(userId: string, event: AnnaAppEvent): void;
+  /** `seq` is given by a sequenced bus (event-log.ts) to the bus it delivers through. */
+  publish(userId: string, event: AnnaAppEvent, seq?: number): void;
   /** Returns the unsubscribe function. A throwing listener is logged; the others still run. */
   subscribe(filter: EventFilter, listener: EventListener): () => void;
   /** The same events as an async iterable (for SSE); ends when `signal` aborts. */
   stream(filter: EventFilter, options?: { signal?: AbortSignal }): AsyncIterable<AnnaAppEvent>;
+  /**
+   * Calls `listener` each time the bus is back after it was cut off from the other nodes (events
+   * published meanwhile did not reach this node); only a bus across nodes has it.
+   */
+  onReconnect?(listener: () => void): () => void;
+  /** The log of a sequenced bus: what a resumed stream reads back from. */
+  readonly log?: EventLog;
 }
 
 export function eventMatches(filter: EventFilter, event: AnnaAppEvent): boolean {
@@ -64,13 +77,13 @@ export function createEventBus(options: { logger?: Logger } = {}): EventBus {
   }
 
   return {
-    publish(userId, event) {
+    publish(userId, event, seq) {
       const subs = byUser.get(userId);
       if (subs === undefined) return;
       for (const sub of [...subs]) {
         if (!eventMatches(sub.filter, event)) continue;
         try {
-          sub.listener(event);
+          sub.listener(event, seq);
         } catch (error) {
           logger.error("event listener threw", { kind: event.kind, error: String(error) });
         }

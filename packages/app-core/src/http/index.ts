@@ -11,6 +11,12 @@ export {
   type RuntimeAppOptions,
   type RuntimeCaller,
 } from "./runtime-app.js";
+export {
+  eventCursor,
+  pipeRuntimeEvents,
+  RESYNC_EVENT_NAME,
+  type RuntimeEventSource,
+} from "./runtime-event-stream.js";
 export { HttpError } from "./http-error.js";
 export { errorResponse, jsonResponse } from "./json-response.js";
 export { errorAnswer, notFoundAnswer } from "./on-error.js";

@@ -6,11 +6,12 @@
 import { FORM_FACTORS, type FormFactor } from "@anna-ai/app-schema";
 import { Hono, type Context } from "hono";
 import { NULL_LOGGER, type Logger } from "@anna-ai/jsonrpc";
-import type { CallResult, EventBus, HostApiDispatcher } from "../index.js";
+import type { CallResult, HostApiDispatcher } from "../index.js";
 import { errorAnswer, notFoundAnswer } from "./on-error.js";
 import { errorResponse, jsonResponse } from "./json-response.js";
 import { decodePathSegment } from "./path-segment.js";
 import { jsonFields, readJsonBody } from "./read-json-body.js";
+import { eventCursor, pipeRuntimeEvents, type RuntimeEventSource } from "./runtime-event-stream.js";
 import { nodeTransportOf, SSE_HEADERS, SseStreams, type SseLimits } from "./sse-streams.js";
 import { liveWindowLink, type WindowUrl } from "./window-link.js";
 import { parseWindowPatch, windowsRest } from "./window-patch.js";
@@ -54,8 +55,11 @@ export interface RuntimeAppOptions {
   answerCall?(call: RpcCall): Promise<CallResult>;
   /** The URL a window's frame loads, with its token. */
   windowUrl: WindowUrl;
-  /** Where the event stream's events come from; default `dispatcher.events`. */
-  events?: Pick<EventBus, "subscribe">;
+  /**
+   * Where the event stream's events come from; default `dispatcher.events`. A sequenced bus
+   * (events/event-log.ts) makes the stream resumable.
+   */
+  events?: RuntimeEventSource;
   /**
    * The open event streams, when the server has other stream routes sharing the caps (the
    * harness's panel stream) or ends them itself on close; default one of its own.
@@ -115,11 +119,9 @@ export function createRuntimeApp(options: RuntimeAppOptions): Hono {
     if (c.req.method === "HEAD") return new Response(null, { status: 200, headers: SSE_HEADERS });
     const { userId, appId } = await caller(c);
     // Counted per user: one person's tabs must not use up the streams of everyone on a server.
+    const cursor = eventCursor(c.req.header("last-event-id"), c.req.query("after"));
     const client = streams.open(RUNTIME_EVENTS_ROUTE, nodeTransportOf(c.env), userId);
-    const unsubscribe = events.subscribe({ userId, appId }, (event) => {
-      client.write(`event: data_model/AnnaAppEvent\ndata: ${JSON.stringify(event)}\n\n`);
-    });
-    client.on("close", unsubscribe);
+    pipeRuntimeEvents(events, client, { userId, appId, cursor }, logger);
     return client.response;
   });
 

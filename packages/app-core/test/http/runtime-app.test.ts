@@ -505,6 +505,59 @@ describe("GET events/stream", () => {
     await reader.cancel();
   });
 
+  it("numbers each event (id:), and a reconnect with Last-Event-ID gets what it missed, once", async () => {
+    const { app, wid } = await runtime();
+    const focus = () =>
+      app.request(`${RUNTIME_WINDOWS_ROUTE}/${wid}`, { method: "PATCH", body: '{"focus":true}' });
+    const first = await app.request(RUNTIME_EVENTS_ROUTE);
+    const reader = (first.body as ReadableStream<Uint8Array>).getReader();
+    await readUntil(reader, ": connected");
+    await focus();
+    const seen = await readUntil(reader, "window_focus_changed");
+    await reader.cancel();
+    const ids = [...seen.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids.length).toBe(1);
+    const last = ids[0]!;
+    // While no stream is open the window changes twice.
+    await focus();
+    await app.request(`${RUNTIME_WINDOWS_ROUTE}/${wid}`, {
+      method: "PATCH",
+      body: '{"title":"Resumed"}',
+    });
+    const again = await app.request(RUNTIME_EVENTS_ROUTE, {
+      headers: { "last-event-id": String(last) },
+    });
+    const resumed = (again.body as ReadableStream<Uint8Array>).getReader();
+    const replay = await readUntil(resumed, "Resumed");
+    await resumed.cancel();
+    expect([...replay.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]))).toEqual([
+      last + 1,
+      last + 2,
+    ]);
+    expect(replay.match(/window_focus_changed/g)?.length).toBe(1);
+  });
+
+  it("refuses a Last-Event-ID that is not an event id with 400 invalid_arg, naming what it takes", async () => {
+    const { app } = await runtime();
+    const res = await app.request(RUNTIME_EVENTS_ROUTE, { headers: { "last-event-id": "abc" } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      ok: false,
+      error: { code: "invalid_arg", message: expect.stringContaining("Last-Event-ID must be") },
+    });
+    const query = await app.request(`${RUNTIME_EVENTS_ROUTE}?after=-1`);
+    expect(query.status).toBe(400);
+  });
+
+  it("sends anna.resync when the events after the cursor are no longer kept", async () => {
+    const { app } = await runtime();
+    const res = await app.request(RUNTIME_EVENTS_ROUTE, { headers: { "last-event-id": "99" } });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const text = await readUntil(reader, "event: anna.resync\n");
+    await reader.cancel();
+    expect(text).toContain('"reason":"unknown_cursor","after":99');
+  });
+
   it("caps streams per route with 429 too_many_streams, and frees a slot when a client goes", async () => {
     const streams = new SseStreams(
       { debug() {}, info() {}, warn() {}, error() {} },
@@ -557,6 +610,8 @@ describe("GET events/stream", () => {
     const stalled = await app.request(RUNTIME_EVENTS_ROUTE);
     const reader = (stalled.body as ReadableStream<Uint8Array>).getReader();
     expect(streams.size).toBe(1);
+    // The stream reads its log's head before it writes live events (event-feed.ts).
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const pad = "x".repeat(1024);
     for (let i = 0; i < 8; i++) {
       dispatcher.emit(

@@ -253,7 +253,7 @@ export async function startTestNexus(
     async close() {
       await chat?.close();
       // Its event streams would hold the server open.
-      runtime?.close();
+      await runtime?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ("closeAllConnections" in server) server.closeAllConnections();

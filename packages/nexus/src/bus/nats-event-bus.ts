@@ -6,9 +6,10 @@
 // nodes that serve that user's event streams.
 //
 // Core NATS is at-most-once: an event published while this node is cut off from the server
-// reaches this node's listeners only (it is counted and logged, never queued without bound), and
-// events for a user a node subscribes to only after they were published are not replayed. The
-// window state itself is in the database; events are the live view of it.
+// reaches this node's listeners only here (it is counted and logged, never queued without
+// bound). Each event carries its number in the user's event log (header `Anna-Event-Seq`,
+// runtime/sql-event-log.ts), so a stream that sees a number jump, or is told the bus is back
+// (`onReconnect`), reads what it missed from the database (app-core's event-feed.ts).
 import { hostname } from "node:os";
 import {
   createEventBus,
@@ -20,6 +21,7 @@ import {
 import { type AnnaAppEvent, parseAnnaAppEvent } from "@anna-ai/app-schema";
 import {
   connect,
+  headers,
   type Msg,
   type NatsConnection,
   type Status,
@@ -43,6 +45,8 @@ export const EVENT_BUS_DRAIN_TIMEOUT_MS = 2_000;
  * pings; nats.js's default of 2 minutes would leave publishes queueing for up to 4.
  */
 const PING_INTERVAL_MS = 20_000;
+/** The NATS header that carries an event's number in its user's event log. */
+export const EVENT_SEQ_HEADER = "Anna-Event-Seq";
 /** The server's default max_payload, used until its INFO says otherwise. */
 const DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
 
@@ -162,6 +166,7 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
   };
   let connected = true;
   let closed = false;
+  const reconnectListeners = new Set<() => void>();
   let droppedThisOutage = 0;
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
@@ -183,6 +188,14 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
           events_not_sent: droppedThisOutage,
         });
         disconnectedAt = undefined;
+        // nats.js has resubscribed by now; the streams read back what they missed.
+        for (const listener of [...reconnectListeners]) {
+          try {
+            listener();
+          } catch (error) {
+            logger.log("error", "event bus reconnect listener threw", { error: String(error) });
+          }
+        }
         break;
       case "error":
         logger.log("warn", "event bus error", { error: s.error.message });
@@ -240,7 +253,14 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
     stats.received += 1;
     // A kind this build does not know (a newer node during a rolling upgrade) is passed on as
     // the in-process bus would: the window decides.
-    local.publish(userId, parsed.event);
+    local.publish(userId, parsed.event, seqOf(msg));
+  }
+
+  function seqOf(msg: Msg): number | undefined {
+    const raw = msg.headers?.get(EVENT_SEQ_HEADER);
+    if (raw === undefined || raw === "") return undefined;
+    const seq = Number(raw);
+    return Number.isSafeInteger(seq) && seq > 0 ? seq : undefined;
   }
 
   function hold(userId: string): void {
@@ -289,8 +309,8 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
     };
   }
 
-  function publish(userId: string, event: AnnaAppEvent): void {
-    local.publish(userId, event);
+  function publish(userId: string, event: AnnaAppEvent, seq?: number): void {
+    local.publish(userId, event, seq);
     if (closed) return;
     if (!connected) {
       if (droppedThisOutage === 0) {
@@ -325,7 +345,13 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
       return;
     }
     try {
-      nc.publish(userSubject(prefix, userId), data);
+      if (seq === undefined) {
+        nc.publish(userSubject(prefix, userId), data);
+      } else {
+        const h = headers();
+        h.set(EVENT_SEQ_HEADER, String(seq));
+        nc.publish(userSubject(prefix, userId), data, { headers: h });
+      }
       stats.published += 1;
     } catch (err) {
       drop("publish_failed");
@@ -339,6 +365,10 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
   const bus: EventBus = {
     publish,
     subscribe,
+    onReconnect(listener) {
+      reconnectListeners.add(listener);
+      return () => reconnectListeners.delete(listener);
+    },
     stream: (filter, streamOptions) =>
       streamEvents(subscribe, filter, streamOptions, runtimeLogger(logger)),
   };

@@ -689,7 +689,7 @@ async function serveUntilStopped(
   const signal =
     hookError === undefined ? await opts.stopSignal : (stopReason ?? "start hook failed");
   logger.log("info", "shutting down", { signal });
-  runtime.close();
+  await runtime.close();
   // Running turns end `failed` (the server stopped) and their streams close, so close() below
   // does not wait on them.
   await chat.close();

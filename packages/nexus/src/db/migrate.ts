@@ -20,6 +20,7 @@ import * as m0016 from "./migrations/0016-server-settings.js";
 import * as m0017 from "./migrations/0017-connected-accounts.js";
 import * as m0018 from "./migrations/0018-chat-turn-runner.js";
 import * as m0019 from "./migrations/0019-executa-owners.js";
+import * as m0020 from "./migrations/0020-runtime-events.js";
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001-accounts": m0001,
@@ -41,6 +42,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0017-connected-accounts": m0017,
   "0018-chat-turn-runner": m0018,
   "0019-executa-owners": m0019,
+  "0020-runtime-events": m0020,
 };
 
 /** Kysely's bookkeeping tables, named for Nexus so they never clash with an app's. */

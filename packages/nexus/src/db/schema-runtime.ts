@@ -66,10 +66,27 @@ export interface RuntimeDecksTable {
   updated_at: number;
 }
 
+/** A user's last window event number (migration 0020). */
+export interface RuntimeEventHeadsTable {
+  user_id: string;
+  seq: number;
+}
+
+/** One numbered window event, kept for a resume (runtime/sql-event-log.ts). */
+export interface RuntimeEventsTable {
+  user_id: string;
+  seq: number;
+  /** The AnnaAppEvent as JSON. */
+  event: string;
+  created_at: number;
+}
+
 export interface RuntimeTables {
   runtime_windows: RuntimeWindowsTable;
   runtime_tool_jobs: RuntimeToolJobsTable;
   runtime_chat_artifacts: RuntimeChatRecordsTable;
   runtime_chat_messages: RuntimeChatRecordsTable;
   runtime_decks: RuntimeDecksTable;
+  runtime_event_heads: RuntimeEventHeadsTable;
+  runtime_events: RuntimeEventsTable;
 }

@@ -7,9 +7,12 @@
 // one the nodes share (bus/nats-event-bus.ts).
 import {
   type AppsCatalog,
+  createEventBus,
   createMultiTenantDispatcher,
   type EventBus,
   type MultiTenantDispatcher,
+  sequencedEventBus,
+  type SequencedEventBus,
   type ToolHost,
 } from "@anna-ai/app-core";
 import { SseStreams, type WindowUrl } from "@anna-ai/app-core/http";
@@ -31,6 +34,7 @@ import type { SigningKeyring } from "../tokens/keyring.js";
 import { type SqlAppCatalog, sqlAppCatalog } from "./sql-app-catalog.js";
 import { sqlChatStore } from "./sql-chat-store.js";
 import { sqlDeckStore } from "./sql-deck-store.js";
+import { sqlEventLog } from "./sql-event-log.js";
 import { sqlToolJobStore } from "./sql-tool-job-store.js";
 import { sqlWindowStore } from "./sql-window-store.js";
 import { keyringWindowTokens } from "./window-token-service.js";
@@ -68,9 +72,10 @@ export interface NexusRuntimeOptions {
    */
   tools?: ToolHost;
   /**
-   * Where window events are published and streamed from: `anna-nexus start --event-bus` passes
-   * the NATS bus so a window on one node reaches an event stream on another; without it, the
-   * in-process bus (one node).
+   * Where window events are delivered through: `anna-nexus start --event-bus` passes the NATS
+   * bus so a window on one node reaches an event stream on another; without it, the in-process
+   * bus (one node). Either way each event is first numbered in the database's event log
+   * (sql-event-log.ts), so a stream resumes on any node.
    */
   events?: EventBus;
 }
@@ -82,8 +87,13 @@ export interface NexusRuntime {
   windowUrl: WindowUrl;
   /** The open event streams of this process. */
   streams: SseStreams;
-  /** Shutdown: ends the event streams (they would hold the server open) and cancels the jobs. */
-  close(): void;
+  /** The window events, numbered in the database's log before they go out. */
+  events: SequencedEventBus;
+  /**
+   * Shutdown: ends the event streams (they would hold the server open) and cancels the jobs;
+   * resolves once the events published before are in the log (the database closes after).
+   */
+  close(): Promise<void>;
 }
 
 /** app-core logs through jsonrpc's four-method Logger; Nexus's logger takes the level. */
@@ -115,6 +125,11 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
       return { ...opened.window, reused: opened.reused };
     },
   };
+  const events = sequencedEventBus(
+    options.events ?? createEventBus({ logger: dispatcherLogger }),
+    sqlEventLog(db, { clock, logger: options.logger }),
+    { logger: dispatcherLogger },
+  );
   const dispatcher: MultiTenantDispatcher = createMultiTenantDispatcher({
     apps: catalog.apps,
     grants: catalog.grants,
@@ -131,7 +146,7 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
       ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     },
     ...(options.tools === undefined ? {} : { host: options.tools }),
-    ...(options.events === undefined ? {} : { events: options.events }),
+    events,
     storage: "aps",
     clock: () => clock.now(),
     logger: dispatcherLogger,
@@ -145,9 +160,11 @@ export function createNexusRuntime(options: NexusRuntimeOptions): NexusRuntime {
     catalog,
     windowUrl: bundleWindowUrl(db),
     streams,
-    close() {
+    events,
+    async close() {
       streams.endAll();
       dispatcher.close();
+      await events.settled();
     },
   };
 }

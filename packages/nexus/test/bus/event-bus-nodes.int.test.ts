@@ -1,6 +1,8 @@
 // Two Nexus nodes on one database and one nats-server, each with its own NATS event bus: a
 // window event produced through node A (a window.set_title over A's rpc route) reaches an app
-// event stream (SSE) a browser holds on node B, once, and another user's events never do.
+// event stream (SSE) a browser holds on node B, once, and another user's events never do. A
+// stream that drops resumes on the other node from its Last-Event-ID, and a stream whose node
+// lost the bus for a while gets the events of the outage once the bus is back (D-nexus-170).
 import { describe, expect, it, onTestFinished } from "vitest";
 import { parseEventBusUrl } from "../../src/bus/event-bus-url.js";
 import { createNatsEventBus, type EventBusHandle } from "../../src/bus/nats-event-bus.js";
@@ -41,7 +43,10 @@ function sseEvents(res: Response) {
   const decoder = new TextDecoder();
   let buffer = "";
   onTestFinished(() => reader.cancel());
+  const ids: number[] = [];
   return {
+    /** The `id:` of every event read so far. */
+    ids,
     async until(match: (e: Record<string, unknown>) => boolean) {
       const seen: Record<string, unknown>[] = [];
       const deadline = Date.now() + READ_TIMEOUT_MS;
@@ -52,6 +57,8 @@ function sseEvents(res: Response) {
           buffer = buffer.slice(end + 2);
           const data = frame.split("\n").find((l) => l.startsWith("data: "));
           if (data === undefined) continue;
+          const id = frame.split("\n").find((l) => l.startsWith("id: "));
+          if (id !== undefined) ids.push(Number(id.slice(4)));
           const event = JSON.parse(data.slice(6)) as Record<string, unknown>;
           seen.push(event);
           if (match(event)) return seen;
@@ -125,6 +132,83 @@ for (const dialect of DIALECTS) {
         expect(busA.stats().published).toBeGreaterThanOrEqual(4);
         expect(busB.stats().received).toBeGreaterThanOrEqual(3);
       });
+
+      it("resumes a dropped stream on the other node from Last-Event-ID, missing nothing", async () => {
+        const nats = await startNats();
+        const [dbA, dbB] = await dialect.openShared();
+        const busA = await bus(nats);
+        const busB = await bus(nats);
+        const a = await runtimeServer(dbA, { events: busA.bus });
+        const b = await a.secondServer({ db: dbB, events: busB.bus });
+        const alice = await a.user("alice@example.com");
+        await a.install(alice.id);
+        const mine = await open(a, alice.cookie);
+        const wid = mine.window.window_uuid;
+        const path = `/api/v1/anna-apps/runtime/events/stream?app_id=${a.appId}`;
+        const title = async (t: string) =>
+          expect(await a.rpc(mine.token, wid, "window", "set_title", { title: t })).toMatchObject({
+            ok: true,
+          });
+
+        const onB = sseEvents(await b.http("GET", path, { cookie: alice.cookie }));
+        await busB.flush();
+        await title("one");
+        await onB.until((e) => titleOf(e) === "one");
+        const cursor = onB.ids.at(-1)!;
+        expect(cursor).toBeGreaterThan(0);
+        // The client drops; meanwhile the window changes twice on A.
+        await title("two");
+        await title("three");
+        const res = await a.http("GET", path, {
+          cookie: alice.cookie,
+          headers: { "last-event-id": String(cursor) },
+        });
+        expect(res.status).toBe(200);
+        const onA = sseEvents(res);
+        const replay = await onA.until((e) => titleOf(e) === "three");
+        expect(replay.map(titleOf)).toEqual(["two", "three"]);
+        expect(onA.ids).toEqual([cursor + 1, cursor + 2]);
+      });
+
+      it("hands a stream the events published while its node was cut off from NATS", async () => {
+        const nats = await startNats();
+        const [dbA, dbB] = await dialect.openShared();
+        const busA = await bus(nats);
+        const busB = await bus(nats);
+        const a = await runtimeServer(dbA, { events: busA.bus });
+        const b = await a.secondServer({ db: dbB, events: busB.bus });
+        const alice = await a.user("alice@example.com");
+        await a.install(alice.id);
+        const mine = await open(a, alice.cookie);
+        const wid = mine.window.window_uuid;
+        const onB = sseEvents(
+          await b.http("GET", `/api/v1/anna-apps/runtime/events/stream?app_id=${a.appId}`, {
+            cookie: alice.cookie,
+          }),
+        );
+        await busB.flush();
+
+        await nats.kill();
+        await waitFor(() => busA.state() === "reconnecting" && busB.state() === "reconnecting");
+        for (const t of ["during-1", "during-2"]) {
+          expect(await a.rpc(mine.token, wid, "window", "set_title", { title: t })).toMatchObject({
+            ok: true,
+          });
+        }
+        await nats.restart();
+        // No later event shows B the gap: the reconnect alone makes its stream read it back.
+        const seen = await onB.until((e) => titleOf(e) === "during-2");
+        expect(seen.map(titleOf).filter((t) => t !== undefined)).toEqual(["during-1", "during-2"]);
+        expect(new Set(onB.ids).size).toBe(onB.ids.length);
+      });
     },
   );
+}
+
+async function waitFor(ok: () => boolean): Promise<void> {
+  const deadline = Date.now() + READ_TIMEOUT_MS;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`not so within ${READ_TIMEOUT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

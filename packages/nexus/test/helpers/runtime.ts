@@ -20,9 +20,9 @@ export const FOCUS_FLOW = fileURLToPath(
   new URL("../../../../examples/apps/focus-flow", import.meta.url),
 );
 
-const servers: { close(): void }[] = [];
-afterAll(() => {
-  for (const s of servers.splice(0)) s.close();
+const servers: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
 export interface RuntimeServer extends Harness {
@@ -96,9 +96,9 @@ async function serveNode(
   );
   const server = serve({ fetch: base.app.fetch, port: 0, hostname: "127.0.0.1" });
   servers.push({
-    close: () => {
-      runtime?.close();
+    close: async () => {
       server.close();
+      await runtime?.close();
     },
   });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
