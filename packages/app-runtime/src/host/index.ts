@@ -16,8 +16,8 @@ export type { ViewLimits } from "./frame-element.js";
 export { SANDBOX } from "./frame-element.js";
 export { concerns, postNamedEvent, relayEvent, sameApp } from "./event-relay.js";
 export type { RelayTarget, RuntimeEvent } from "./event-relay.js";
-export { RUNTIME_EVENT_NAME } from "./event-stream.js";
-export type { FollowOptions } from "./event-stream.js";
+export { RUNTIME_EVENT_NAME, RUNTIME_RESYNC_EVENT_NAME } from "./event-stream.js";
+export type { FollowOptions, RuntimeResync } from "./event-stream.js";
 export type { DroppedMessage, TokenAnswer } from "./message-bridge.js";
 export { DEFAULT_API_BASE, jsonRequest, runtimeClient } from "./runtime-client.js";
 export type {

@@ -52,6 +52,7 @@ const HOST_PAGE = `<!doctype html>
   import { createWindowHost } from "/host.js";
   window.reports = [];
   window.seenEvents = [];
+  window.resyncs = [];
   const host = createWindowHost({
     container: document.getElementById("frames"),
     dock: document.getElementById("dock"),
@@ -59,7 +60,10 @@ const HOST_PAGE = `<!doctype html>
     onReport: (report) => window.reports.push(report),
   });
   host.start();
-  host.followEvents({ onEvent: (event) => window.seenEvents.push(event) });
+  host.followEvents({
+    onEvent: (event) => window.seenEvents.push(event),
+    onResync: (resync) => window.resyncs.push(resync),
+  });
   window.host = host;
   document.body.dataset.ready = "true";
 </script>
@@ -103,8 +107,10 @@ export interface RuntimeServer {
   firstTokenLifetimeS: number;
   /** Open event streams. */
   streams(): number;
-  /** Sends an AnnaAppEvent on every open stream. */
-  emit(event: Record<string, unknown>): void;
+  /** Sends an AnnaAppEvent on every open stream, with an `id:` line when `seq` is given. */
+  emit(event: Record<string, unknown>, seq?: number): void;
+  /** Sends an `anna.resync` frame on every open stream. */
+  resync(data: Record<string, unknown>): void;
   close(): Promise<void>;
 }
 
@@ -125,7 +131,7 @@ export async function startRuntimeServer(): Promise<RuntimeServer> {
   let nextWindow = 1;
   let zIndex = 1;
 
-  const state: Omit<RuntimeServer, "url" | "close" | "streams" | "emit"> = {
+  const state: Omit<RuntimeServer, "url" | "close" | "streams" | "emit" | "resync"> = {
     rpcs: [],
     patches: [],
     minted: [],
@@ -260,9 +266,14 @@ export async function startRuntimeServer(): Promise<RuntimeServer> {
   return Object.assign(state, {
     url: `http://127.0.0.1:${port}/`,
     streams: () => streams.size,
-    emit(event: Record<string, unknown>) {
-      const frame = `event: data_model/AnnaAppEvent\ndata: ${JSON.stringify({ type: "data_model/AnnaAppEvent", ...event })}\n\n`;
+    emit(event: Record<string, unknown>, seq?: number) {
+      const id = seq === undefined ? "" : `id: ${seq}\n`;
+      const frame = `event: data_model/AnnaAppEvent\ndata: ${JSON.stringify({ type: "data_model/AnnaAppEvent", ...event })}\n${id}\n`;
       for (const stream of streams) stream.write(frame);
+    },
+    resync(data: Record<string, unknown>) {
+      for (const stream of streams)
+        stream.write(`event: anna.resync\ndata: ${JSON.stringify(data)}\n\n`);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -19,6 +19,7 @@ interface HostGlobals {
   };
   reports: Array<{ kind: string; reason?: string; data?: { id?: string } }>;
   seenEvents: unknown[];
+  resyncs: unknown[];
   postMessage(message: unknown, origin: string): void;
   document: {
     getElementById(id: string): { append(child: unknown): void };
@@ -215,6 +216,31 @@ describe.skipIf(chromium.skip)(`the window host in Chromium${chromium.reason}`, 
       error: { code: "timeout", message: "no answer from the server within 50 ms" },
     });
     expect(rpcIds()).toContain(`r-${wid}-hang-`);
+  });
+
+  it("applies a numbered event and hands an anna.resync frame to onResync, not to the windows", async () => {
+    const page = await openHost();
+    const a = await openWindow(page, "raw");
+    await hello(page, a.app, a.wid);
+    const globals = () =>
+      page.evaluate(() => {
+        const g = globalThis as unknown as HostGlobals;
+        return { events: g.seenEvents.length, resyncs: g.resyncs };
+      });
+    const before = (await globals()).events;
+    server.emit(
+      { app_id: APP_ID, kind: "title_changed", window_uuid: a.wid, payload: { title: "seq 7" } },
+      7,
+    );
+    await poll(() => page.locator(`.frame[data-wid="${a.wid}"] .title`).textContent()).toBe(
+      "seq 7",
+    );
+    server.resync({ reason: "expired", after: 3, resumed_at: 9 });
+    await poll(async () => (await globals()).resyncs).toEqual([
+      { reason: "expired", after: 3, resumed_at: 9 },
+    ]);
+    expect((await globals()).events).toBe(before + 1);
+    expect((await received(a.app)).filter((m) => m["type"] === "anna-app/event").length).toBe(1);
   });
 
   it("relays each event of the stream only to the helloed windows it concerns", async () => {

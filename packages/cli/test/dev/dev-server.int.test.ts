@@ -201,7 +201,8 @@ describe("anna-app dev server", () => {
           if (done) throw new Error(`stream ended: ${text}`);
           text += decoder.decode(value);
           const at = text.indexOf("event: data_model/AnnaAppEvent\ndata: ");
-          const end = text.indexOf("\n\n", at);
+          // The data line ends the JSON; an `id:` line (the event's number) may follow it.
+          const end = text.indexOf("\n", at + 37);
           if (at !== -1 && end !== -1) {
             return JSON.parse(text.slice(at + 37, end)) as Record<string, unknown>;
           }

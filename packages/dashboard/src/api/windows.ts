@@ -3,6 +3,7 @@
 // person's installed apps. The rest of the windows API (list, link, patch, close) is the window
 // host's (@anna-ai/app-runtime/host, in the lazily loaded desk); this file stays small because
 // My apps, in the first page load, imports it.
+import type { Geometry } from "@anna-ai/app-runtime/host";
 import { currentFormFactor } from "../windows/form-factor";
 import { ApiError } from "./client";
 
@@ -16,6 +17,8 @@ export interface AppWindowInfo {
   title?: string;
   status?: string;
   z_index?: number;
+  /** Where the window is (`{x, y, w, h, …}`), as the server keeps it. */
+  geometry?: Geometry;
   /** The conversation the window was opened beside; null for none. */
   conversation_session_uuid?: string | null;
   [field: string]: unknown;

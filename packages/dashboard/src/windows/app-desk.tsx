@@ -49,17 +49,34 @@ function show(host: WindowHost, opened: OpenedAppWindow): void {
 /**
  * Shows `conversation`'s desk: other conversations' frames leave the page, and the server's
  * live windows of this one each come with a fresh token, placed and stacked where it keeps them.
+ * With `resync` (the event stream missed events it no longer has) the frames already shown are
+ * checked too: a window closed meanwhile goes, the others take the server's status and place.
  */
 async function showDeskOf(
   host: WindowHost,
   conversation: string | null,
   left: () => boolean,
+  resync = false,
 ): Promise<void> {
   for (const frame of host.frames())
     if (!belongsTo(frame.conversationId, conversation)) host.remove(frame.wid);
   const windows = (await listAppWindows()).filter((w: AppWindowInfo) =>
     belongsTo(w.conversation_session_uuid, conversation),
   );
+  if (left()) return;
+  if (resync) {
+    const live = new Map(windows.map((w) => [w.window_uuid, w]));
+    for (const frame of host.frames()) {
+      const win = live.get(frame.wid);
+      if (win === undefined) {
+        host.remove(frame.wid);
+        continue;
+      }
+      host.applyStatus(frame.wid, win.status);
+      host.applyGeometry(frame.wid, win.geometry);
+      host.applyFocus(frame.wid, win.z_index);
+    }
+  }
   windows.sort((a, b) => (a.z_index ?? 0) - (b.z_index ?? 0));
   for (const win of windows) {
     if (left()) return;
@@ -95,7 +112,13 @@ export function AppDesk({ conversationId }: { conversationId: string | null }) {
     });
     hostRef.current = host;
     host.start();
-    host.followEvents();
+    host.followEvents({
+      onResync: () => {
+        showDeskOf(host, conversationRef.current, () => hostRef.current !== host, true).catch(
+          (error: unknown) => setProblem(describeError(error)),
+        );
+      },
+    });
     const stopCounting = host.onChange(() => setCount(host.frames().length));
     const unregister = registerDesk({
       show: (opened) => {

@@ -61,6 +61,13 @@ async function openView(view) {
 
 // The window events update the frames and reach the iframes they concern (the host's relay).
 host.followEvents({
+  // The stream came back past events the server no longer has (it restarted, or the page was
+  // away past the log's 10 minutes): the page's windows may be stale, and the boot state of a
+  // fresh load is the server's.
+  onResync(resync) {
+    logEvent(`event stream resync (${resync.reason}): reloading the page`, resync, "error");
+    location.reload();
+  },
   onEvent(ev) {
     const wid = ev.window_uuid;
     const p = ev.payload ?? {};
