@@ -48,7 +48,14 @@ export interface SessionCheck {
 export interface EventCheck {
   acked: { title: string; at: number }[];
   received: string[];
-  gaps: { from: number; to: number }[];
+  /**
+   * When the stream was not open. A reconnect resumes from the last event id, so only the first
+   * gap (no id yet) or one the server answered with `anna.resync` may have lost titles.
+   */
+  gaps: { from: number; to: number; replayed: boolean }[];
+  /** Reconnects that sent Last-Event-ID, and the anna.resync frames they got. */
+  resumes: number;
+  resyncs: number;
 }
 
 export interface TurnCheck {
@@ -219,7 +226,7 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
     })),
     writes: { acked: new Map(), ambiguous: 0 },
     casRetries: 0,
-    events: { acked: [], received: [], gaps: [] },
+    events: { acked: [], received: [], gaps: [], resumes: 0, resyncs: 0 },
     turns: { completed: 0, failed: [], hung: [], resumes: 0, badFrames: [], stopped: [] },
     sessions: { completed: 0, lost: [] },
   };
@@ -355,6 +362,7 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
   const streamUntil = deadline + 1_500;
   const stream = async () => {
     let brokeAt: number | undefined = Date.now();
+    let lastId: string | undefined;
     while (Date.now() < streamUntil) {
       const ctl = new AbortController();
       const stop = setTimeout(() => ctl.abort(), Math.max(0, streamUntil - Date.now()));
@@ -362,7 +370,11 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
         const res = await fetch(
           `${o.target.url}/api/v1/anna-apps/runtime/events/stream?app_id=${o.appId}`,
           {
-            headers: { cookie: u.cookie, accept: "text/event-stream" },
+            headers: {
+              cookie: u.cookie,
+              accept: "text/event-stream",
+              ...(lastId === undefined ? {} : { "last-event-id": lastId }),
+            },
             signal: AbortSignal.any([
               ctl.signal,
               AbortSignal.timeout(streamUntil - Date.now() + REQUEST_TIMEOUT_MS),
@@ -383,9 +395,21 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
           await sleep(capped ? 1_000 : 200);
           continue;
         }
-        if (brokeAt !== undefined) result.events.gaps.push({ from: brokeAt, to: Date.now() });
+        const gap =
+          brokeAt === undefined
+            ? undefined
+            : { from: brokeAt, to: Date.now(), replayed: lastId !== undefined };
+        if (gap) result.events.gaps.push(gap);
+        if (lastId !== undefined) result.events.resumes++;
         brokeAt = undefined;
         for await (const f of sseFrames(res.body)) {
+          if (f.id !== undefined) lastId = f.id;
+          if (f.event === "anna.resync") {
+            // What the gap held is gone from the server's log: a real client re-reads its windows.
+            result.events.resyncs++;
+            if (gap) gap.replayed = false;
+            continue;
+          }
           const e = f.data
             ? (JSON.parse(f.data) as { kind?: string; payload?: { title?: string } })
             : {};
@@ -400,7 +424,8 @@ async function runUser(o: LoadOptions, u: SetUpUser, deadline: number): Promise<
       if (brokeAt === undefined) brokeAt = Date.now();
       if (Date.now() < streamUntil) await sleep(100);
     }
-    if (brokeAt !== undefined) result.events.gaps.push({ from: brokeAt, to: Infinity });
+    if (brokeAt !== undefined)
+      result.events.gaps.push({ from: brokeAt, to: Infinity, replayed: false });
   };
 
   const chat = async () => {
