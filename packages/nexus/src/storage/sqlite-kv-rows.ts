@@ -7,6 +7,12 @@
 // first (`db.connection()`, its mutex): no Kysely transaction is open while ours runs, and no
 // Kysely query runs inside ours. A read runs at once unless a transaction is open on the
 // connection (it would see that transaction's uncommitted rows), then it waits its turn too.
+//
+// Writes commit in groups (D-nexus-171): the writes that arrive while the event loop is busy
+// (16 clients' requests read in one poll) run one after another in one transaction, each in a
+// savepoint of its own, so one that throws rolls back alone; every caller is answered once the
+// group committed, so nothing is acknowledged before it is durable. A commit and its WAL frames
+// were an eighth of a REST set's server CPU; a group pays them once.
 import type BetterSqlite3 from "better-sqlite3";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.js";
@@ -41,7 +47,19 @@ const SQL = {
   begin: "begin immediate",
   commit: "commit",
   rollback: "rollback",
+  savepoint: "savepoint kv_write",
+  release: "release kv_write",
+  rollbackToSavepoint: "rollback to kv_write",
 } as const;
+
+/** Writes one transaction takes at most; the rest wait for the next group. */
+export const KV_WRITE_GROUP_MAX = 64;
+
+interface QueuedWrite {
+  fn: (rows: KvRows) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
 
 type Statements = { [K in keyof typeof SQL]: BetterSqlite3.Statement };
 
@@ -95,24 +113,65 @@ export function sqliteKvDb(db: Kysely<Database>, conn: BetterSqlite3.Database): 
     }
     return prepared;
   };
+  const queue: QueuedWrite[] = [];
+  let scheduled = false;
   return {
     read(fn) {
       if (!conn.inTransaction) return fn(get().rows);
       return db.connection().execute(() => fn(get().rows));
     },
-    write(fn) {
-      return db.connection().execute(async () => {
-        const { s, rows } = get();
-        s.begin.run();
-        try {
-          const result = await fn(rows);
-          s.commit.run();
-          return result;
-        } catch (err) {
-          if (conn.inTransaction) s.rollback.run();
-          throw err;
+    write<T>(fn: (rows: KvRows) => Promise<T>) {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+        if (!scheduled) {
+          scheduled = true;
+          // After the poll phase: every request read in this turn of the loop joins the group.
+          setImmediate(flush);
         }
       });
     },
   };
+
+  function flush(): void {
+    scheduled = false;
+    const group = queue.splice(0, KV_WRITE_GROUP_MAX);
+    if (queue.length > 0) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+    void db
+      .connection()
+      .execute(() => commitGroup(group))
+      .catch((error: unknown) => {
+        for (const w of group) w.reject(error);
+      });
+  }
+
+  async function commitGroup(group: QueuedWrite[]): Promise<void> {
+    const { s, rows } = get();
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    s.begin.run();
+    try {
+      for (const w of group) {
+        s.savepoint.run();
+        try {
+          outcomes.push({ ok: true, value: await w.fn(rows) });
+          s.release.run();
+        } catch (error) {
+          s.rollbackToSavepoint.run();
+          s.release.run();
+          outcomes.push({ ok: false, value: error });
+        }
+      }
+      s.commit.run();
+    } catch (error) {
+      if (conn.inTransaction) s.rollback.run();
+      throw error;
+    }
+    group.forEach((w, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) w.resolve(o.value);
+      else w.reject(o.value);
+    });
+  }
 }
