@@ -33,6 +33,7 @@ import {
   type ExecutaState,
 } from "./executa-panel.js";
 import { resolveDevExecutas, type DevExecutas } from "./executas.js";
+import { executaInspectors, type ExecutaInspectors } from "./executa-inspectors.js";
 import { allowedHosts } from "./guard/host-guard.js";
 import { listen, mockLlmLaunchError, openBootWindow, readSdk, stopServer } from "./launch.js";
 import { DevLaunchError, loadDevApp, type DevApp } from "./load-app.js";
@@ -115,6 +116,8 @@ export interface DevServer {
   readonly host: ExecutaHost;
   readonly executas: DevExecutas;
   readonly panel: DevPanel;
+  /** The Inspect button's inspectors, one per executa asked for. */
+  readonly inspectors: ExecutaInspectors;
   /** The window opened at boot. */
   readonly window: DevWindowLink;
   readonly storage: "legacy" | "aps";
@@ -302,6 +305,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     streams,
     logger,
   });
+  const inspectors = executaInspectors({
+    specs: () => executas.specs,
+    env: options.env ?? process.env,
+    cwd: options.cwd ?? app.projectDir,
+    logger,
+  });
   const devApp = createDevApp({
     logger,
     hosts: () => hosts,
@@ -327,6 +336,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         onReplay: (report: unknown) => panel.push("fixture_replay", report),
       },
       reportListeners,
+      inspectors,
     },
   });
   const server = createAdaptorServer({ fetch: devApp.fetch }) as Server;
@@ -375,6 +385,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     host,
     executas,
     panel,
+    inspectors,
     window: {
       window_uuid: bootWid,
       view: bootView ?? "",
@@ -399,6 +410,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         panel.close();
         streams.endAll();
         await stopServer(server);
+        await inspectors.close();
         dispatcher.close();
         await host.close();
         // After the host: its plugins stopping re-arm the panel's executa refresh.

@@ -1,5 +1,6 @@
 // The developer's routes, for the dashboard and scripts: the harness state, the panel stream,
-// simulated and page-local events, fixture replays and the page's `?report`.
+// simulated and page-local events, fixture replays, the page's `?report` and each executa's
+// inspector.
 import type { Hono } from "hono";
 import { jsonResponse, readJsonBody, type SseStreams } from "@anna-ai/app-core/http";
 import {
@@ -9,6 +10,7 @@ import {
   type PageEventDeps,
 } from "../dashboard/simulate-event.js";
 import type { DevPanel } from "../dev-panel.js";
+import type { ExecutaInspectors } from "../executa-inspectors.js";
 import { addFixtureRoutes, type FixtureRouteDeps } from "../fixture-routes.js";
 import type { DevEnv } from "./request-target.js";
 
@@ -22,6 +24,8 @@ export interface DevRouteDeps {
   pageEvents: PageEventDeps;
   fixtures: FixtureRouteDeps;
   reportListeners: ReadonlySet<(report: unknown) => void>;
+  /** The Inspect button of each executa. */
+  inspectors: Pick<ExecutaInspectors, "open">;
 }
 
 export function addDevRoutes(app: Hono<DevEnv>, deps: DevRouteDeps): void {
@@ -48,6 +52,10 @@ export function addDevRoutes(app: Hono<DevEnv>, deps: DevRouteDeps): void {
     return jsonResponse(202, { event });
   });
   addFixtureRoutes(app, deps.fixtures);
+  // A POST (never a GET a link could trigger), behind the origin guard: it starts a process.
+  app.post("/dev/api/executas/:toolId/inspect", async (c) =>
+    jsonResponse(200, { inspector: await deps.inspectors.open(c.req.param("toolId")) }),
+  );
   app.post("/dev/api/report", async (c) => {
     const report = await readJsonBody(c.req.raw);
     for (const listener of deps.reportListeners) listener(report);

@@ -17,3 +17,17 @@ export const publishEvent = (kind, windowUuid, payload) =>
     window_uuid: windowUuid,
     payload,
   });
+
+/**
+ * POST /dev/api/executas/{tool_id}/inspect: starts (once) the plugin inspector for that executa
+ * and answers its URL, which carries the inspector's token.
+ * @param {string} toolId
+ * @returns {Promise<import("./window-host.js").Answer<{ inspector: { tool_id: string, url: string } }>>}
+ */
+export const openInspector = (toolId) =>
+  jsonRequest(
+    globalThis.fetch.bind(globalThis),
+    "/dev/api/executas/" + encodeURIComponent(toolId) + "/inspect",
+    "POST",
+    {},
+  );

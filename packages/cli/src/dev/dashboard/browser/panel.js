@@ -1,7 +1,9 @@
 // The developer panel: the Host API call log (allowed / denied / error, timing, full payload a
 // click away), the event log, the executas with their stderr, and the focused window's
 // runtime_state.
-/* global document -- a browser module: the page's globals */
+/* global document, window -- a browser module: the page's globals */
+
+import { openInspector } from "./harness-api.js";
 
 /** Rows kept per log; older ones are dropped so a chatty app cannot grow the page forever. */
 const LOG_MAX_ROWS = 300;
@@ -109,6 +111,42 @@ export function renderWarnings(list) {
   $("warnings-box").hidden = list.length === 0;
 }
 
+/**
+ * Inspect: the plugin inspector of `executa dev --ui` for this executa, in a tab of its own (a
+ * process of its own: what is invoked there leaves the windows' plugin alone).
+ * @param {string} toolId
+ */
+function inspectButton(toolId) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "inspect";
+  button.textContent = "Inspect";
+  button.title = "Open the plugin inspector for " + toolId + " (its own process)";
+  button.setAttribute("aria-label", "Inspect " + toolId);
+  button.addEventListener("click", async () => {
+    // Opened now, inside the click, or the browser blocks it as a pop-up once the answer is in.
+    const tab = window.open("about:blank", "_blank");
+    button.disabled = true;
+    const answer = await openInspector(toolId);
+    button.disabled = false;
+    if (answer.ok) {
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = answer.inspector.url;
+      } else window.location.assign(answer.inspector.url);
+    } else {
+      tab?.close();
+      button.title = answer.error.message;
+      logEvent(
+        "inspect " + toolId + " refused: " + answer.error.code + ": " + answer.error.message,
+        answer.error,
+        "error",
+      );
+    }
+  });
+  return button;
+}
+
 export function renderExecutas(list) {
   const box = $("executas");
   box.textContent = "";
@@ -116,6 +154,7 @@ export function renderExecutas(list) {
     const row = document.createElement("div");
     row.className = "row" + (e.state === "crashed" ? " error" : "");
     row.textContent = e.tool_id + " — " + e.state + (e.reason ? " (" + e.reason + ")" : "");
+    row.append(" ", inspectButton(e.tool_id));
     if (e.stderr.length) {
       const tail = document.createElement("pre");
       tail.textContent = e.stderr.join("\n");
