@@ -14,8 +14,18 @@ import {
 } from "@anna-ai/executa-host";
 import type { BannerFamily } from "./services.js";
 
-/** The families whose offline service answers from a mock-answer file. */
-export const SWITCHABLE_FAMILIES = ["sampling", "agent", "image", "upload", "embeddings"] as const;
+/**
+ * The families whose offline service answers from a mock-answer file. For `web` the file answers
+ * `web/search`; `web/fetch` stays live behind the SSRF guard, as with `--mock-web`.
+ */
+export const SWITCHABLE_FAMILIES = [
+  "sampling",
+  "agent",
+  "image",
+  "upload",
+  "embeddings",
+  "web",
+] as const;
 export type SwitchableFamily = (typeof SWITCHABLE_FAMILIES)[number];
 
 export type ServiceChoice =
@@ -25,6 +35,9 @@ export type ServiceChoice =
   | { mode: "initial" };
 
 export const SERVICE_SWITCH_ERROR = "ServiceSwitchError";
+
+/** What a web mock file needs, named when a plugin's search finds no line for its query. */
+export const WEB_FIXTURE_HINT = `a line {"ns":"web","method":"search","result":{"results":[…]}} in a --mock-web <fixture.jsonl> file`;
 
 /** A switch refused (unknown family, a fixture that does not load): the family is unchanged. */
 export class ServiceSwitchError extends Error {
@@ -99,18 +112,24 @@ export function serviceSwitch(options: {
       const assembly = createOfflineHostServices({
         grants: options.grants,
         storage: { mode: "off", reason: "unused" },
-        web: false,
+        web: family === "web" && fixture ? { fixture, fixtureHint: WEB_FIXTURE_HINT } : false,
         ...(family === "sampling"
           ? {
               sampling: fixture
                 ? { ...mode, unsupportedFormat: options.samplingUnsupportedFormat }
                 : mode,
             }
-          : { [family]: mode }),
+          : family === "web"
+            ? {}
+            : { [family]: mode }),
       });
       await replace(family, assembly.services[family], assembly.close);
-      summary[family] =
+      const label =
         choice.mode === "mock" ? `mock (${choice.fixture}, switched)` : "off (switched)";
+      summary[family] =
+        family === "web" && choice.mode === "mock"
+          ? `fetch live (SSRF-guarded), search ${label}`
+          : label;
       return summary[family];
     },
     async close() {

@@ -24,7 +24,7 @@ import { parseGrantFlags } from "./grant-flags.js";
 import { openRealStorage, type RealStorage } from "../real-storage/open-real-storage.js";
 import { type StorageMode } from "./service-flags.js";
 import { modesNotice, resolveCopilotModes, type FamilyMode } from "./copilot-modes.js";
-import { serviceSwitch, type ServiceSwitch } from "./service-switch.js";
+import { serviceSwitch, WEB_FIXTURE_HINT, type ServiceSwitch } from "./service-switch.js";
 
 const COMMAND = "executa dev";
 
@@ -193,7 +193,7 @@ export async function buildDevRouter(
       ? false
       : {
           ...(fixtures.web ? { fixture: fixtures.web } : {}),
-          fixtureHint: `a line {"ns":"web","method":"search","result":{"results":[…]}} in a --mock-web <fixture.jsonl> file`,
+          fixtureHint: WEB_FIXTURE_HINT,
         },
     credentials: accounts,
   });

@@ -7,7 +7,7 @@ import path from "node:path";
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { example, runCli, tempDir } from "../executa-dev/helpers.js";
+import { FIXTURES, example, runCli, tempDir } from "../executa-dev/helpers.js";
 import { readEvents, startInspector, type RunningInspector } from "./helpers.js";
 
 const NOTES_MAIN = path.join(example("ts-notes"), "dist/main.js");
@@ -454,7 +454,7 @@ describe("executa dev --ui: usage", () => {
       switchable: string[];
     };
     expect(state.services.sampling).toContain("switched");
-    expect(state.switchable).toEqual(["sampling", "agent", "image", "upload", "embeddings"]);
+    expect(state.switchable).toEqual(["sampling", "agent", "image", "upload", "embeddings", "web"]);
 
     expect((await switchTo({ family: "sampling", mode: "initial" })).status).toBe(200);
     expect((await invoke("summarize_notes", {})).data?.summary).toBeUndefined();
@@ -472,6 +472,55 @@ describe("executa dev --ui: usage", () => {
     const noMode = await switchTo({ family: "sampling", mode: "real" });
     expect(((await noMode.json()) as { error: { message: string } }).error.message).toContain(
       '"mode" "real" is not one of them',
+    );
+  });
+
+  it("switches web search to a mock-answer file and off, fetch staying live behind its guard", async () => {
+    const kitchen = example("ts-kitchen-sink");
+    const ui = await startInspector([
+      "--spec",
+      `tool_id=kitchen,type=node,command="node ${path.join(kitchen, "dist/main.js")}",dir=${tempDir()}`,
+    ]);
+    const fixture = path.join(FIXTURES, "web.jsonl");
+    type Outcome = { ok: boolean; data?: { results?: { title: string }[] }; error?: unknown };
+    const search = async () =>
+      (
+        (await (
+          await post(ui, "/api/invoke", { tool: "search_web", arguments: { query: "tides" } })
+        ).json()) as { entry: { outcome: Outcome } }
+      ).entry.outcome;
+    const switchTo = async (body: unknown) =>
+      (
+        (await (await post(ui, "/api/services", body)).json()) as {
+          services: Record<string, string>;
+        }
+      ).services;
+    // As started (no --mock-web): search has no provider, and says which file would answer it.
+    expect(JSON.stringify(await search())).toContain("--mock-web <fixture.jsonl>");
+    expect((await switchTo({ family: "web", mode: "mock", fixture })).web).toBe(
+      `fetch live (SSRF-guarded), search mock (${fixture}, switched)`,
+    );
+    expect((await search()).data?.results?.map((r) => r.title)).toEqual([
+      "Tide tables",
+      "Why tides happen",
+    ]);
+    const read = (
+      (await (
+        await post(ui, "/api/invoke", {
+          tool: "read_page",
+          arguments: { urls: ["http://127.0.0.1:9/x"] },
+        })
+      ).json()) as { entry: { outcome: { data?: unknown } } }
+    ).entry.outcome;
+    expect(read.data).toMatchObject({
+      pages: [{ url: "http://127.0.0.1:9/x", ok: false, error: "SSRF_BLOCKED" }],
+    });
+    expect((await switchTo({ family: "web", mode: "off" })).web).toBe("off (switched)");
+    const off = await search();
+    expect(off.ok).toBe(false);
+    expect(off.data?.results).toBeUndefined();
+    expect((await switchTo({ family: "web", mode: "initial" })).web).toBe(
+      "fetch live (SSRF-guarded), search off",
     );
   });
 
