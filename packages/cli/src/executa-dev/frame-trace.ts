@@ -15,23 +15,29 @@ export class FrameTracer {
     private readonly redactor: Redactor = new Redactor(),
   ) {}
 
-  /** Returns the trace line for one frame (always computed, so latency stays right when toggled). */
-  line(direction: "in" | "out", message: JsonRpcMessage, meta: FrameMeta): string {
+  /**
+   * Notes one frame's time without rendering it: called for every frame while tracing is off,
+   * so a reply's latency is right once tracing is turned on. Answers the latency text of a reply.
+   */
+  track(direction: "in" | "out", message: JsonRpcMessage): string {
     const now = performance.now();
     const m = message as { id?: unknown; method?: unknown };
-    const hasId = m.id !== undefined && m.id !== null;
-    let latency = "";
+    if (m.id === undefined || m.id === null) return "";
     if (typeof m.method === "string") {
       // A request: remember when it crossed, keyed by who sent it.
-      if (hasId) this.sentAt.set(`${direction}:${JSON.stringify(m.id)}`, now);
-    } else if (hasId) {
-      const key = `${direction === "in" ? "out" : "in"}:${JSON.stringify(m.id)}`;
-      const started = this.sentAt.get(key);
-      if (started !== undefined) {
-        this.sentAt.delete(key);
-        latency = ` ${(now - started).toFixed(1)}ms`;
-      }
+      this.sentAt.set(`${direction}:${JSON.stringify(m.id)}`, now);
+      return "";
     }
+    const key = `${direction === "in" ? "out" : "in"}:${JSON.stringify(m.id)}`;
+    const started = this.sentAt.get(key);
+    if (started === undefined) return "";
+    this.sentAt.delete(key);
+    return ` ${(now - started).toFixed(1)}ms`;
+  }
+
+  /** The trace line for one frame (it tracks the frame too). */
+  line(direction: "in" | "out", message: JsonRpcMessage, meta: FrameMeta): string {
+    const latency = this.track(direction, message);
     const arrow =
       direction === "out" ? this.style.cyan("host → plugin") : this.style.magenta("plugin → host");
     // The wire carried only the pointer line; say how big the message itself was.

@@ -104,8 +104,9 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
         {
           frame: (dir, msg, meta) => {
             if (isSamplingDisabledAnswer(msg)) samplingRefused = true;
-            const line = tracer.line(dir, msg, meta);
-            if (tracing) out.err(line);
+            // Rendering a line (redaction, JSON) costs more than the frame: only when tracing.
+            if (tracing) out.err(tracer.line(dir, msg, meta));
+            else tracer.track(dir, msg);
           },
           stderr: (line) => {
             if (started && !json) out.err(`${io.errStyle.dim("[plugin]")} ${redactor.text(line)}`);
