@@ -77,6 +77,7 @@ export function executaInspectors(options: ExecutaInspectorsOptions): ExecutaIns
     const io = loggingIo(options, spec.toolId);
     const router: DevRouter = await buildDevRouter({}, io, { toolId: spec.toolId });
     const redactor = new Redactor(router.secretValues);
+    router.onSecrets((values) => redactor.add(values));
     const session = new DevSession(
       { spec, router: router.factory, env: options.env, credentials: {}, redactor },
       {},

@@ -76,6 +76,7 @@ export async function runExecutaDev(args: ParsedArgs, io: CliIo): Promise<number
 
   // One list of secrets for the transcript, the trace and the plugin's stderr lines.
   const redactor = new Redactor([...Object.values(credentials), ...router.secretValues]);
+  router.onSecrets((values) => redactor.add(values));
   const tracer = new FrameTracer(io.errStyle, redactor);
   let tracing = flags.trace === true;
   // Where trace and plugin lines go: straight to stderr in one-shot mode, above the prompt in

@@ -1,8 +1,8 @@
 // Switching a service family's mode while `executa dev` runs (the inspector's services panel,
-// D-cli-xdev-36): a mock-answer file, off, or back to what the flags chose. The router reads its
-// services object on every call, so replacing one family's entry there takes effect on the
-// plugin's next reverse call, behind the same gates and budgets; calls in flight finish on the
-// service they started on.
+// D-cli-xdev-36, D-cli-xdev-38): a mock-answer file, a saved account (real), off, or back to
+// what the flags chose. The router reads its services object on every call, so replacing one
+// family's entry there takes effect on the plugin's next reverse call, behind the same gates and
+// budgets; calls in flight finish on the service they started on.
 import path from "node:path";
 import {
   MockFixture,
@@ -31,8 +31,26 @@ export type SwitchableFamily = (typeof SWITCHABLE_FAMILIES)[number];
 export type ServiceChoice =
   | { mode: "mock"; fixture: string }
   | { mode: "off" }
+  /** Your Nexus, through a saved account (`--app-slug`'s dev app unless `appSlug` names one). */
+  | { mode: "real"; account?: string; appSlug?: string }
   /** What the run's flags chose. */
   | { mode: "initial" };
+
+/** The families a saved account can answer (the real modes of `executa dev`'s flags). */
+export const REAL_FAMILIES = ["sampling", "agent", "image", "upload"] as const;
+type RealFamily = (typeof REAL_FAMILIES)[number];
+
+/** What a real switch opens: the services of a saved account (open-real-copilot.ts). */
+export interface OpenedReal {
+  host: string;
+  appSlug: string;
+  sampling: unknown;
+  agent: unknown;
+  image: unknown;
+  upload: unknown;
+  /** The account's PAT: the trace, stderr and results must hide it from now on. */
+  secretValues: string[];
+}
 
 export const SERVICE_SWITCH_ERROR = "ServiceSwitchError";
 
@@ -64,6 +82,10 @@ export function serviceSwitch(options: {
   /** `--sampling-unsupported-format`: a mock sampling file keeps refusing `json_schema`. */
   samplingUnsupportedFormat: boolean;
   wrapSampling?: (chosen: SamplingService | undefined) => SamplingService;
+  /** Opens a saved account's services for a real switch; absent, a real switch is refused. */
+  openReal?: (choice: { account?: string; appSlug?: string }) => Promise<OpenedReal>;
+  /** Told the secrets a real switch brought (the redactors add them). */
+  addSecrets?: (values: readonly string[]) => void;
 }): ServiceSwitch {
   const { services, summary } = options;
   const initial = { ...services };
@@ -83,6 +105,41 @@ export function serviceSwitch(options: {
     await previous?.();
   }
 
+  // One opening per (account, app): switching agent after sampling reuses its session client.
+  const opened = new Map<string, Promise<OpenedReal>>();
+  async function switchToReal(
+    family: SwitchableFamily,
+    choice: { account?: string; appSlug?: string },
+  ): Promise<string> {
+    const realFamily = REAL_FAMILIES.find((f) => f === family);
+    if (realFamily === undefined) {
+      throw new ServiceSwitchError(
+        `${family} has no real mode in executa dev; a saved account answers ${REAL_FAMILIES.join(", ")}`,
+      );
+    }
+    if (options.openReal === undefined) {
+      throw new ServiceSwitchError(`${family} stays as it was: this run cannot open an account`);
+    }
+    const key = `${choice.account ?? ""}\n${choice.appSlug ?? ""}`;
+    let opening = opened.get(key);
+    if (opening === undefined) {
+      opening = options.openReal(choice);
+      opened.set(key, opening);
+    }
+    let real: OpenedReal;
+    try {
+      real = await opening;
+    } catch (error) {
+      opened.delete(key);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ServiceSwitchError(`${family} stays as it was: ${reason}`, { cause: error });
+    }
+    options.addSecrets?.(real.secretValues);
+    await replace(family, real[realFamily as RealFamily]);
+    summary[family] = `real (${real.host}, app ${real.appSlug}, switched)`;
+    return summary[family];
+  }
+
   return {
     async set(name, choice) {
       const family = SWITCHABLE_FAMILIES.find((f) => f === name);
@@ -96,6 +153,7 @@ export function serviceSwitch(options: {
         summary[family] = initialSummary[family];
         return summary[family];
       }
+      if (choice.mode === "real") return switchToReal(family, choice);
       let fixture: MockFixture | undefined;
       if (choice.mode === "mock") {
         try {

@@ -24,9 +24,11 @@ import { parseGrantFlags } from "./grant-flags.js";
 import { openRealStorage, type RealStorage } from "../real-storage/open-real-storage.js";
 import { type StorageMode } from "./service-flags.js";
 import { modesNotice, resolveCopilotModes, type FamilyMode } from "./copilot-modes.js";
+import { openRealCopilot } from "../real-copilot/open-real-copilot.js";
 import { serviceSwitch, WEB_FIXTURE_HINT, type ServiceSwitch } from "./service-switch.js";
 
 const COMMAND = "executa dev";
+const str = (v: FlagValues[string]) => (typeof v === "string" ? v : undefined);
 
 /** The families the banner lists, in the Reference's order. */
 export const BANNER_FAMILIES = [
@@ -51,6 +53,8 @@ export interface DevRouter {
   notGranted: string[];
   /** Values a recording must hide wherever they appear: the `--account …,token=` tokens. */
   secretValues: string[];
+  /** Told the secrets that arrive later (an account a real switch opened): add them to redactors. */
+  onSecrets(listener: (values: readonly string[]) => void): void;
   /** Where `executa/progress` notifications go (the router drops them until one is set). */
   onProgress(listener: RouterProgressListener): void;
   /**
@@ -213,6 +217,8 @@ export async function buildDevRouter(
     tokens: backgroundDevTokenIssuer(),
     onProgress: (event) => progress?.(event),
   });
+  const secretListeners = new Set<(values: readonly string[]) => void>();
+  const secretValues: string[] = [];
   const switcher = serviceSwitch({
     services,
     summary,
@@ -220,6 +226,21 @@ export async function buildDevRouter(
     cwd: io.cwd,
     samplingUnsupportedFormat: flags["sampling-unsupported-format"] === true,
     ...(target.wrapSampling ? { wrapSampling: target.wrapSampling } : {}),
+    // The inspector's "to your Nexus": the same opening as the flags', for the account and app
+    // the page names (default: --sampling-account's, or the current one; --app-slug's app).
+    openReal: (choice) =>
+      openRealCopilot({
+        env: io.env,
+        command: COMMAND,
+        account: choice.account ?? str(flags["sampling-account"]),
+        appSlug: choice.appSlug ?? str(flags["app-slug"]),
+        toolId: target.toolId,
+        warn: (line) => void io.stderr.write(`warning: ${line}\n`),
+      }),
+    addSecrets: (values) => {
+      secretValues.push(...values);
+      for (const listener of secretListeners) listener(values);
+    },
   });
   const notGranted = GRANT_FAMILIES.filter((f) => !grants.granted.has(f));
   return {
@@ -235,7 +256,9 @@ export async function buildDevRouter(
       ),
       ...(real?.secretValues ?? []),
       ...Object.values(modes).flatMap((m) => m.real?.secretValues ?? []),
+      ...secretValues,
     ],
+    onSecrets: (listener) => void secretListeners.add(listener),
     onProgress: (listener) => (progress = listener),
     // With --storage off the service only refuses: the inspector says so instead of showing it.
     storage: storage.mode === "off" ? undefined : services.storage,

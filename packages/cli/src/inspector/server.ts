@@ -392,15 +392,41 @@ function credentialRequest(body: unknown): { name: string; value: string | null 
 }
 
 const SERVICE_BODY =
-  'POST /api/services takes {"family": "sampling", "mode": "mock", "fixture": "<file.jsonl>"}, or "mode": "off" or "initial"';
+  'POST /api/services takes {"family": "sampling", "mode": "mock", "fixture": "<file.jsonl>"}, "mode": "real" (with "app_slug" and "account" if you like), or "mode": "off" or "initial"';
 
 function serviceRequest(body: unknown): { family: string; choice: ServiceChoice } {
-  const b = body as { family?: unknown; mode?: unknown; fixture?: unknown } | null;
+  const b = body as {
+    family?: unknown;
+    mode?: unknown;
+    fixture?: unknown;
+    account?: unknown;
+    app_slug?: unknown;
+  } | null;
   if (b === null || typeof b !== "object" || typeof b.family !== "string") {
     throw new HttpError("invalid_arg", `${SERVICE_BODY}; "family" is missing`);
   }
   if (b.mode === "off" || b.mode === "initial")
     return { family: b.family, choice: { mode: b.mode } };
+  if (b.mode === "real") {
+    const optional = (name: "account" | "app_slug") => {
+      const v = b[name];
+      if (v === undefined || v === null || v === "") return undefined;
+      if (typeof v !== "string") {
+        throw new HttpError("invalid_arg", `${SERVICE_BODY}; "${name}" must be a string`);
+      }
+      return v.trim();
+    };
+    const account = optional("account");
+    const appSlug = optional("app_slug");
+    return {
+      family: b.family,
+      choice: {
+        mode: "real",
+        ...(account === undefined ? {} : { account }),
+        ...(appSlug === undefined ? {} : { appSlug }),
+      },
+    };
+  }
   if (b.mode === "mock") {
     if (typeof b.fixture !== "string" || b.fixture.trim() === "") {
       throw new HttpError("invalid_arg", `${SERVICE_BODY}; "mode": "mock" needs "fixture"`);

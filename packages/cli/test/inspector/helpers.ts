@@ -21,10 +21,14 @@ export interface RunningInspector {
 
 const START_TIMEOUT_MS = 20_000;
 
-export function startInspector(args: readonly string[]): Promise<RunningInspector> {
+export function startInspector(
+  args: readonly string[],
+  /** Over the test environment (a saved account's config folder, say); undefined removes. */
+  env: Record<string, string | undefined> = {},
+): Promise<RunningInspector> {
   const child = spawn(process.execPath, [CLI, "executa", "dev", "--ui", ...args], {
     cwd: tmpdir(),
-    env: cliEnv(),
+    env: cliEnv(env),
     stdio: ["pipe", "pipe", "pipe"],
   });
   let out = "";

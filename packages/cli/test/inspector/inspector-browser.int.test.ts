@@ -168,7 +168,22 @@ describe.skipIf(chromium.skip)(`executa dev --ui in Chromium${chromium.reason}`,
       "image",
       "upload",
       "embeddings",
+      "web",
     ]);
+    expect(await page.locator("#service-mode option").allTextContents()).toEqual([
+      "to a mock-answer file",
+      "to your Nexus (the saved account)",
+      "off",
+      "back to how the run started",
+    ]);
+    // To your Nexus: the field asks for the app instead; no account here, so it is refused.
+    await page.selectOption("#service-mode", "real");
+    expect(await page.getAttribute("#service-fixture", "placeholder")).toBe("app slug (optional)");
+    await page.click("#service-apply");
+    await expect
+      .poll(() => page.textContent("#service-result"))
+      .toMatch(/sampling stays as it was: not logged in/);
+    await page.selectOption("#service-mode", "mock");
     // A file that is not there is refused, and nothing changes.
     await page.fill("#service-fixture", "/nonexistent/sampling.jsonl");
     await page.click("#service-apply");

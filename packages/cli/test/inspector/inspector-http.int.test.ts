@@ -469,9 +469,19 @@ describe("executa dev --ui: usage", () => {
     expect(((await storage.json()) as { error: { message: string } }).error.message).toContain(
       "storage has its own panel",
     );
-    const noMode = await switchTo({ family: "sampling", mode: "real" });
+    const noMode = await switchTo({ family: "sampling", mode: "live" });
     expect(((await noMode.json()) as { error: { message: string } }).error.message).toContain(
-      '"mode" "real" is not one of them',
+      '"mode" "live" is not one of them',
+    );
+    // No saved account in this test's environment: a real switch says so and changes nothing.
+    const noAccount = await switchTo({ family: "sampling", mode: "real" });
+    expect(noAccount.status).toBe(400);
+    expect(((await noAccount.json()) as { error: { message: string } }).error.message).toMatch(
+      /^sampling stays as it was: not logged in/,
+    );
+    const noReal = await switchTo({ family: "embeddings", mode: "real" });
+    expect(((await noReal.json()) as { error: { message: string } }).error.message).toBe(
+      "embeddings has no real mode in executa dev; a saved account answers sampling, agent, image, upload",
     );
   });
 

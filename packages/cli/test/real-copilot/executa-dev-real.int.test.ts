@@ -12,6 +12,7 @@ import { startFakeProvider } from "@anna-ai/agent/test-kit";
 import { example, jsonLine, needs, runCli, tempDir } from "../executa-dev/helpers.js";
 import { savedAccountEnv } from "../real-storage/storage-nexus.js";
 import { type CopilotNexus, startCopilotNexus } from "./copilot-nexus.js";
+import { startInspector } from "../inspector/helpers.js";
 
 const python = needs("python3");
 const STUDIO = example("py-studio");
@@ -105,6 +106,47 @@ describe("executa dev against a Nexus", { timeout: TEST_TIMEOUT_MS }, () => {
       expect(((await listed.json()) as { sessions: unknown[] }).sessions).toEqual([]);
     },
   );
+
+  it("the inspector switches agent to the saved account and back while the plugin runs, hiding the PAT", async () => {
+    const ui = await startInspector(["--dir", KITCHEN, "--no-agent"], nexus.env);
+    const headers = { Authorization: `Bearer ${ui.token}`, "Content-Type": "application/json" };
+    const post = async (route: string, body: unknown) => {
+      const res = await fetch(ui.base + route, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as {
+          services: Record<string, string>;
+          entry: { outcome: { ok: boolean; data?: unknown } };
+        },
+      };
+    };
+    const task = async () =>
+      (await post("/api/invoke", { tool: "agent_task", arguments: { task: "name three fruits" } }))
+        .body.entry.outcome;
+    expect((await task()).ok).toBe(false);
+    const real = await post("/api/services", {
+      family: "agent",
+      mode: "real",
+      app_slug: "kitchen-dev",
+    });
+    expect(real.status).toBe(200);
+    expect(real.body.services.agent).toBe(`real (${nexus.url}, app kitchen-dev, switched)`);
+    const answered = await task();
+    expect(answered.ok).toBe(true);
+    expect(JSON.stringify(answered)).toContain("offline");
+    // Nothing the page can read carries the account's PAT.
+    const state = await (await fetch(`${ui.base}/api/state`, { headers })).text();
+    expect(state).toContain("agent/session.run");
+    expect(state).not.toContain(nexus.pat);
+    expect(
+      (await post("/api/services", { family: "agent", mode: "initial" })).body.services.agent,
+    ).toBe("off");
+    expect((await task()).ok).toBe(false);
+  });
 
   it("a Node plugin's agent turn (create, run, complete, delete) runs on the server", async () => {
     const r = await invoke(nexus.env, KITCHEN, "agent_task", { task: "name three fruits" });

@@ -624,7 +624,12 @@ on(events, "services", (s) => {
 });
 
 $("service-mode").addEventListener("change", () => {
-  $("service-fixture").hidden = $("service-mode").value !== "mock";
+  const mode = $("service-mode").value;
+  const field = $("service-fixture");
+  // A real switch may name the dev app its sessions are for; a mock one needs its file.
+  field.hidden = mode !== "mock" && mode !== "real";
+  field.placeholder = mode === "real" ? "app slug (optional)" : "fixtures/sampling.jsonl";
+  field.setAttribute("aria-label", mode === "real" ? "app slug" : "mock-answer file");
 });
 $("service-form").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -634,6 +639,9 @@ $("service-form").addEventListener("submit", async (event) => {
     family,
     mode,
     ...(mode === "mock" ? { fixture: $("service-fixture").value } : {}),
+    ...(mode === "real" && $("service-fixture").value.trim() !== ""
+      ? { app_slug: $("service-fixture").value.trim() }
+      : {}),
   };
   const result = $("service-result");
   try {
