@@ -104,6 +104,13 @@ export function createMultiTenantDispatcher(
   const nextZIndex = zIndexCounter();
   const users = new Set<string>(options.defaultUserId === undefined ? [] : [options.defaultUserId]);
 
+  /**
+   * An answer waits for the events its call published to be in the log (D-core-39): what the
+   * client was told happened, a resumed stream can read back, on any node, whatever dies next.
+   */
+  const eventsLogged = (userId: string): Promise<void> =>
+    events.settledFor?.(userId) ?? Promise.resolve();
+
   const emit = (userId: string, event: AnnaAppEvent) => {
     recorder?.event({
       name: event.kind,
@@ -221,6 +228,8 @@ export function createMultiTenantDispatcher(
     args: unknown,
     callId: string,
     callOptions: CallOptions,
+    /** Told whose call this is once the token is verified. */
+    caller: { userId?: string },
   ): Promise<unknown> {
     // 1. Auth: the token, its binding to the envelope's window, to the route's app, and to a
     // window of that user, app and version.
@@ -247,6 +256,7 @@ export function createMultiTenantDispatcher(
       });
     }
     users.add(window.userId);
+    caller.userId = window.userId;
     // The SDK's pull refresh (docs/app-runtime.md): a valid token buys a fresh one.
     if (ns === "auth" && rawMethod === "refresh") return mint(window);
 
@@ -336,8 +346,12 @@ export function createMultiTenantDispatcher(
         ...(callOptions.windowUuid === undefined ? {} : { window_uuid: callOptions.windowUuid }),
       });
       let outcome: CallResult;
+      const caller: { userId?: string } = {};
       try {
-        outcome = { ok: true, result: await run(token, ns, rawMethod, args, id, callOptions) };
+        outcome = {
+          ok: true,
+          result: await run(token, ns, rawMethod, args, id, callOptions, caller),
+        };
       } catch (error) {
         if (error instanceof HostApiError) {
           outcome = { ok: false, error: error.toWire() };
@@ -359,6 +373,7 @@ export function createMultiTenantDispatcher(
           result: outcome.result,
         });
       else recorder?.res({ id, ns, method: rawMethod, ok: false, error: outcome.error });
+      if (caller.userId !== undefined) await eventsLogged(caller.userId);
       return outcome;
     },
     async openWindow(view, request = {}) {
@@ -386,6 +401,7 @@ export function createMultiTenantDispatcher(
         ...(view === undefined ? {} : { view }),
       });
       const minted = await mint(opened.window);
+      await eventsLogged(userId);
       return { window: windowView(opened.window), ...minted, reused: opened.reused };
     },
     async mintToken(windowUuid, userId, appId = options.defaultAppId) {
@@ -416,11 +432,14 @@ export function createMultiTenantDispatcher(
       }
       if (patch.status !== undefined) await windows.setStatus(windowUuid, patch.status);
       if (patch.focus === true) await windows.focus(windowUuid);
-      return windowView(await windows.require(windowUuid));
+      const view = windowView(await windows.require(windowUuid));
+      await eventsLogged(window.userId);
+      return view;
     },
     async closeWindow(windowUuid, reason, userId, appId = options.defaultAppId) {
       const window = await ownedLive(windowUuid, userOf(userId), appId);
       await (await windowsOfWindow(window)).close(windowUuid, reason);
+      await eventsLogged(window.userId);
     },
     async reapIdle(userIds = users) {
       const now = clock();

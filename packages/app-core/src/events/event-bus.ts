@@ -40,6 +40,11 @@ export interface EventBus {
   onReconnect?(listener: () => void): () => void;
   /** The log of a sequenced bus: what a resumed stream reads back from. */
   readonly log?: EventLog;
+  /**
+   * A sequenced bus: resolves once every event published so far for `userId` is in the log (or
+   * failed to get there), so an answer sent after it acknowledges events a resume can read back.
+   */
+  settledFor?(userId: string): Promise<void>;
 }
 
 export function eventMatches(filter: EventFilter, event: AnnaAppEvent): boolean {

@@ -103,6 +103,7 @@ export function createMemoryEventLog(
 
 export interface SequencedEventBus extends EventBus {
   readonly log: EventLog;
+  settledFor(userId: string): Promise<void>;
   /** Resolves once every event published so far is appended and delivered (shutdown, tests). */
   settled(): Promise<void>;
 }
@@ -122,6 +123,35 @@ export function sequencedEventBus(
   /** Users whose appends are in flight, with the events waiting behind them. */
   const pending = new Map<string, AnnaAppEvent[]>();
   const flushing = new Set<Promise<void>>();
+  /**
+   * Per user while appends are in flight: events published (the async path) and events done
+   * (appended or given up), and who waits for a count; dropped once the user is level.
+   */
+  const progress = new Map<
+    string,
+    { published: number; done: number; waiters: { upTo: number; resolve: () => void }[] }
+  >();
+
+  function progressOf(userId: string) {
+    let p = progress.get(userId);
+    if (p === undefined) {
+      p = { published: 0, done: 0, waiters: [] };
+      progress.set(userId, p);
+    }
+    return p;
+  }
+
+  function advance(userId: string, count: number): void {
+    const p = progress.get(userId);
+    if (p === undefined) return;
+    p.done += count;
+    p.waiters = p.waiters.filter((w) => {
+      if (w.upTo > p.done) return true;
+      w.resolve();
+      return false;
+    });
+    if (p.done >= p.published && p.waiters.length === 0) progress.delete(userId);
+  }
 
   function deliver(userId: string, events: AnnaAppEvent[], seqs: number[] | undefined): void {
     events.forEach((event, i) => inner.publish(userId, event, seqs?.[i]));
@@ -144,6 +174,7 @@ export function sequencedEventBus(
       } catch (error) {
         unlogged(userId, batch, error);
       }
+      advance(userId, batch.length);
       const queued = pending.get(userId)!;
       if (queued.length === 0) {
         pending.delete(userId);
@@ -156,8 +187,10 @@ export function sequencedEventBus(
   function publish(userId: string, event: AnnaAppEvent): void {
     const queued = pending.get(userId);
     if (queued !== undefined) {
-      if (queued.length < EVENT_LOG_PENDING_MAX) queued.push(event);
-      else unlogged(userId, [event], `more than ${EVENT_LOG_PENDING_MAX} events waiting`);
+      if (queued.length < EVENT_LOG_PENDING_MAX) {
+        queued.push(event);
+        progressOf(userId).published++;
+      } else unlogged(userId, [event], `more than ${EVENT_LOG_PENDING_MAX} events waiting`);
       return;
     }
     let seqs: number[] | Promise<number[]>;
@@ -172,12 +205,14 @@ export function sequencedEventBus(
       return;
     }
     pending.set(userId, []);
+    progressOf(userId).published++;
     const done: Promise<void> = seqs
       .then(
         (numbers) => deliver(userId, [event], numbers),
         (error: unknown) => unlogged(userId, [event], error),
       )
       .then(() => {
+        advance(userId, 1);
         const queued = pending.get(userId)!;
         if (queued.length === 0) pending.delete(userId);
         else return flush(userId, queued.splice(0));
@@ -196,6 +231,12 @@ export function sequencedEventBus(
     log,
     async settled() {
       while (flushing.size > 0) await Promise.all([...flushing]);
+    },
+    settledFor(userId) {
+      const p = progress.get(userId);
+      if (p === undefined || p.done >= p.published) return Promise.resolve();
+      // Only what was published before this call: a user publishing on and on is not waited out.
+      return new Promise<void>((resolve) => p.waiters.push({ upTo: p.published, resolve }));
     },
   };
 }

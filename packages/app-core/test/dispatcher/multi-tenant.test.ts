@@ -10,8 +10,13 @@ import {
 } from "@anna-ai/executa-host";
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
+  createEventBus,
   createMemoryChatStore,
+  createMemoryEventLog,
   createMultiTenantDispatcher,
+  sequencedEventBus,
+  type EventBus,
+  type EventLog,
   WindowTokenIssuer,
   type AppResolver,
   type CallResult,
@@ -53,7 +58,7 @@ const idleHost: ToolHost = {
     }),
 };
 
-function setup() {
+function setup(events?: EventBus) {
   const apps = new Map<string, ResolvedApp>(
     ["app-x", "app-y"].map((appId) => [
       appId,
@@ -89,6 +94,7 @@ function setup() {
     apps: resolver,
     grants,
     tokens,
+    ...(events === undefined ? {} : { events }),
     chatStore: chat,
     host: idleHost,
     storage: "aps",
@@ -130,6 +136,51 @@ async function open(
 }
 
 describe("the multi-tenant dispatcher", () => {
+  it("answers a call, a patch and a close only once the events they published are in the log", async () => {
+    const log = createMemoryEventLog();
+    let release: (() => void) | undefined;
+    const held: EventLog = {
+      async append(userId, events) {
+        if (release === undefined) await new Promise<void>((r) => (release = r));
+        return log.append(userId, events);
+      },
+      read: (userId, after, limit) => log.read(userId, after, limit),
+    };
+    let holding = false;
+    const gated: EventLog = {
+      append: (userId, events) =>
+        holding ? held.append(userId, events) : log.append(userId, events),
+      read: held.read,
+    };
+    const { dispatcher } = setup(sequencedEventBus(createEventBus(), gated));
+    const alice = await open(dispatcher, "alice", "app-x");
+    holding = true;
+    let answered = false;
+    const titled = alice.call("window", "set_title", { title: "Logged" }).then((out) => {
+      answered = true;
+      return out;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(answered).toBe(false);
+    release!();
+    expect((await titled).ok).toBe(true);
+    const kinds = (await log.read("alice", 0, 10)).events.map((e) => e.event.kind);
+    expect(kinds).toContain("title_changed");
+
+    release = undefined;
+    let closed = false;
+    const closing = dispatcher
+      .closeWindow(alice.wid, "user", "alice", "app-x")
+      .then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(closed).toBe(false);
+    release!();
+    await closing;
+    expect((await log.read("alice", 0, 10)).events.map((e) => e.event.kind)).toContain(
+      "close_view",
+    );
+  });
+
   it("keeps two users and two apps apart: windows, storage, chat, jobs, deck and events", async () => {
     const { dispatcher, chat } = setup();
     const aliceX = await open(dispatcher, "alice", "app-x");

@@ -110,6 +110,40 @@ describe("sequencedEventBus", () => {
     ]);
     expect(errors).toEqual([expect.stringContaining("event log append failed")]);
   });
+
+  it("settles a user once what was published for them is logged, not waiting for later events or other users", async () => {
+    const gates: (() => void)[] = [];
+    const inner = createMemoryEventLog();
+    const gated: EventLog = {
+      async append(userId, events) {
+        await new Promise<void>((resolve) => gates.push(resolve));
+        return inner.append(userId, events);
+      },
+      read: (userId, after, limit) => inner.read(userId, after, limit),
+    };
+    const bus = sequencedEventBus(createEventBus(), gated);
+    let settled = false;
+    await bus.settledFor("u"); // nothing published: at once
+    bus.publish("u", ping(1));
+    bus.publish("u", ping(2));
+    const waiting = bus.settledFor("u").then(() => (settled = true));
+    // Another user's events and this user's later ones are not what it waits for.
+    bus.publish("v", ping(9));
+    await tick();
+    expect(settled).toBe(false);
+    gates.shift()!(); // event 1 of u
+    await tick();
+    expect(settled).toBe(false);
+    bus.publish("u", ping(3)); // queued behind the append of 2
+    gates.shift()!(); // event 9 of v
+    gates.shift()!(); // event 2 of u: what the wait was for
+    await waiting;
+    expect((await inner.read("u", 0, 10)).events.map((e) => nOf(e.event))).toEqual([1, 2]);
+    const third = bus.settledFor("u");
+    gates.shift()!(); // event 3
+    await third;
+    expect((await inner.read("u", 0, 10)).head).toBe(3);
+  });
 });
 
 describe("EventFeed", () => {
